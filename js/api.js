@@ -1,0 +1,329 @@
+// The public API (api.md): HandoffGraph and conditions, adapted to JavaScript idioms. Decisions
+// live in the C++ core; this file checks argument types, turns core errors into the documented
+// error classes, owns disposal, and keeps the per-node routing data the marshaller needs.
+import { ConditionSyntaxError, CycleError, DefinitionError } from './errors.js';
+import { requireRuntime } from './runtime.js';
+
+const disposeSymbol = Symbol.dispose ?? Symbol.for('nodejs.dispose');
+
+// A safety net for objects users forget to dispose: free the WebAssembly side when the JS
+// wrapper is collected (tree-sitter's finalization_registry.ts does the same).
+const registry =
+  typeof FinalizationRegistry === 'function'
+    ? new FinalizationRegistry((native) => {
+        try {
+          native.delete();
+        } catch {
+          // already gone
+        }
+      })
+    : null;
+
+// Lone surrogates become U+FFFD before crossing into C++ (which reads UTF-8), one for one, so
+// UTF-16 positions reported back stay valid in the original string.
+function wellFormed(s) {
+  return s.isWellFormed() ? s : s.toWellFormed();
+}
+
+function describe(value) {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`;
+}
+
+function requireNodeId(value, what) {
+  if (typeof value !== 'string') throw new TypeError(`${what} must be a string node id, got ${describe(value)}`);
+  return wellFormed(value);
+}
+
+function syntaxError(error, source) {
+  return new ConditionSyntaxError(error.message, { condition: source, index: error.index });
+}
+
+function requireLive(native, what) {
+  if (native === null) throw new Error(`this ${what} has been disposed; create a new one`);
+  return native;
+}
+
+// Maps the strings a core string table knows to their ids: marshalled state strings equal to
+// one of them travel as an integer.
+function learnStrings(ids, strings) {
+  for (const s of strings) ids.set(s, ids.size);
+}
+
+export class HandoffGraph {
+  #native;
+  #address;
+  #ids = new Map();
+  // node id → { id, paths, targets }: what route() needs, built on first use, dropped when the
+  // node gains an edge.
+  #routes = new Map();
+
+  /** @param {{ onCycle?: 'error' | 'allow' }} [options] */
+  constructor(options = {}) {
+    if (typeof options !== 'object' || options === null) {
+      throw new TypeError(`HandoffGraph options must be an object, got ${describe(options)}`);
+    }
+    const { onCycle = 'error' } = options;
+    if (onCycle !== 'error' && onCycle !== 'allow') {
+      throw new TypeError(`onCycle must be 'error' or 'allow', got ${describe(onCycle)}`);
+    }
+    this.#adopt(new (requireRuntime().module.HandoffGraph)(onCycle === 'allow'));
+  }
+
+  #adopt(native) {
+    this.#native = native;
+    this.#address = native.address();
+    this.#routes.clear();
+    this.#ids.clear();
+    learnStrings(this.#ids, native.stringsSince(0));
+    registry?.register(this, native, this);
+  }
+
+  get #live() {
+    return requireLive(this.#native, 'HandoffGraph');
+  }
+
+  /** 'error' (an edge that would close a cycle throws CycleError) or 'allow'. */
+  get onCycle() {
+    return this.#live.allowsCycles() ? 'allow' : 'error';
+  }
+
+  addNode(id, options = {}) {
+    const native = this.#live;
+    id = requireNodeId(id, 'addNode(id)');
+    if (typeof options !== 'object' || options === null) {
+      throw new TypeError(`addNode options must be an object, got ${describe(options)}`);
+    }
+    const { description = '' } = options;
+    if (typeof description !== 'string') throw new TypeError(`description must be a string, got ${describe(description)}`);
+    const error = native.addNode(id, wellFormed(description));
+    if (error !== null) throw new TypeError(error.message);
+    return this;
+  }
+
+  /**
+   * @param {string} from
+   * @param {string} to
+   * @param {string | null | { when?: string | null, description?: string }} [when]
+   */
+  addEdge(from, to, when) {
+    const native = this.#live;
+    from = requireNodeId(from, 'addEdge(from)');
+    to = requireNodeId(to, 'addEdge(…, to)');
+    let source = when;
+    let description = '';
+    if (typeof when === 'object' && when !== null) {
+      source = when.when;
+      description = when.description ?? '';
+      if (typeof description !== 'string') throw new TypeError(`description must be a string, got ${describe(description)}`);
+    }
+    if (source !== undefined && source !== null && typeof source !== 'string') {
+      throw new TypeError(`a condition must be a string, null or undefined, got ${describe(source)}`);
+    }
+    const conditional = typeof source === 'string';
+    const error = native.addEdge(from, to, conditional, conditional ? wellFormed(source) : '', wellFormed(description));
+    if (error !== null) {
+      if (error.kind === 'syntax') throw syntaxError(error, source);
+      if (error.kind === 'cycle') throw new CycleError(error.message, { from, to, cycle: error.cycle });
+      throw new TypeError(error.message);
+    }
+    this.#routes.delete(from);
+    learnStrings(this.#ids, native.stringsSince(this.#ids.size));
+    return this;
+  }
+
+  #route(node) {
+    let route = this.#routes.get(node);
+    if (route === undefined) {
+      const id = this.#live.find(node);
+      if (id < 0) return null;  // not cached: the node may be created later
+      route = {
+        id,
+        paths: this.#native.routePaths(id),
+        targets: this.#native.outEdges(id).map((edge) => edge.to),
+      };
+      this.#routes.set(node, route);
+    }
+    return route;
+  }
+
+  /** The `to` of the first outgoing edge of `node` whose condition holds on `state`, or null. */
+  route(node, state) {
+    if (this.#native === null) requireLive(null, 'HandoffGraph');
+    if (typeof node !== 'string') requireNodeId(node, 'route(node)');
+    const route = this.#route(node);
+    if (route === null) return null;
+    const runtime = requireRuntime();
+    const cells = route.paths.length === 0 ? 0 : runtime.writer.write(state, route.paths, this.#ids);
+    const index = runtime.route(this.#address, route.id, cells);
+    return index < 0 ? null : route.targets[index];
+  }
+
+  /** What route() did on `state`, edge by edge. */
+  explain(node, state) {
+    const native = this.#live;
+    node = requireNodeId(node, 'explain(node)');
+    const route = this.#route(node);
+    if (route === null) return { node, result: null, edges: [] };
+    const runtime = requireRuntime();
+    const cells = route.paths.length === 0 ? 0 : runtime.writer.write(state, route.paths, this.#ids);
+    const flags = native.explain(route.id, cells);
+    const edges = native.outEdges(route.id).map((edge, index) => ({
+      index,
+      to: edge.to,
+      when: edge.when,
+      matched: flags[2 * index + 1],
+      evaluated: flags[2 * index],
+    }));
+    const winner = edges.find((edge) => edge.matched);
+    return { node, result: winner === undefined ? null : winner.to, edges };
+  }
+
+  /** Every node id, sorted by code point. */
+  nodes() {
+    return this.#live.nodeNames();
+  }
+
+  /** `node`'s outgoing edges in insertion order; [] for an unknown node. */
+  edges(node) {
+    const native = this.#live;
+    node = requireNodeId(node, 'edges(node)');
+    const id = native.find(node);
+    return id < 0 ? [] : native.outEdges(id).map(({ to, when }) => ({ to, when }));
+  }
+
+  hasNode(id) {
+    return this.#live.find(requireNodeId(id, 'hasNode(id)')) >= 0;
+  }
+
+  get size() {
+    return this.#live.size();
+  }
+
+  /** Whether the graph has no cycle now. */
+  isDag() {
+    return this.#live.isDag();
+  }
+
+  /** The definition (docs/definition-format.md): `HandoffGraph.fromJSON(g.toJSON())` rebuilds g. */
+  toJSON() {
+    return JSON.parse(this.#live.toJSON());
+  }
+
+  /** Builds a graph from a definition (an object or its JSON text); throws DefinitionError. */
+  static fromJSON(definition) {
+    const text = typeof definition === 'string' ? definition : JSON.stringify(definition);
+    if (text === undefined) throw new TypeError(`fromJSON takes a definition object or JSON text, got ${describe(definition)}`);
+    const graph = new HandoffGraph();
+    const problems = graph.#native.loadJSON(text);
+    if (problems !== null) {
+      graph.dispose();
+      throw new DefinitionError(problems);
+    }
+    graph.#adopt(graph.#native);
+    return graph;
+  }
+
+  /** Frees the WebAssembly side. Safe to call twice; any other use afterwards throws. */
+  dispose() {
+    if (this.#native === null) return;
+    registry?.unregister(this);
+    this.#native.delete();
+    this.#native = null;
+    this.#routes.clear();
+  }
+
+  [disposeSymbol]() {
+    this.dispose();
+  }
+}
+
+export class Condition {
+  #native;
+  #address;
+  #paths;
+  #ids = new Map();
+  #source;
+  #pathTexts;
+
+  /** Prefer compileCondition(source). */
+  constructor(source) {
+    const runtime = requireRuntime();
+    if (typeof source !== 'string') throw new TypeError(`a condition must be a string, got ${describe(source)}`);
+    const native = new runtime.module.StandaloneCondition();
+    const error = native.compile(wellFormed(source));
+    if (error !== null) {
+      native.delete();
+      throw syntaxError(error, source);
+    }
+    this.#native = native;
+    this.#address = native.address();
+    this.#source = source;
+    this.#paths = native.paths();
+    this.#pathTexts = Object.freeze(native.pathTexts());
+    learnStrings(this.#ids, native.strings());
+    registry?.register(this, native, this);
+  }
+
+  /** The original string. */
+  get source() {
+    return this.#source;
+  }
+
+  /** The state paths the condition reads, distinct, sorted by code point. */
+  get paths() {
+    return this.#pathTexts;
+  }
+
+  /** Whether the condition holds on `state`; never throws for any state. */
+  evaluate(state) {
+    if (this.#native === null) requireLive(null, 'Condition');
+    const runtime = requireRuntime();
+    const cells = this.#paths.length === 0 ? 0 : runtime.writer.write(state, this.#paths, this.#ids);
+    return runtime.evaluate(this.#address, cells) === 1;
+  }
+
+  dispose() {
+    if (this.#native === null) return;
+    registry?.unregister(this);
+    this.#native.delete();
+    this.#native = null;
+  }
+
+  [disposeSymbol]() {
+    this.dispose();
+  }
+}
+
+/** Parses `source` once; throws ConditionSyntaxError. */
+export function compileCondition(source) {
+  return new Condition(source);
+}
+
+// evaluateCondition's cache: the most recently used compiled conditions, bounded so that a
+// stream of distinct conditions cannot grow memory without limit.
+const CACHE_SIZE = 256;
+const cache = new Map();
+
+/** Compiles (once, cached) and evaluates `source` on `state`. */
+export function evaluateCondition(source, state) {
+  let condition = cache.get(source);
+  if (condition === undefined) {
+    condition = new Condition(source);
+    if (cache.size >= CACHE_SIZE) {
+      const [oldest, evicted] = cache.entries().next().value;
+      cache.delete(oldest);
+      evicted.dispose();
+    }
+  } else {
+    cache.delete(source);  // re-insert: Map order is recency order
+  }
+  cache.set(source, condition);
+  return condition.evaluate(state);
+}
+
+/** Bytes of WebAssembly heap in use (for leak checks). */
+export function heapUsed() {
+  return requireRuntime().heapUsed();
+}

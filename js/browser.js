@@ -1,0 +1,25 @@
+// The browser entry: no Node built-ins, the .wasm fetched beside the package (or passed in).
+import createModule from '../dist/handoff-graph.mjs';
+import { makeInit } from './runtime.js';
+
+export * from './api.js';
+export * from './errors.js';
+
+async function compileFrom(location) {
+  const response = fetch(location instanceof URL ? location : new URL(location, document.baseURI));
+  try {
+    // Streaming needs the server to send application/wasm; fall back to bytes if it does not.
+    return await WebAssembly.compileStreaming(response.then((r) => r.clone()));
+  } catch {
+    const r = await response;
+    if (!r.ok) throw new Error(`could not load ${r.url}: HTTP ${r.status}`);
+    return WebAssembly.compile(await r.arrayBuffer());
+  }
+}
+
+/** Loads and instantiates the WebAssembly module once; later calls return the same promise. */
+export const init = makeInit({
+  createModule,
+  defaultWasm: () => new URL('../dist/handoff-graph.wasm', import.meta.url),
+  compileFrom,
+});

@@ -1,0 +1,241 @@
+// Writes the values a route reads from a JavaScript state into WebAssembly memory.
+//
+// The C++ core evaluates conditions on a "tape" of 16-byte cells (src/condition/value.h). For a
+// route, this module resolves only the node's paths on the state object, reading own enumerable
+// properties and nothing through the prototype chain, and writes the values found there as cells
+// through typed-array views of WebAssembly memory; then one numeric call routes. The state is
+// never serialized, so a route costs the same whether the state holds 10 keys or 5,000 messages.
+// src/condition/json_state.cpp is the native twin of this file: the same rules, the same cells.
+
+const KIND_NULL = 0;
+const KIND_FALSE = 1;
+const KIND_TRUE = 2;
+const KIND_NUMBER = 3;
+const KIND_STRING = 4;
+const KIND_ARRAY = 5;
+const KIND_OBJECT = 6;
+const TRUNCATED = 0x100;
+const NO_ID = 0xffffffff;
+// src/condition/limits.h
+const MAX_COMPARE_DEPTH = 64;
+const MAX_STATE_CELLS = 1 << 20;
+
+const MISSING = Symbol('missing');
+const { propertyIsEnumerable } = Object.prototype;
+const { isArray } = Array;
+const encoder = new TextEncoder();
+
+/**
+ * Reads own enumerable property `key` of `object`, or MISSING. A getter that throws reads as
+ * null; a Proxy trap that throws propagates, so that the caller drops the whole Proxy.
+ */
+function readOwn(object, key) {
+  if (!propertyIsEnumerable.call(object, key)) return MISSING;
+  try {
+    return object[key];
+  } catch (error) {
+    const descriptor = Reflect.getOwnPropertyDescriptor(object, key);
+    if (descriptor !== undefined && typeof descriptor.get === 'function') return null;
+    throw error;
+  }
+}
+
+/**
+ * The value at `steps` (from the core: [isIndex, key, index] each) in `state`, or null. Missing
+ * keys, indexes out of range, steps through non-containers and anything that throws read as null.
+ */
+export function resolvePath(state, steps) {
+  let value = state;
+  try {
+    for (let s = 0; s < steps.length; s++) {
+      if (typeof value !== 'object' || value === null) return null;
+      const step = steps[s];
+      if (isArray(value)) {
+        if (!step[0]) return null;
+        const length = value.length;
+        const index = step[2] < 0 ? step[2] + length : step[2];
+        if (index < 0 || index >= length) return null;
+        value = readOwn(value, index);
+      } else {
+        value = readOwn(value, step[1]);
+      }
+      if (value === MISSING) return null;
+    }
+  } catch {
+    return null;
+  }
+  return value;
+}
+
+export class StateWriter {
+  /**
+   * @param {object} exports `reserve(cells, bytes, slots)` → header pointer, and `memory()`.
+   */
+  constructor(exports) {
+    this.exports = exports;
+    this.cells = 0;
+    this.bytes = 0;
+    this.exhausted = false;
+    this.ids = null;
+    this.reserve(256, 4096, 64);
+  }
+
+  // Asks the core for room (contents are kept) and re-reads where everything now lives.
+  reserve(cells, bytes, slots) {
+    const header = this.exports.reserve(cells, bytes, slots) >>> 2;
+    this.refreshViews();
+    const h = this.u32;
+    this.cellWords = h[header] >>> 2;
+    this.cellDoubles = h[header] >>> 3;
+    this.bytesBase = h[header + 1];
+    this.slotWords = h[header + 2] >>> 2;
+    this.cellCapacity = h[header + 3];
+    this.byteCapacity = h[header + 4];
+    this.slotCapacity = h[header + 5];
+  }
+
+  refreshViews() {
+    const { buffer } = this.exports.memory();
+    this.u32 = new Uint32Array(buffer);
+    this.f64 = new Float64Array(buffer);
+    this.u8 = new Uint8Array(buffer);
+  }
+
+  /**
+   * Writes the value at each path of `state`; slot i starts at the cell the core finds in the slot
+   * table. `ids` maps the strings the core knows to their ids. Returns the number of cells.
+   */
+  write(state, paths, ids) {
+    // Growing WebAssembly memory (by anyone) detaches old views.
+    if (this.u32.length === 0) this.refreshViews();
+    if (paths.length > this.slotCapacity) this.reserve(this.cellCapacity, this.byteCapacity, paths.length);
+    this.cells = 0;
+    this.bytes = 0;
+    this.exhausted = false;
+    this.ids = ids;
+    for (let i = 0; i < paths.length; i++) {
+      const value = resolvePath(state, paths[i]);
+      this.u32[this.slotWords + i] = this.cells;
+      this.value(value, 0);
+    }
+    return this.cells;
+  }
+
+  cell(kind, a) {
+    if (this.cells >= this.cellCapacity) this.reserve(this.cellCapacity * 2, this.byteCapacity, this.slotCapacity);
+    const w = this.cellWords + this.cells * 4;
+    this.u32[w] = kind;
+    this.u32[w + 1] = a;
+    return this.cells++;
+  }
+
+  value(v, depth) {
+    switch (typeof v) {
+      case 'string':
+        this.string(v);
+        return;
+      case 'number':
+        this.number(v);
+        return;
+      case 'boolean':
+        this.cell(v ? KIND_TRUE : KIND_FALSE, 0);
+        return;
+      case 'bigint':
+        this.number(Number(v));
+        return;
+      case 'object':
+        if (v !== null) {
+          this.container(v, depth);
+          return;
+        }
+    }
+    // null, undefined, functions and symbols
+    this.cell(KIND_NULL, 0);
+  }
+
+  number(n) {
+    const index = this.cell(KIND_NUMBER, 0);
+    this.f64[this.cellDoubles + index * 2 + 1] = n;
+  }
+
+  string(s) {
+    const id = this.ids.get(s);
+    if (id !== undefined) {
+      this.cell(KIND_STRING, id);
+      return;
+    }
+    // Unknown to the core: send the UTF-8 bytes (lone surrogates become U+FFFD, as the spec says).
+    const index = this.cell(KIND_STRING, NO_ID);
+    const worst = s.length * 3;
+    if (this.bytes + worst > this.byteCapacity) {
+      this.reserve(this.cellCapacity, Math.max(this.byteCapacity * 2, this.bytes + worst), this.slotCapacity);
+    }
+    const at = this.bytesBase + this.bytes;
+    let written = 0;
+    const u8 = this.u8;
+    for (; written < s.length && written < 64; written++) {
+      const c = s.charCodeAt(written);
+      if (c >= 0x80) break;
+      u8[at + written] = c;
+    }
+    if (written < s.length) {
+      written = encoder.encodeInto(s, u8.subarray(at, this.bytesBase + this.byteCapacity)).written;
+    }
+    const w = this.cellWords + index * 4;
+    this.u32[w + 2] = this.bytes;
+    this.u32[w + 3] = written;
+    this.bytes += written;
+  }
+
+  // An array or an object (every non-array object reads as its own enumerable string keys).
+  // Deeper than any comparison looks, or past the cell budget, only the size is kept.
+  container(v, depth) {
+    const start = this.cells;
+    const bytesStart = this.bytes;
+    try {
+      const array = isArray(v);
+      const kind = array ? KIND_ARRAY : KIND_OBJECT;
+      const keys = array ? null : Object.keys(v);
+      const count = array ? v.length : keys.length;
+      if (this.exhausted || depth > MAX_COMPARE_DEPTH) {
+        this.truncated(kind, count);
+        return;
+      }
+      this.cell(kind, 0);
+      let members = 0;
+      for (let i = 0; i < count && !this.exhausted; i++) {
+        if (array) {
+          const element = readOwn(v, i);
+          this.value(element === MISSING ? null : element, depth + 1);
+        } else {
+          const key = keys[i];
+          const member = readOwn(v, key);
+          if (member === MISSING) continue;  // removed by a getter while we read
+          this.string(key);
+          this.value(member, depth + 1);
+        }
+        members++;
+        if (this.cells > MAX_STATE_CELLS) this.exhausted = true;
+      }
+      if (this.exhausted) {
+        this.cells = start;
+        this.bytes = bytesStart;
+        this.truncated(kind, count);
+        return;
+      }
+      const w = this.cellWords + start * 4;
+      this.u32[w + 1] = members;
+      this.u32[w + 2] = this.cells - start;
+    } catch {
+      // A Proxy trap threw: the whole value reads as null.
+      this.cells = start;
+      this.bytes = bytesStart;
+      this.cell(KIND_NULL, 0);
+    }
+  }
+
+  truncated(kind, count) {
+    const index = this.cell(kind | TRUNCATED, count >>> 0);
+    this.u32[this.cellWords + index * 4 + 2] = 1;
+  }
+}

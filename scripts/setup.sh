@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Installs what building and testing need, only what is missing, then the npm dev dependencies.
+# Idempotent, non-interactive, and safe to run on every `npm test` / `npm start`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# Debian packages: compilers and libraries for both targets, plus the tools the tests drive.
+packages=(
+  cmake g++ make          # native build
+  emscripten              # WebAssembly build (em++, clang 14, binaryen)
+  libgtest-dev            # GoogleTest
+  nlohmann-json3-dev      # JSON for the definition format and the native test harness
+  chromium                # browser tests (driven by playwright-core, never downloaded)
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  if [ "$(id -u)" -eq 0 ]; then
+    sudo=()
+  elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then
+    sudo=(sudo -n)
+  else
+    echo "setup: these Debian packages are missing: ${missing[*]}" >&2
+    echo "setup: run as root, or install them: apt-get install -y ${missing[*]}" >&2
+    exit 1
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  if ! { "${sudo[@]}" apt-get update -qq && "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"; }; then
+    echo "setup: apt-get could not install ${missing[*]}; check the network and the Debian mirror" >&2
+    exit 1
+  fi
+fi
+
+# npm dependencies: reinstall only when package-lock.json changed since the last install.
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "setup: npm ci"
+  npm ci --no-audit --no-fund --loglevel=error
+fi

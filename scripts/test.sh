@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Every test suite: native (GoogleTest, also under ASan + UBSan), Node, and Chromium.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+bash scripts/build.sh
+
+echo "== native tests (GoogleTest)"
+ctest --test-dir build/native --output-on-failure
+
+echo "== native tests under AddressSanitizer + UndefinedBehaviorSanitizer"
+cmake -S . -B build/asan -DCMAKE_BUILD_TYPE=Debug -DHANDOFF_SANITIZE=ON >/dev/null
+cmake --build build/asan -j"$(nproc)" --target handoff_tests
+ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 build/asan/handoff_tests --gtest_brief=1
+
+echo "== JavaScript tests (node --test)"
+node --test tests/js/

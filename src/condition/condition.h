@@ -1,0 +1,79 @@
+// A compiled condition: parse once (`Condition::compile`), evaluate many times (`evaluate`).
+//
+// The compiled form is a small tree whose leaves are operands: a state slot (the value found at
+// one of the condition's paths), a constant (a literal, stored on the condition's own tape), or the
+// boolean result of another node. `and`/`or` nodes are n-ary, so a long chain is one flat node, and
+// the only nesting is what the source nests, which the parser bounds (limits.h). Evaluation is
+// total: every combination of values has an answer, and nothing throws or allocates.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "condition/path.h"
+#include "condition/value.h"
+#include "core/expected.h"
+
+namespace handoff::condition {
+
+struct SyntaxError {
+  std::uint32_t index = 0;  // 0-based offset of the offending character, in UTF-16 code units
+  std::string message;      // "<problem> at column <index + 1>"
+};
+
+class Condition {
+ public:
+  // `strings` interns the condition's string literals; it must outlive the condition. Conditions
+  // that share an interner (the edges of one graph) can share one marshalled state.
+  static Expected<Condition, SyntaxError> compile(std::string_view source, Interner& strings);
+
+  const std::string& source() const { return source_; }
+  // The distinct paths read, sorted by their text. Slot i holds the value at paths()[i] until
+  // bind_slots renumbers the slots.
+  const std::vector<Path>& paths() const { return paths_; }
+
+  // Renumber the slots: the value at paths()[i] will be read from slot ids[i]. A graph node gives
+  // all its edges one slot table, so a state is marshalled once per route, not once per edge.
+  void bind_slots(const std::vector<std::uint32_t>& ids);
+
+  // `slot_cells[s]` is the index in `state` of the value for slot s (a Null cell when missing).
+  bool evaluate(const TapeView& state, const std::uint32_t* slot_cells) const;
+
+ private:
+  friend class Parser;
+  friend class Evaluation;
+
+  struct Operand {
+    enum class Source : std::uint8_t { Slot, Constant, Node };
+    Source source = Source::Constant;
+    std::uint32_t index = 0;
+  };
+  enum class Op : std::uint8_t { Or, And, Not, Eq, Ne, Lt, Le, Gt, Ge, In, NotIn };
+  struct Node {
+    Op op;
+    Operand lhs;  // Not: the operand; comparisons: both sides
+    Operand rhs;
+    std::uint32_t first = 0;  // Or/And: children are children_[first, first + count)
+    std::uint32_t count = 0;
+  };
+
+  template <class Fn>
+  void for_each_operand(Fn&& fn);
+
+  std::string source_;
+  std::vector<Node> nodes_;
+  std::vector<Operand> children_;
+  Operand root_;
+  TapeBuilder constants_;
+  const Interner* strings_ = nullptr;
+  std::vector<Path> paths_;
+};
+
+// Value semantics shared by the evaluator and anything else that compares state values.
+bool truthy(ValueRef v);
+bool equals(ValueRef a, ValueRef b);
+bool contains(ValueRef container, ValueRef item);  // `item in container`
+
+}  // namespace handoff::condition

@@ -1,0 +1,87 @@
+#include "condition/json_state.h"
+
+#include "condition/limits.h"
+
+namespace handoff::condition {
+
+const Json* resolve(const Json& state, const Path& path) {
+  const Json* current = &state;
+  for (const PathStep& step : path.steps) {
+    if (current->is_object()) {
+      auto it = current->find(step.key);
+      if (it == current->end()) return nullptr;
+      current = &*it;
+    } else if (current->is_array() && step.is_index) {
+      auto size = static_cast<std::int64_t>(current->size());
+      std::int64_t i = step.index < 0 ? step.index + size : step.index;
+      if (i < 0 || i >= size) return nullptr;
+      current = &(*current)[static_cast<std::size_t>(i)];
+    } else {
+      return nullptr;
+    }
+  }
+  return current;
+}
+
+void JsonStateWriter::write(const Json& state, const std::vector<Path>& paths) {
+  tape_.clear();
+  slot_cells_.clear();
+  exhausted_ = false;
+  for (const Path& path : paths) {
+    slot_cells_.push_back(tape_.size());
+    const Json* value = resolve(state, path);
+    if (value == nullptr) {
+      tape_.add_null();
+    } else {
+      write_value(*value, 0);
+    }
+  }
+}
+
+// Containers deeper than any comparison looks, or past the cell budget, keep only their size
+// (enough for truthiness) and compare unequal to everything.
+void JsonStateWriter::write_value(const Json& value, int depth) {
+  switch (value.type()) {
+    case Json::value_t::boolean: tape_.add_bool(value.get<bool>()); return;
+    case Json::value_t::number_integer: tape_.add_number(static_cast<double>(value.get<std::int64_t>())); return;
+    case Json::value_t::number_unsigned: tape_.add_number(static_cast<double>(value.get<std::uint64_t>())); return;
+    case Json::value_t::number_float: tape_.add_number(value.get<double>()); return;
+    case Json::value_t::string: {
+      const auto& text = value.get_ref<const std::string&>();
+      tape_.add_string(text, strings_.find(text));
+      return;
+    }
+    case Json::value_t::array:
+    case Json::value_t::object: {
+      Kind kind = value.is_array() ? Kind::Array : Kind::Object;
+      auto count = static_cast<std::uint32_t>(value.size());
+      if (exhausted_ || depth > kMaxCompareDepth) {
+        tape_.add_truncated(kind, count);
+        return;
+      }
+      std::uint32_t start = tape_.begin_container(kind);
+      for (auto it = value.begin(); it != value.end() && !exhausted_; ++it) {
+        if (kind == Kind::Object) tape_.add_string(it.key(), strings_.find(it.key()));
+        write_value(*it, depth + 1);
+        if (tape_.size() > kMaxStateCells) exhausted_ = true;
+      }
+      if (exhausted_) {
+        tape_.truncate(start);
+        tape_.add_truncated(kind, count);
+      } else {
+        tape_.end_container(start, count);
+      }
+      return;
+    }
+    default: tape_.add_null(); return;  // null, and the binary/discarded kinds JSON text never produces
+  }
+}
+
+bool evaluate(const Condition& condition, const Json& state, const Interner& strings) {
+  JsonStateWriter writer(strings);
+  writer.write(state, condition.paths());
+  TapeView view = writer.view();
+  return condition.evaluate(view, writer.slot_cells().data());
+}
+
+}  // namespace handoff::condition

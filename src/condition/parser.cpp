@@ -1,0 +1,319 @@
+// The parser: precedence-driven recursive descent (conditions.md §2) that emits the compiled form
+// directly. Recursion follows only what the source nests, and every nesting level is counted
+// against kMaxNesting before recursing, so no input can exhaust the stack.
+#include <algorithm>
+#include <map>
+
+#include "condition/condition.h"
+#include "condition/limits.h"
+#include "condition/scanner.h"
+#include "condition/unicode.h"
+
+namespace handoff::condition {
+
+class Parser {
+ public:
+  Parser(std::string_view source, Interner& strings, Condition& out)
+      : source_(source), scanner_(source), strings_(strings), out_(out) {}
+
+  Expected<Condition::Operand, ScanError> parse() {
+    if (source_.size() > kMaxSourceBytes) return fail(0, "condition too long");
+    if (auto r = advance(); !r) return unexpected(r.error());
+    if (current_.kind == TokenKind::End) return fail(0, "empty condition");
+    auto root = parse_or();
+    if (!root) return root;
+    if (current_.kind != TokenKind::End) return fail(current_.start, "unexpected " + quoted_token());
+    sort_paths();
+    return root;
+  }
+
+ private:
+  using Operand = Condition::Operand;
+  using Result = Expected<Operand, ScanError>;
+
+  static Unexpected<ScanError> fail(std::uint32_t offset, std::string problem) {
+    return unexpected(ScanError{offset, std::move(problem)});
+  }
+
+  Expected<void, ScanError> advance() {
+    auto token = scanner_.next();
+    if (!token) return unexpected(token.error());
+    current_ = std::move(token.value());
+    return {};
+  }
+
+  // "'x =='" for a token, "end of condition" at the end; long tokens are shortened.
+  std::string quoted_token() const {
+    if (current_.kind == TokenKind::End) return "end of condition";
+    std::string_view text = source_.substr(current_.start, current_.end - current_.start);
+    if (text.size() > 32) {
+      std::size_t cut = 32;
+      while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+      return "'" + std::string(text.substr(0, cut)) + "…'";
+    }
+    return "'" + std::string(text) + "'";
+  }
+
+  Expected<void, ScanError> enter(std::uint32_t offset) {
+    if (++nesting_ > kMaxNesting) return fail(offset, "nested too deeply");
+    return {};
+  }
+  void leave() { --nesting_; }
+
+  Operand add_node(Condition::Node node) {
+    out_.nodes_.push_back(node);
+    return {Operand::Source::Node, static_cast<std::uint32_t>(out_.nodes_.size() - 1)};
+  }
+
+  // or := and ("or" and)*      and := not ("and" not)*
+  Result parse_or() { return parse_chain(TokenKind::Or, Condition::Op::Or, &Parser::parse_and); }
+  Result parse_and() { return parse_chain(TokenKind::And, Condition::Op::And, &Parser::parse_not); }
+
+  Result parse_chain(TokenKind separator, Condition::Op op, Result (Parser::*parse_item)()) {
+    auto first = (this->*parse_item)();
+    if (!first || current_.kind != separator) return first;
+    std::vector<Operand> items{first.value()};
+    while (current_.kind == separator) {
+      if (auto r = advance(); !r) return unexpected(r.error());
+      auto item = (this->*parse_item)();
+      if (!item) return item;
+      items.push_back(item.value());
+    }
+    Condition::Node node{op, {}, {}, static_cast<std::uint32_t>(out_.children_.size()),
+                         static_cast<std::uint32_t>(items.size())};
+    out_.children_.insert(out_.children_.end(), items.begin(), items.end());
+    return add_node(node);
+  }
+
+  // not := "not" not | compare
+  Result parse_not() {
+    if (current_.kind != TokenKind::Not) return parse_compare();
+    if (auto r = enter(current_.start); !r) return unexpected(r.error());
+    if (auto r = advance(); !r) return unexpected(r.error());
+    auto operand = parse_not();
+    if (!operand) return operand;
+    leave();
+    return add_node({Condition::Op::Not, operand.value(), {}});
+  }
+
+  static bool is_comparison(TokenKind k) {
+    return k == TokenKind::Eq || k == TokenKind::Ne || k == TokenKind::Lt || k == TokenKind::Le ||
+           k == TokenKind::Gt || k == TokenKind::Ge || k == TokenKind::In;
+  }
+
+  // compare := operand [op operand]
+  Result parse_compare() {
+    auto lhs = parse_operand();
+    if (!lhs) return lhs;
+    Condition::Op op;
+    switch (current_.kind) {
+      case TokenKind::Eq: op = Condition::Op::Eq; break;
+      case TokenKind::Ne: op = Condition::Op::Ne; break;
+      case TokenKind::Lt: op = Condition::Op::Lt; break;
+      case TokenKind::Le: op = Condition::Op::Le; break;
+      case TokenKind::Gt: op = Condition::Op::Gt; break;
+      case TokenKind::Ge: op = Condition::Op::Ge; break;
+      case TokenKind::In: op = Condition::Op::In; break;
+      case TokenKind::Not:
+        if (auto r = advance(); !r) return unexpected(r.error());
+        if (current_.kind != TokenKind::In) return fail(current_.start, "expected 'in' after 'not'");
+        op = Condition::Op::NotIn;
+        break;
+      default:
+        return lhs;
+    }
+    if (auto r = advance(); !r) return unexpected(r.error());
+    auto rhs = parse_operand();
+    if (!rhs) return rhs;
+    if (is_comparison(current_.kind)) return fail(current_.start, "comparisons cannot be chained");
+    return add_node({op, lhs.value(), rhs.value()});
+  }
+
+  // operand := "(" expr ")" | literal | list | path
+  Result parse_operand() {
+    switch (current_.kind) {
+      case TokenKind::LParen: {
+        if (auto r = enter(current_.start); !r) return unexpected(r.error());
+        if (auto r = advance(); !r) return unexpected(r.error());
+        auto inner = parse_or();
+        if (!inner) return inner;
+        if (current_.kind != TokenKind::RParen) return fail(current_.start, "expected ')', found " + quoted_token());
+        leave();
+        if (auto r = advance(); !r) return unexpected(r.error());
+        return inner;
+      }
+      case TokenKind::LBracket: {
+        auto index = parse_list();
+        if (!index) return unexpected(index.error());
+        return Operand{Operand::Source::Constant, index.value()};
+      }
+      case TokenKind::Name:
+        return parse_path();
+      default: {
+        std::uint32_t cell = 0;
+        if (!add_literal(cell)) return fail(current_.start, "expected a value, found " + quoted_token());
+        if (auto r = advance(); !r) return unexpected(r.error());
+        return Operand{Operand::Source::Constant, cell};
+      }
+    }
+  }
+
+  // Appends the current token's value to the constants tape if it is a scalar literal.
+  bool add_literal(std::uint32_t& cell) {
+    TapeBuilder& tape = out_.constants_;
+    switch (current_.kind) {
+      case TokenKind::Number: cell = tape.add_number(current_.number); return true;
+      case TokenKind::String: cell = tape.add_string(current_.text, strings_.intern(current_.text)); return true;
+      case TokenKind::True: cell = tape.add_bool(true); return true;
+      case TokenKind::False: cell = tape.add_bool(false); return true;
+      case TokenKind::Null: cell = tape.add_null(); return true;
+      default: return false;
+    }
+  }
+
+  // list := "[" [ item ("," item)* [","] ] "]"     item := literal | list
+  Expected<std::uint32_t, ScanError> parse_list() {
+    if (auto r = enter(current_.start); !r) return unexpected(r.error());
+    if (auto r = advance(); !r) return unexpected(r.error());
+    TapeBuilder& tape = out_.constants_;
+    std::uint32_t list = tape.begin_container(Kind::Array);
+    std::uint32_t count = 0;
+    while (current_.kind != TokenKind::RBracket) {
+      if (count == kMaxListItems) return fail(current_.start, "list too long");
+      if (current_.kind == TokenKind::LBracket) {
+        auto nested = parse_list();
+        if (!nested) return nested;
+      } else if (current_.kind == TokenKind::Name || current_.kind == TokenKind::LParen) {
+        return fail(current_.start, "lists may only contain literals");
+      } else {
+        std::uint32_t cell = 0;
+        if (!add_literal(cell)) return fail(current_.start, "expected a value, found " + quoted_token());
+        if (auto r = advance(); !r) return unexpected(r.error());
+      }
+      ++count;
+      if (current_.kind == TokenKind::Comma) {
+        if (auto r = advance(); !r) return unexpected(r.error());
+      } else if (current_.kind != TokenKind::RBracket) {
+        return fail(current_.start, "expected ']', found " + quoted_token());
+      }
+    }
+    tape.end_container(list, count);
+    leave();
+    if (auto r = advance(); !r) return unexpected(r.error());
+    return list;
+  }
+
+  static bool is_word(TokenKind k) {
+    switch (k) {
+      case TokenKind::Name: case TokenKind::And: case TokenKind::Or: case TokenKind::Not:
+      case TokenKind::In: case TokenKind::True: case TokenKind::False: case TokenKind::Null:
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  // path := name ( "." name | "[" integer "]" | "[" string "]" )*
+  Result parse_path() {
+    Path path;
+    path.steps.push_back({false, current_.text, 0});
+    if (auto r = advance(); !r) return unexpected(r.error());
+    while (current_.kind == TokenKind::Dot || current_.kind == TokenKind::LBracket) {
+      if (path.steps.size() == kMaxPathSteps) return fail(current_.start, "path too long");
+      bool dot = current_.kind == TokenKind::Dot;
+      if (auto r = advance(); !r) return unexpected(r.error());
+      if (dot) {
+        // After a dot any word is a key, keywords included: `a.in`, `a.true`.
+        if (!is_word(current_.kind)) return fail(current_.start, "expected a name after '.'");
+        path.steps.push_back({false, std::string(source_.substr(current_.start, current_.end - current_.start)), 0});
+      } else {
+        PathStep step;
+        if (current_.kind == TokenKind::String) {
+          step.key = current_.text;
+        } else if (current_.kind != TokenKind::Number || !integer_step(step)) {
+          return fail(current_.start, "expected an integer or a string in brackets");
+        }
+        if (auto r = advance(); !r) return unexpected(r.error());
+        if (current_.kind != TokenKind::RBracket) return fail(current_.start, "expected ']', found " + quoted_token());
+        path.steps.push_back(std::move(step));
+      }
+      if (auto r = advance(); !r) return unexpected(r.error());
+    }
+    std::string text = path.text();
+    auto [it, inserted] = path_slots_.try_emplace(text, static_cast<std::uint32_t>(out_.paths_.size()));
+    if (inserted) out_.paths_.push_back(std::move(path));
+    return Operand{Operand::Source::Slot, it->second};
+  }
+
+  // `[007]` → index 7, key "7"; `[-0]` → 0, "0". Fails for fractions and exponents.
+  bool integer_step(PathStep& step) const {
+    std::string_view text = source_.substr(current_.start, current_.end - current_.start);
+    bool negative = !text.empty() && text[0] == '-';
+    std::string_view digits = text.substr(negative ? 1 : 0);
+    if (digits.empty() || !std::all_of(digits.begin(), digits.end(), unicode::is_digit)) return false;
+    std::size_t first = digits.find_first_not_of('0');
+    digits = first == std::string_view::npos ? "0" : digits.substr(first);
+    negative = negative && digits != "0";
+    constexpr std::int64_t kLimit = INT64_MAX / 10;
+    std::int64_t value = 0;
+    for (char c : digits) value = value > kLimit ? INT64_MAX : value * 10 + (c - '0');
+    step.is_index = true;
+    step.key = (negative ? "-" : "") + std::string(digits);
+    step.index = negative ? -value : value;
+    return true;
+  }
+
+  // Slots were numbered in order of appearance; renumber them in path text order.
+  void sort_paths() {
+    std::vector<std::uint32_t> ids(out_.paths_.size());
+    std::uint32_t rank = 0;
+    std::vector<Path> sorted;
+    sorted.reserve(out_.paths_.size());
+    for (auto& [text, slot] : path_slots_) {  // std::map iterates in byte order = code point order
+      ids[slot] = rank++;
+      sorted.push_back(std::move(out_.paths_[slot]));
+    }
+    out_.paths_ = std::move(sorted);
+    out_.bind_slots(ids);
+  }
+
+  std::string_view source_;
+  Scanner scanner_;
+  Interner& strings_;
+  Condition& out_;
+  Token current_;
+  int nesting_ = 0;
+  std::map<std::string, std::uint32_t> path_slots_;
+};
+
+template <class Fn>
+void Condition::for_each_operand(Fn&& fn) {
+  fn(root_);
+  for (Node& node : nodes_) {
+    fn(node.lhs);
+    fn(node.rhs);
+  }
+  for (Operand& child : children_) fn(child);
+}
+
+void Condition::bind_slots(const std::vector<std::uint32_t>& ids) {
+  for_each_operand([&](Operand& operand) {
+    if (operand.source == Operand::Source::Slot) operand.index = ids[operand.index];
+  });
+}
+
+Expected<Condition, SyntaxError> Condition::compile(std::string_view source, Interner& strings) {
+  Condition condition;
+  condition.source_ = source;
+  condition.strings_ = &strings;
+  Parser parser(source, strings, condition);
+  auto root = parser.parse();
+  if (!root) {
+    auto index = static_cast<std::uint32_t>(unicode::utf16_offset(source, root.error().offset));
+    return unexpected(SyntaxError{index, root.error().problem + " at column " + std::to_string(index + 1)});
+  }
+  condition.root_ = root.value();
+  return condition;
+}
+
+}  // namespace handoff::condition

@@ -1,0 +1,231 @@
+#include "condition/scanner.h"
+
+#include <cmath>
+#include <cstdlib>
+
+#include "condition/unicode.h"
+
+namespace handoff::condition {
+namespace {
+
+constexpr struct {
+  std::string_view word;
+  TokenKind kind;
+} kKeywords[] = {
+    {"and", TokenKind::And},   {"or", TokenKind::Or},       {"not", TokenKind::Not},
+    {"in", TokenKind::In},     {"true", TokenKind::True},   {"false", TokenKind::False},
+    {"null", TokenKind::Null}, {"True", TokenKind::True},   {"False", TokenKind::False},
+    {"None", TokenKind::Null}, {"none", TokenKind::Null},
+};
+
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+ScanError error_at(std::size_t offset, std::string problem) {
+  return {static_cast<std::uint32_t>(offset), std::move(problem)};
+}
+
+// How a character that starts no token is shown in "unexpected character 'X'".
+std::string describe(std::string_view source, std::size_t at) {
+  std::size_t i = at;
+  char32_t c = unicode::decode_utf8(source, i);
+  if (c == unicode::kInvalid) return "invalid UTF-8";
+  if (c < 0x20 || c == 0x7F) {
+    static constexpr char kHex[] = "0123456789ABCDEF";
+    std::string out = "unexpected character U+00";
+    out += kHex[c >> 4];
+    out += kHex[c & 0xF];
+    return out;
+  }
+  return "unexpected character '" + std::string(source.substr(at, i - at)) + "'";
+}
+
+}  // namespace
+
+Token Scanner::make(TokenKind kind, std::uint32_t start) const {
+  Token t;
+  t.kind = kind;
+  t.start = start;
+  t.end = static_cast<std::uint32_t>(pos_);
+  return t;
+}
+
+Expected<Token, ScanError> Scanner::next() {
+  // Skip white space: ASCII inline, the rest through the Unicode table.
+  while (!at_end()) {
+    auto b = static_cast<unsigned char>(peek());
+    if (b < 0x80) {
+      if (!unicode::is_white_space(b)) break;
+      ++pos_;
+      continue;
+    }
+    std::size_t i = pos_;
+    char32_t c = unicode::decode_utf8(source_, i);
+    if (c == unicode::kInvalid || !unicode::is_white_space(c)) break;
+    pos_ = i;
+  }
+  auto start = static_cast<std::uint32_t>(pos_);
+  if (at_end()) return make(TokenKind::End, start);
+
+  char c = peek();
+  if (unicode::is_digit(c) || (c == '-' && unicode::is_digit(peek(1)))) return scan_number(start);
+  if (c == '\'' || c == '"') return scan_string(start);
+
+  ++pos_;
+  switch (c) {
+    case '(': return make(TokenKind::LParen, start);
+    case ')': return make(TokenKind::RParen, start);
+    case '[': return make(TokenKind::LBracket, start);
+    case ']': return make(TokenKind::RBracket, start);
+    case '.': return make(TokenKind::Dot, start);
+    case ',': return make(TokenKind::Comma, start);
+    case '=':
+      if (peek() != '=') return unexpected(error_at(start, "expected '==' (single '=' is not valid)"));
+      ++pos_;
+      return make(TokenKind::Eq, start);
+    case '!':
+      if (peek() != '=') return unexpected(error_at(start, "unexpected '!' (use 'not')"));
+      ++pos_;
+      return make(TokenKind::Ne, start);
+    case '<':
+      if (peek() == '=') { ++pos_; return make(TokenKind::Le, start); }
+      return make(TokenKind::Lt, start);
+    case '>':
+      if (peek() == '=') { ++pos_; return make(TokenKind::Ge, start); }
+      return make(TokenKind::Gt, start);
+    default: break;
+  }
+  pos_ = start;
+
+  std::size_t i = pos_;
+  char32_t cp = unicode::decode_utf8(source_, i);
+  if (cp != unicode::kInvalid && unicode::is_name_start(cp)) return scan_name(start);
+  return unexpected(error_at(start, describe(source_, start)));
+}
+
+Token Scanner::scan_name(std::uint32_t start) {
+  while (!at_end()) {
+    std::size_t i = pos_;
+    char32_t c = unicode::decode_utf8(source_, i);
+    if (c == unicode::kInvalid || !unicode::is_name_continue(c)) break;
+    pos_ = i;
+  }
+  std::string_view word = source_.substr(start, pos_ - start);
+  for (const auto& keyword : kKeywords) {
+    if (keyword.word == word) return make(keyword.kind, start);
+  }
+  Token t = make(TokenKind::Name, start);
+  t.text = word;
+  return t;
+}
+
+Expected<Token, ScanError> Scanner::scan_number(std::uint32_t start) {
+  auto invalid = [&] { return unexpected(error_at(start, "invalid number")); };
+  auto digits = [&] {
+    std::size_t from = pos_;
+    while (unicode::is_digit(peek())) ++pos_;
+    return pos_ > from;
+  };
+  if (peek() == '-') ++pos_;
+  digits();
+  if (peek() == '.') {
+    ++pos_;
+    if (!digits()) return invalid();
+  }
+  if (peek() == 'e' || peek() == 'E') {
+    ++pos_;
+    if (peek() == '+' || peek() == '-') ++pos_;
+    if (!digits()) return invalid();
+  }
+  // `1and`, `12abc`, `1.2.3`: a number must not run straight into a name or another dot.
+  if (!at_end()) {
+    std::size_t i = pos_;
+    char32_t next = unicode::decode_utf8(source_, i);
+    if (next == '.' || (next != unicode::kInvalid && unicode::is_name_continue(next))) return invalid();
+  }
+  std::string literal(source_.substr(start, pos_ - start));
+  double value = std::strtod(literal.c_str(), nullptr);
+  if (std::isinf(value)) return unexpected(error_at(start, "number out of range"));
+  Token t = make(TokenKind::Number, start);
+  t.number = value;
+  return t;
+}
+
+Expected<char32_t, ScanError> Scanner::scan_unicode_escape(std::uint32_t backslash) {
+  // pos_ is just past the 'u'.
+  char32_t unit = 0;
+  for (int k = 0; k < 4; ++k) {
+    int h = hex_value(peek());
+    if (h < 0) return unexpected(error_at(backslash, "invalid \\u escape"));
+    unit = unit * 16 + static_cast<char32_t>(h);
+    ++pos_;
+  }
+  return unit;
+}
+
+Expected<Token, ScanError> Scanner::scan_string(std::uint32_t start) {
+  const char quote = peek();
+  ++pos_;
+  std::string value;
+  while (true) {
+    if (at_end()) return unexpected(error_at(start, "unterminated string"));
+    char c = peek();
+    if (c == quote) {
+      ++pos_;
+      break;
+    }
+    if (c != '\\') {
+      std::size_t i = pos_;
+      if (unicode::decode_utf8(source_, i) == unicode::kInvalid) {
+        return unexpected(error_at(pos_, "invalid UTF-8"));
+      }
+      value.append(source_.substr(pos_, i - pos_));
+      pos_ = i;
+      continue;
+    }
+    auto backslash = static_cast<std::uint32_t>(pos_);
+    ++pos_;
+    char e = peek();
+    ++pos_;
+    switch (e) {
+      case 'n': value += '\n'; break;
+      case 't': value += '\t'; break;
+      case 'r': value += '\r'; break;
+      case '0': value += '\0'; break;
+      case '\\': value += '\\'; break;
+      case '\'': value += '\''; break;
+      case '"': value += '"'; break;
+      case 'u': {
+        auto unit = scan_unicode_escape(backslash);
+        if (!unit) return unexpected(unit.error());
+        char32_t cp = unit.value();
+        if (cp >= 0xDC00 && cp <= 0xDFFF) return unexpected(error_at(backslash, "lone surrogate"));
+        if (cp >= 0xD800 && cp <= 0xDBFF) {
+          // A high surrogate must be followed at once by a low one; the pair is one code point.
+          if (peek() != '\\' || peek(1) != 'u') return unexpected(error_at(backslash, "lone surrogate"));
+          auto second_backslash = static_cast<std::uint32_t>(pos_);
+          pos_ += 2;
+          auto low = scan_unicode_escape(second_backslash);
+          if (!low) return unexpected(low.error());
+          if (low.value() < 0xDC00 || low.value() > 0xDFFF) {
+            return unexpected(error_at(backslash, "lone surrogate"));
+          }
+          cp = 0x10000 + ((cp - 0xD800) << 10) + (low.value() - 0xDC00);
+        }
+        unicode::append_utf8(value, cp);
+        break;
+      }
+      default:
+        return unexpected(error_at(backslash, "invalid escape"));
+    }
+  }
+  Token t = make(TokenKind::String, start);
+  t.text = std::move(value);
+  return t;
+}
+
+}  // namespace handoff::condition

@@ -1,0 +1,44 @@
+#include "condition/value.h"
+
+namespace handoff::condition {
+
+std::uint32_t Interner::intern(std::string_view text) {
+  if (auto it = ids_.find(text); it != ids_.end()) return it->second;
+  auto id = static_cast<std::uint32_t>(strings_.size());
+  const std::string& stored = strings_.emplace_back(text);
+  ids_.emplace(stored, id);
+  return id;
+}
+
+std::uint32_t Interner::find(std::string_view text) const {
+  auto it = ids_.find(text);
+  return it == ids_.end() ? kNoId : it->second;
+}
+
+std::uint32_t TapeBuilder::add_number(double d) {
+  Cell c{static_cast<std::uint32_t>(Kind::Number), 0, {0, 0}};
+  std::memcpy(c.w, &d, sizeof d);
+  return add(c);
+}
+
+std::uint32_t TapeBuilder::add_string(std::string_view text, std::uint32_t id) {
+  Cell c{static_cast<std::uint32_t>(Kind::String), id,
+         {static_cast<std::uint32_t>(bytes_.size()), static_cast<std::uint32_t>(text.size())}};
+  bytes_.append(text);
+  return add(c);
+}
+
+std::uint32_t TapeBuilder::begin_container(Kind kind) {
+  return add({static_cast<std::uint32_t>(kind), 0, {1, 0}});
+}
+
+void TapeBuilder::end_container(std::uint32_t index, std::uint32_t count) {
+  cells_[index].a = count;
+  cells_[index].w[0] = size() - index;
+}
+
+std::uint32_t TapeBuilder::add_truncated(Kind kind, std::uint32_t count) {
+  return add({static_cast<std::uint32_t>(kind) | kTruncated, count, {1, 0}});
+}
+
+}  // namespace handoff::condition

@@ -1,0 +1,167 @@
+#include "export/definition.h"
+
+#include <initializer_list>
+#include <set>
+
+namespace handoff::definition {
+
+using condition::Json;
+using graph::CyclePolicy;
+using graph::HandoffGraph;
+
+Json to_json(const HandoffGraph& graph) {
+  Json nodes = Json::array();
+  for (const std::string& name : graph.node_names()) {
+    Json node = {{"id", name}};
+    const std::string& description = graph.description(graph.find(name));
+    if (!description.empty()) node["description"] = description;
+    nodes.push_back(std::move(node));
+  }
+  Json edges = Json::array();
+  for (const graph::Edge& edge : graph.edges()) {
+    Json e = {{"from", graph.name(edge.from)}, {"to", graph.name(edge.to)}};
+    if (edge.condition) e["when"] = edge.condition->source();
+    if (!edge.description.empty()) e["description"] = edge.description;
+    edges.push_back(std::move(e));
+  }
+  return {{"format", kGraphFormat},
+          {"version", kGraphVersion},
+          {"onCycle", graph.cycle_policy() == CyclePolicy::Error ? "error" : "allow"},
+          {"nodes", std::move(nodes)},
+          {"edges", std::move(edges)}};
+}
+
+namespace {
+
+std::string escape_pointer_token(const std::string& key) {
+  std::string out;
+  for (char c : key) {
+    if (c == '~') out += "~0";
+    else if (c == '/') out += "~1";
+    else out += c;
+  }
+  return out;
+}
+
+class Reader {
+ public:
+  std::vector<Problem> problems;
+
+  void problem(std::string pointer, std::string message) {
+    problems.push_back({std::move(pointer), std::move(message)});
+  }
+
+  // Reports members not in `known`: a misspelt key is a fault, not something to ignore.
+  void only(const Json& object, const std::string& pointer, std::initializer_list<const char*> known) {
+    for (auto it = object.begin(); it != object.end(); ++it) {
+      bool ok = false;
+      for (const char* k : known) ok = ok || it.key() == k;
+      if (!ok) problem(pointer + "/" + escape_pointer_token(it.key()), "unknown property '" + it.key() + "'");
+    }
+  }
+
+  // A string member: nullptr when absent or (reported) not a string.
+  const std::string* string_member(const Json& object, const std::string& pointer, const char* key, bool required) {
+    auto it = object.find(key);
+    if (it == object.end()) {
+      if (required) problem(pointer + "/" + key, "required");
+      return nullptr;
+    }
+    if (!it->is_string()) {
+      if (!(it->is_null() && !required)) problem(pointer + "/" + key, "expected a string");
+      return nullptr;
+    }
+    return &it->get_ref<const std::string&>();
+  }
+};
+
+}  // namespace
+
+Expected<HandoffGraph, std::vector<Problem>> graph_from_json(const Json& document) {
+  Reader r;
+  if (!document.is_object()) {
+    r.problem("", "expected an object");
+    return unexpected(std::move(r.problems));
+  }
+  r.only(document, "", {"format", "version", "onCycle", "nodes", "edges"});
+  if (const std::string* format = r.string_member(document, "", "format", true); format && *format != kGraphFormat) {
+    r.problem("/format", "expected \"" + std::string(kGraphFormat) + "\"");
+  }
+  auto version = document.find("version");
+  if (version == document.end()) {
+    r.problem("/version", "required");
+  } else if (!version->is_number_integer() || version->get<std::int64_t>() != kGraphVersion) {
+    r.problem("/version", "unsupported version " + version->dump() + " (this library reads version " +
+                              std::to_string(kGraphVersion) + ")");
+  }
+  CyclePolicy policy = CyclePolicy::Error;
+  if (const std::string* on_cycle = r.string_member(document, "", "onCycle", false)) {
+    if (*on_cycle == "allow") policy = CyclePolicy::Allow;
+    else if (*on_cycle != "error") r.problem("/onCycle", "expected \"error\" or \"allow\"");
+  }
+
+  HandoffGraph graph(policy);
+  auto nodes = document.find("nodes");
+  if (nodes != document.end() && !nodes->is_array()) r.problem("/nodes", "expected an array");
+  if (nodes != document.end() && nodes->is_array()) {
+    std::set<std::string> seen;
+    for (std::size_t i = 0; i < nodes->size(); ++i) {
+      const Json& node = (*nodes)[i];
+      std::string pointer = "/nodes/" + std::to_string(i);
+      if (!node.is_object()) {
+        r.problem(pointer, "expected an object");
+        continue;
+      }
+      r.only(node, pointer, {"id", "description"});
+      const std::string* id = r.string_member(node, pointer, "id", true);
+      const std::string* description = r.string_member(node, pointer, "description", false);
+      if (!id) continue;
+      if (!seen.insert(*id).second) {
+        r.problem(pointer + "/id", "duplicate node id '" + *id + "'");
+        continue;
+      }
+      auto added = graph.add_node(*id, description ? *description : "");
+      if (!added) r.problem(pointer + "/id", added.error().message);
+    }
+  }
+
+  auto edges = document.find("edges");
+  if (edges != document.end() && !edges->is_array()) r.problem("/edges", "expected an array");
+  if (edges != document.end() && edges->is_array()) {
+    for (std::size_t i = 0; i < edges->size(); ++i) {
+      const Json& edge = (*edges)[i];
+      std::string pointer = "/edges/" + std::to_string(i);
+      if (!edge.is_object()) {
+        r.problem(pointer, "expected an object");
+        continue;
+      }
+      r.only(edge, pointer, {"from", "to", "when", "description"});
+      const std::string* from = r.string_member(edge, pointer, "from", true);
+      const std::string* to = r.string_member(edge, pointer, "to", true);
+      const std::string* when = r.string_member(edge, pointer, "when", false);
+      const std::string* description = r.string_member(edge, pointer, "description", false);
+      if (!from || !to) continue;
+      auto added = graph.add_edge(*from, *to, when ? std::optional<std::string_view>(*when) : std::nullopt,
+                                  description ? *description : "");
+      if (!added) {
+        using Kind = graph::EdgeError::Kind;
+        std::string at = added.error().kind == Kind::Syntax ? pointer + "/when" : pointer;
+        r.problem(at, added.error().message);
+      }
+    }
+  }
+
+  if (!r.problems.empty()) return unexpected(std::move(r.problems));
+  return graph;
+}
+
+std::string describe(const std::vector<Problem>& problems) {
+  std::string out;
+  for (const Problem& p : problems) {
+    if (!out.empty()) out += '\n';
+    out += (p.pointer.empty() ? "/" : p.pointer) + ": " + p.message;
+  }
+  return out;
+}
+
+}  // namespace handoff::definition

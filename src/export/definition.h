@@ -1,0 +1,29 @@
+// The graph definition format: a versioned JSON document that round-trips a HandoffGraph exactly
+// (docs/definition-format.md). Stored definitions are read back with one problem reported per
+// fault, each with the JSON pointer of the value at fault.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "condition/json_state.h"
+#include "core/expected.h"
+#include "graph/handoff_graph.h"
+
+namespace handoff::definition {
+
+inline constexpr const char* kGraphFormat = "handoff-graph";
+inline constexpr int kGraphVersion = 1;
+
+struct Problem {
+  std::string pointer;  // RFC 6901, e.g. "/edges/3/when"
+  std::string message;
+};
+
+condition::Json to_json(const graph::HandoffGraph& graph);
+Expected<graph::HandoffGraph, std::vector<Problem>> graph_from_json(const condition::Json& document);
+
+// "/edges/3/when: expected '==' … at column 9", one line per problem.
+std::string describe(const std::vector<Problem>& problems);
+
+}  // namespace handoff::definition

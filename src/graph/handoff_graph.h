@@ -1,0 +1,124 @@
+// HandoffGraph: named nodes joined by ordered, optionally conditional edges; `route` picks the
+// first outgoing edge whose condition holds (api.md, "HandoffGraph").
+//
+// Routing runs on a marshalled state (condition/value.h). Each node keeps one slot table, the
+// union of the paths its edges' conditions read, so a caller marshals those paths once and the
+// node's edges are tried in insertion order against the same tape.
+//
+// With the cycle policy `Error`, the graph stays acyclic: it maintains a topological order
+// incrementally (Pearce & Kelly, "A dynamic topological sort algorithm for directed acyclic
+// graphs", 2007), so an edge that agrees with the order costs O(1) and one that does not searches
+// only the nodes between its endpoints in that order, never the whole graph.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "condition/condition.h"
+#include "condition/json_state.h"
+#include "core/expected.h"
+
+namespace handoff::graph {
+
+enum class CyclePolicy : std::uint8_t { Error, Allow };
+
+using NodeId = std::uint32_t;
+inline constexpr NodeId kNoNode = 0xFFFFFFFFu;
+
+// Why add_node or add_edge refused. The graph is unchanged when it does.
+struct EdgeError {
+  enum class Kind : std::uint8_t { Syntax, Cycle, Argument };
+  Kind kind = Kind::Argument;
+  std::string message;
+  condition::SyntaxError syntax;   // Kind::Syntax
+  std::vector<std::string> cycle;  // Kind::Cycle: from, to, …, from
+};
+
+struct Edge {
+  NodeId from;
+  NodeId to;
+  std::optional<condition::Condition> condition;  // none: always matches
+  std::string description;
+};
+
+struct EdgeTrace {
+  std::uint32_t index;  // among the node's outgoing edges
+  bool evaluated;
+  bool matched;
+};
+
+class HandoffGraph {
+ public:
+  explicit HandoffGraph(CyclePolicy policy = CyclePolicy::Error);
+
+  CyclePolicy cycle_policy() const { return policy_; }
+
+  // Adds the node if it is new; a non-empty description replaces the stored one.
+  Expected<NodeId, EdgeError> add_node(std::string_view id, std::string_view description = {});
+  // Parses `when` (a syntax error), then applies the cycle policy (a cycle error); only then
+  // creates missing nodes and the edge. Parallel edges are allowed.
+  Expected<void, EdgeError> add_edge(std::string_view from, std::string_view to,
+                                     std::optional<std::string_view> when = std::nullopt,
+                                     std::string_view description = {});
+
+  NodeId find(std::string_view id) const;
+  bool has_node(std::string_view id) const { return find(id) != kNoNode; }
+  std::size_t size() const { return nodes_.size(); }
+  const std::string& name(NodeId node) const { return nodes_[node].name; }
+  const std::string& description(NodeId node) const { return nodes_[node].description; }
+  std::vector<std::string> node_names() const;  // sorted by code point
+  // The node's outgoing edges, in insertion order, as indices into edges().
+  const std::vector<std::uint32_t>& out_edges(NodeId node) const { return nodes_[node].out; }
+  const std::vector<Edge>& edges() const { return edges_; }  // every edge, in insertion order
+  bool is_dag() const;
+
+  // The paths a route from `node` reads; slot i of the marshalled state holds paths[i].
+  const std::vector<condition::Path>& route_paths(NodeId node) const { return nodes_[node].paths; }
+  const condition::Interner& strings() const { return *strings_; }
+
+  // The position among `node`'s outgoing edges of the first that matches, or -1.
+  std::int32_t route(NodeId node, const condition::TapeView& state, const std::uint32_t* slot_cells) const;
+  // What route did, edge by edge; returns the winning position or -1.
+  std::int32_t explain(NodeId node, const condition::TapeView& state, const std::uint32_t* slot_cells,
+                       std::vector<EdgeTrace>& trace) const;
+
+  // Routing on a JSON state (native callers and tests): the target's name, or nullopt.
+  std::optional<std::string> route(std::string_view node, const condition::Json& state) const;
+
+ private:
+  struct Node {
+    std::string name;
+    std::string description;
+    std::vector<std::uint32_t> out;  // edge indices, insertion order
+    std::vector<NodeId> in;          // source of each incoming edge
+    std::int64_t order = 0;          // topological position (policy Error only)
+    std::vector<condition::Path> paths;
+    std::unordered_map<std::string, std::uint32_t> slot_of_path;
+  };
+
+  NodeId create_node(std::string_view id, bool as_source);
+  bool order_allows(NodeId from, NodeId to);
+  std::vector<std::string> shortest_cycle(NodeId from, NodeId to) const;
+  void next_epoch() const;
+
+  CyclePolicy policy_;
+  std::vector<Node> nodes_;
+  std::unordered_map<std::string, NodeId> ids_;
+  std::vector<Edge> edges_;
+  std::unique_ptr<condition::Interner> strings_;  // conditions point at it: keep its address fixed
+  std::int64_t lowest_order_ = 0;
+  std::int64_t highest_order_ = 0;
+  // Scratch for the order searches, reused so that adding an edge allocates nothing in steady state.
+  mutable std::vector<std::uint32_t> seen_;
+  mutable std::uint32_t epoch_ = 0;
+  std::vector<NodeId> forward_;
+  std::vector<NodeId> backward_;
+  std::vector<NodeId> stack_;
+};
+
+}  // namespace handoff::graph

@@ -1,0 +1,139 @@
+// Condition behaviour that the JSON vectors cannot express: inputs too large for a vector file,
+// the tape's two string encodings, truncated values, and byte/UTF-16 index conversion.
+#include <gtest/gtest.h>
+
+#include "condition/condition.h"
+#include "condition/json_state.h"
+#include "condition/limits.h"
+
+namespace handoff::condition {
+namespace {
+
+Expected<Condition, SyntaxError> compile(const std::string& source, Interner& strings) {
+  return Condition::compile(source, strings);
+}
+
+TEST(Condition, HundredThousandOpenParenthesesIsACleanError) {
+  Interner strings;
+  auto c = compile(std::string(100000, '('), strings);
+  ASSERT_FALSE(c.ok());
+  EXPECT_EQ(c.error().index, static_cast<std::uint32_t>(kMaxNesting));
+  EXPECT_NE(c.error().message.find("nested too deeply"), std::string::npos);
+}
+
+TEST(Condition, TenThousandNotsIsACleanError) {
+  Interner strings;
+  std::string source;
+  for (int i = 0; i < 10000; ++i) source += "not ";
+  auto c = compile(source + "x", strings);
+  ASSERT_FALSE(c.ok());
+  EXPECT_NE(c.error().message.find("nested too deeply"), std::string::npos);
+}
+
+TEST(Condition, LongFlatChainsAreNotNesting) {
+  Interner strings;
+  std::string source = "x == 0";
+  for (int i = 1; i < 20000; ++i) source += " or x == " + std::to_string(i);
+  auto c = compile(source, strings);
+  ASSERT_TRUE(c.ok()) << c.error().message;
+  EXPECT_TRUE(evaluate(c.value(), Json{{"x", 19999}}, strings));
+  EXPECT_FALSE(evaluate(c.value(), Json{{"x", 20000}}, strings));
+}
+
+TEST(Condition, SourceLongerThanTheLimitIsRejected) {
+  Interner strings;
+  std::string source = "x == '" + std::string(kMaxSourceBytes, 'a') + "'";
+  auto c = compile(source, strings);
+  ASSERT_FALSE(c.ok());
+  EXPECT_EQ(c.error().index, 0u);
+  EXPECT_NE(c.error().message.find("condition too long"), std::string::npos);
+}
+
+TEST(Condition, ErrorIndexCountsUtf16CodeUnits) {
+  Interner strings;
+  // 'é' is 2 bytes and 1 unit; '😀' is 4 bytes and 2 units. The '=' is at unit 9.
+  auto c = compile("'é😀' == x = 1", strings);
+  ASSERT_FALSE(c.ok());
+  EXPECT_EQ(c.error().index, 11u) << c.error().message;
+  EXPECT_NE(c.error().message.find("at column 12"), std::string::npos) << c.error().message;
+}
+
+TEST(Condition, InvalidUtf8IsASyntaxErrorNotACrash) {
+  Interner strings;
+  auto c = compile("x == '\xff'", strings);
+  ASSERT_FALSE(c.ok());
+  EXPECT_NE(c.error().message.find("invalid UTF-8"), std::string::npos);
+  auto d = compile("\xc0\x80 == 1", strings);
+  ASSERT_FALSE(d.ok());
+}
+
+// JavaScript sends known strings as interned ids and unknown ones as bytes; both must compare by
+// content, whichever side carries which.
+TEST(Condition, InternedAndByteStringsCompareByContent) {
+  Interner strings;
+  auto c = compile("x == 'gold' and 'ol' in x and x > 'a'", strings);
+  ASSERT_TRUE(c.ok());
+  for (bool interned : {true, false}) {
+    TapeBuilder tape;
+    std::uint32_t cell = tape.add_string("gold", interned ? strings.find("gold") : kNoId);
+    TapeView view = tape.view(&strings);
+    EXPECT_TRUE(c.value().evaluate(view, &cell)) << "interned=" << interned;
+  }
+}
+
+TEST(Condition, TruncatedContainersKeepTruthinessButCompareUnequal) {
+  Interner strings;
+  auto truthy_c = compile("x", strings);
+  auto equal_c = compile("x == x", strings);
+  auto in_c = compile("1 in x", strings);
+  ASSERT_TRUE(truthy_c.ok() && equal_c.ok() && in_c.ok());
+  TapeBuilder tape;
+  std::uint32_t cell = tape.add_truncated(Kind::Array, 3);
+  TapeView view = tape.view(&strings);
+  EXPECT_TRUE(truthy_c.value().evaluate(view, &cell));
+  EXPECT_FALSE(equal_c.value().evaluate(view, &cell));
+  EXPECT_FALSE(in_c.value().evaluate(view, &cell));
+}
+
+Json nested_array(int depth) {
+  Json value = 1;
+  for (int i = 0; i < depth; ++i) value = Json::array({value});
+  return value;
+}
+
+TEST(Condition, DeepComparisonStopsAtTheDepthLimit) {
+  Interner strings;
+  auto c = compile("a == b", strings);
+  ASSERT_TRUE(c.ok());
+  EXPECT_TRUE(evaluate(c.value(), Json{{"a", nested_array(kMaxCompareDepth)}, {"b", nested_array(kMaxCompareDepth)}}, strings));
+  EXPECT_FALSE(evaluate(c.value(), Json{{"a", nested_array(kMaxCompareDepth + 1)}, {"b", nested_array(kMaxCompareDepth + 1)}}, strings));
+  EXPECT_FALSE(evaluate(c.value(), Json{{"a", nested_array(500)}, {"b", nested_array(500)}}, strings));
+}
+
+TEST(Condition, StatesLargerThanTheCellBudgetAreTruncatedAsAWhole) {
+  Interner strings;
+  auto c = compile("big == big and big and name == 'n'", strings);
+  ASSERT_TRUE(c.ok());
+  Json big = Json::array();
+  for (std::uint32_t i = 0; i < kMaxStateCells + 10; ++i) big.push_back(0);
+  // Truthiness survives (the size is kept); equality does not; other slots are unaffected.
+  auto only_truthy = compile("big and name == 'n'", strings);
+  EXPECT_FALSE(evaluate(c.value(), Json{{"big", big}, {"name", "n"}}, strings));
+  EXPECT_TRUE(evaluate(only_truthy.value(), Json{{"big", big}, {"name", "n"}}, strings));
+}
+
+TEST(Condition, ObjectsEqualRegardlessOfKeyOrder) {
+  Interner strings;
+  auto c = compile("a == b", strings);
+  ASSERT_TRUE(c.ok());
+  Json a = Json::object();
+  Json b = Json::object();
+  for (int i = 0; i < 2000; ++i) a[std::to_string(i)] = i;
+  for (int i = 1999; i >= 0; --i) b[std::to_string(i)] = i;
+  EXPECT_TRUE(evaluate(c.value(), Json{{"a", a}, {"b", b}}, strings));
+  b["0"] = -1;
+  EXPECT_FALSE(evaluate(c.value(), Json{{"a", a}, {"b", b}}, strings));
+}
+
+}  // namespace
+}  // namespace handoff::condition

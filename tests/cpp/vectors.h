@@ -1,0 +1,30 @@
+// Loads the shared test vectors (tests/vectors/*.json), which every runtime runs.
+#pragma once
+
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "condition/json_state.h"
+
+namespace handoff::testing {
+
+inline condition::Json load_vectors(const std::string& file) {
+  std::ifstream in(std::string(HANDOFF_VECTORS_DIR) + "/" + file);
+  std::stringstream text;
+  text << in.rdbuf();
+  return condition::Json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
+}
+
+// A case's condition: "condition", or "conditionRepeat" ([[text, count], ...]) for long inputs.
+inline std::string condition_source(const condition::Json& c) {
+  if (c.contains("condition")) return c["condition"].get<std::string>();
+  std::string out;
+  for (const auto& part : c["conditionRepeat"]) {
+    const auto& text = part[0].get_ref<const std::string&>();
+    for (int i = 0; i < part[1].get<int>(); ++i) out += text;
+  }
+  return out;
+}
+
+}  // namespace handoff::testing

@@ -1,0 +1,291 @@
+// The WebAssembly surface of the core. This file only translates: C++ results and errors become
+// plain JS values, and nothing here decides anything (that is src/'s job).
+//
+// Two kinds of entry point:
+//  * embind classes (HandoffGraph, StandaloneCondition) for everything that is not per-route;
+//  * raw C exports for the hot path. JavaScript writes the values at a node's paths into the
+//    transfer area below (a tape, see src/condition/value.h) through typed-array views of
+//    WebAssembly memory, then makes one numeric call: no strings cross, no objects are built.
+#include <emscripten/bind.h>
+#include <emscripten/emscripten.h>
+#include <emscripten/val.h>
+#include <malloc.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "condition/standalone.h"
+#include "export/definition.h"
+#include "graph/handoff_graph.h"
+
+namespace {
+
+using emscripten::val;
+using handoff::condition::Cell;
+using handoff::condition::Interner;
+using handoff::condition::Path;
+using handoff::condition::StandaloneCondition;
+using handoff::condition::TapeView;
+using handoff::graph::EdgeError;
+using handoff::graph::HandoffGraph;
+using handoff::graph::NodeId;
+
+// ---------------------------------------------------------------------------------------------
+// The transfer area: cells, string bytes and slot starts, grown on request and never shrunk.
+
+struct Transfer {
+  std::vector<Cell> cells;
+  std::vector<char> bytes;
+  std::vector<std::uint32_t> slots;
+  // [cells pointer, bytes pointer, slots pointer, cell capacity, byte capacity, slot capacity]
+  std::uint32_t header[6] = {};
+};
+Transfer transfer;
+
+template <class T>
+void grow(std::vector<T>& v, std::uint32_t wanted) {
+  if (v.size() < wanted) v.resize(std::max<std::size_t>(wanted, v.size() * 2));
+}
+
+TapeView transfer_tape(const Interner& strings, std::uint32_t cell_count) {
+  return {transfer.cells.data(), cell_count, transfer.bytes.data(), &strings};
+}
+
+// ---------------------------------------------------------------------------------------------
+// Translations of core values to JS values.
+
+val strings_array(const std::vector<std::string>& items) {
+  val out = val::array();
+  for (std::size_t i = 0; i < items.size(); ++i) out.set(i, val(items[i]));
+  return out;
+}
+
+val edge_error(const EdgeError& error) {
+  val out = val::object();
+  switch (error.kind) {
+    case EdgeError::Kind::Syntax:
+      out.set("kind", val("syntax"));
+      out.set("index", val(error.syntax.index));
+      break;
+    case EdgeError::Kind::Cycle:
+      out.set("kind", val("cycle"));
+      out.set("cycle", strings_array(error.cycle));
+      break;
+    case EdgeError::Kind::Argument:
+      out.set("kind", val("argument"));
+      break;
+  }
+  out.set("message", val(error.message));
+  return out;
+}
+
+// [[isIndex, key, index], ...] per path: what js/marshal.js needs to walk a JS object.
+val paths_array(const std::vector<Path>& paths) {
+  val out = val::array();
+  for (std::size_t i = 0; i < paths.size(); ++i) {
+    val steps = val::array();
+    for (std::size_t s = 0; s < paths[i].steps.size(); ++s) {
+      const auto& step = paths[i].steps[s];
+      val item = val::array();
+      item.set(0, val(step.is_index));
+      item.set(1, val(step.key));
+      item.set(2, val(static_cast<double>(step.index)));
+      steps.set(s, item);
+    }
+    out.set(i, steps);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// HandoffGraph
+
+std::uintptr_t graph_address(const HandoffGraph& g) { return reinterpret_cast<std::uintptr_t>(&g); }
+
+val add_node(HandoffGraph& g, const std::string& id, const std::string& description) {
+  auto added = g.add_node(id, description);
+  return added ? val::null() : edge_error(added.error());
+}
+
+val add_edge(HandoffGraph& g, const std::string& from, const std::string& to, bool conditional,
+             const std::string& when, const std::string& description) {
+  auto added = g.add_edge(from, to, conditional ? std::optional<std::string_view>(when) : std::nullopt, description);
+  return added ? val::null() : edge_error(added.error());
+}
+
+int find_node(const HandoffGraph& g, const std::string& id) {
+  NodeId node = g.find(id);
+  return node == handoff::graph::kNoNode ? -1 : static_cast<int>(node);
+}
+
+// [{ to, when, description }] in insertion order.
+val out_edges(const HandoffGraph& g, NodeId node) {
+  val out = val::array();
+  const auto& edges = g.out_edges(node);
+  for (std::size_t i = 0; i < edges.size(); ++i) {
+    const auto& edge = g.edges()[edges[i]];
+    val item = val::object();
+    item.set("to", val(g.name(edge.to)));
+    item.set("when", edge.condition ? val(edge.condition->source()) : val::null());
+    item.set("description", val(edge.description));
+    out.set(i, item);
+  }
+  return out;
+}
+
+val route_paths(const HandoffGraph& g, NodeId node) { return paths_array(g.route_paths(node)); }
+val node_names(const HandoffGraph& g) { return strings_array(g.node_names()); }
+std::string node_description(const HandoffGraph& g, NodeId node) { return g.description(node); }
+bool allows_cycles(const HandoffGraph& g) { return g.cycle_policy() == handoff::graph::CyclePolicy::Allow; }
+std::uint32_t graph_size(const HandoffGraph& g) { return static_cast<std::uint32_t>(g.size()); }
+
+// Strings the graph's interner learnt since `from`, so JS can send them as ids.
+val strings_since(const HandoffGraph& g, std::uint32_t from) {
+  val out = val::array();
+  const Interner& strings = g.strings();
+  for (std::uint32_t id = from; id < strings.size(); ++id) out.set(id - from, val(std::string(strings.view(id))));
+  return out;
+}
+
+// [evaluated, matched, evaluated, matched, ...] per outgoing edge, on the marshalled state.
+val explain(const HandoffGraph& g, NodeId node, std::uint32_t cell_count) {
+  std::vector<handoff::graph::EdgeTrace> trace;
+  TapeView tape = transfer_tape(g.strings(), cell_count);
+  g.explain(node, tape, transfer.slots.data(), trace);
+  val out = val::array();
+  for (std::size_t i = 0; i < trace.size(); ++i) {
+    out.set(2 * i, val(trace[i].evaluated));
+    out.set(2 * i + 1, val(trace[i].matched));
+  }
+  return out;
+}
+
+std::string graph_to_json(const HandoffGraph& g) {
+  return handoff::definition::to_json(g).dump(-1, ' ', false, handoff::condition::Json::error_handler_t::replace);
+}
+
+// Replaces `g` with the graph the definition describes; returns null, or the problems.
+val graph_load_json(HandoffGraph& g, const std::string& text) {
+  auto document = handoff::condition::Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  val problems = val::array();
+  if (document.is_discarded()) {
+    val p = val::object();
+    p.set("pointer", val(""));
+    p.set("message", val("not valid JSON"));
+    problems.set(0, p);
+    return problems;
+  }
+  auto loaded = handoff::definition::graph_from_json(document);
+  if (loaded) {
+    g = std::move(loaded.value());
+    return val::null();
+  }
+  for (std::size_t i = 0; i < loaded.error().size(); ++i) {
+    val p = val::object();
+    p.set("pointer", val(loaded.error()[i].pointer));
+    p.set("message", val(loaded.error()[i].message));
+    problems.set(i, p);
+  }
+  return problems;
+}
+
+// ---------------------------------------------------------------------------------------------
+// StandaloneCondition
+
+std::uintptr_t condition_address(const StandaloneCondition& c) { return reinterpret_cast<std::uintptr_t>(&c); }
+
+val condition_compile(StandaloneCondition& c, const std::string& source) {
+  auto compiled = c.compile(source);
+  if (compiled) return val::null();
+  val out = val::object();
+  out.set("index", val(compiled.error().index));
+  out.set("message", val(compiled.error().message));
+  return out;
+}
+
+val condition_paths(const StandaloneCondition& c) { return paths_array(c.condition().paths()); }
+
+val condition_path_texts(const StandaloneCondition& c) {
+  std::vector<std::string> texts;
+  for (const Path& p : c.condition().paths()) texts.push_back(p.text());
+  return strings_array(texts);
+}
+
+val condition_strings(const StandaloneCondition& c) {
+  val out = val::array();
+  for (std::uint32_t id = 0; id < c.strings().size(); ++id) out.set(id, val(std::string(c.strings().view(id))));
+  return out;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// Raw exports: the per-route path.
+
+extern "C" {
+
+// Makes room for at least the given numbers of cells, bytes and slots (contents are kept) and
+// returns the header describing where they are now. Growing may move them and grow memory.
+EMSCRIPTEN_KEEPALIVE std::uint32_t* hg_transfer_reserve(std::uint32_t cells, std::uint32_t bytes, std::uint32_t slots) {
+  grow(transfer.cells, cells);
+  grow(transfer.bytes, bytes);
+  grow(transfer.slots, slots);
+  auto address = [](const void* p) { return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(p)); };
+  transfer.header[0] = address(transfer.cells.data());
+  transfer.header[1] = address(transfer.bytes.data());
+  transfer.header[2] = address(transfer.slots.data());
+  transfer.header[3] = static_cast<std::uint32_t>(transfer.cells.size());
+  transfer.header[4] = static_cast<std::uint32_t>(transfer.bytes.size());
+  transfer.header[5] = static_cast<std::uint32_t>(transfer.slots.size());
+  return transfer.header;
+}
+
+// The position of the first matching edge among `node`'s outgoing edges, or -1. A null graph
+// answers -1, which lets the loader make the first (export-resolving) call harmlessly.
+EMSCRIPTEN_KEEPALIVE std::int32_t hg_route(const HandoffGraph* graph, NodeId node, std::uint32_t cell_count) {
+  if (graph == nullptr) return -1;
+  return graph->route(node, transfer_tape(graph->strings(), cell_count), transfer.slots.data());
+}
+
+EMSCRIPTEN_KEEPALIVE std::int32_t hg_evaluate(const StandaloneCondition* condition, std::uint32_t cell_count) {
+  if (condition == nullptr || !condition->compiled()) return 0;
+  return condition->condition().evaluate(transfer_tape(condition->strings(), cell_count), transfer.slots.data());
+}
+
+// Bytes of the heap in use, for leak tests.
+EMSCRIPTEN_KEEPALIVE std::uint32_t hg_heap_used() { return static_cast<std::uint32_t>(mallinfo().uordblks); }
+
+}  // extern "C"
+
+EMSCRIPTEN_BINDINGS(handoff_graph) {
+  using emscripten::class_;
+
+  class_<HandoffGraph>("HandoffGraph")
+      .constructor(+[](bool allow_cycles) {
+        return new HandoffGraph(allow_cycles ? handoff::graph::CyclePolicy::Allow : handoff::graph::CyclePolicy::Error);
+      }, emscripten::allow_raw_pointers())
+      .function("address", &graph_address)
+      .function("addNode", &add_node)
+      .function("addEdge", &add_edge)
+      .function("find", &find_node)
+      .function("outEdges", &out_edges)
+      .function("routePaths", &route_paths)
+      .function("nodeNames", &node_names)
+      .function("nodeDescription", &node_description)
+      .function("allowsCycles", &allows_cycles)
+      .function("size", &graph_size)
+      .function("isDag", &HandoffGraph::is_dag)
+      .function("stringsSince", &strings_since)
+      .function("explain", &explain)
+      .function("toJSON", &graph_to_json)
+      .function("loadJSON", &graph_load_json);
+
+  class_<StandaloneCondition>("StandaloneCondition")
+      .constructor<>()
+      .function("address", &condition_address)
+      .function("compile", &condition_compile)
+      .function("paths", &condition_paths)
+      .function("pathTexts", &condition_path_texts)
+      .function("strings", &condition_strings);
+}
