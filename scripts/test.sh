@@ -13,5 +13,8 @@ cmake -S . -B build/asan -DCMAKE_BUILD_TYPE=Debug -DHANDOFF_SANITIZE=ON >/dev/nu
 cmake --build build/asan -j"$(nproc)" --target handoff_tests
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 build/asan/handoff_tests --gtest_brief=1
 
+echo "== TypeScript typings (tsc --strict)"
+npx --no-install tsc -p tests/types
+
 echo "== JavaScript tests (node --test)"
 node --test tests/js/

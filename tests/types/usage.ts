@@ -1,0 +1,77 @@
+// Type-checked (never run) by `tsc -p tests/types`: uses every exported signature, and marks
+// misuse that must NOT compile with @ts-expect-error (tsc fails if such a line compiles).
+import {
+  init, HandoffGraph, Condition, compileCondition, evaluateCondition, heapUsed,
+  ConditionSyntaxError, CycleError, DefinitionError, GraphValidationError, MaxStepsError, NoEdgeMatchedError,
+  type Explanation, type EdgeInfo, type GraphDefinition, type WasmSource,
+} from 'handoff-graph';
+
+async function main(): Promise<void> {
+  const sources: WasmSource[] = [new URL('file:///x.wasm'), 'x.wasm', new ArrayBuffer(8), new Uint8Array(8)];
+  await init();
+  await init({ wasm: sources[0] });
+  // @ts-expect-error: init takes an options object, not a number
+  await init(5);
+
+  const g: HandoffGraph = new HandoffGraph({ onCycle: 'allow' });
+  // @ts-expect-error: onCycle is 'error' | 'allow'
+  new HandoffGraph({ onCycle: 'sometimes' });
+  const policy: 'error' | 'allow' = g.onCycle;
+  const chained: HandoffGraph = g
+    .addNode('triage', { description: 'first stop' })
+    .addEdge('triage', 'billing', "category == 'billing'")
+    .addEdge('triage', 'support', { when: "category == 'support'", description: 'Support questions' })
+    .addEdge('triage', 'human', null)
+    .addEdge('triage', 'human');
+  // @ts-expect-error: node ids are strings
+  g.addEdge(1, 'b');
+  const next: string | null = chained.route('triage', { category: 'billing' });
+  const next2: string | null = g.route('triage');
+  const why: Explanation = g.explain('triage', {});
+  const firstEdge: boolean = why.edges[0].evaluated && why.edges[0].matched;
+  const ids: string[] = g.nodes();
+  const edges: EdgeInfo[] = g.edges('triage');
+  const when: string | null = edges[0].when;
+  const has: boolean = g.hasNode('triage');
+  const size: number = g.size;
+  const dag: boolean = g.isDag();
+  const definition: GraphDefinition = g.toJSON();
+  const copy: HandoffGraph = HandoffGraph.fromJSON(definition);
+  HandoffGraph.fromJSON(JSON.stringify(definition));
+  copy.dispose();
+  g[Symbol.dispose]();
+
+  const c: Condition = compileCondition("user.tier == 'gold'");
+  const source: string = c.source;
+  const paths: readonly string[] = c.paths;
+  const holds: boolean = c.evaluate({ user: { tier: 'gold' } }) && evaluateCondition('x > 1', { x: 2 });
+  c.dispose();
+  const used: number = heapUsed();
+
+  try {
+    compileCondition('x = 1');
+  } catch (e) {
+    if (e instanceof ConditionSyntaxError) {
+      const at: number = e.index;
+      const text: string = e.condition;
+      const base: SyntaxError = e;
+      void [at, text, base];
+    } else if (e instanceof CycleError) {
+      const cycle: string[] = e.cycle;
+      const ends: string = e.from + e.to;
+      void [cycle, ends];
+    } else if (e instanceof DefinitionError) {
+      const pointer: string = e.problems[0].pointer;
+      void pointer;
+    } else if (e instanceof GraphValidationError) {
+      const code: string = e.problems[0].code;
+      void code;
+    } else if (e instanceof MaxStepsError || e instanceof NoEdgeMatchedError) {
+      const message: string = e.message;
+      void message;
+    }
+  }
+  void [policy, next, next2, firstEdge, ids, when, has, size, dag, source, paths, holds, used];
+}
+
+void main;
