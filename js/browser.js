@@ -6,11 +6,15 @@ export * from './api.js';
 export * from './errors.js';
 
 async function compileFrom(location) {
-  const response = fetch(location instanceof URL ? location : new URL(location, document.baseURI));
+  // Relative strings resolve against the page (or, in a worker, the worker script).
+  const base = globalThis.document?.baseURI ?? globalThis.location?.href;
+  const response = fetch(location instanceof URL ? location : new URL(location, base));
   try {
-    // Streaming needs the server to send application/wasm; fall back to bytes if it does not.
     return await WebAssembly.compileStreaming(response.then((r) => r.clone()));
-  } catch {
+  } catch (error) {
+    // Streaming needs the server to send application/wasm (a TypeError otherwise): fall back to
+    // bytes then. A CompileError (a bad module, or a CSP without 'wasm-unsafe-eval') is final.
+    if (!(error instanceof TypeError)) throw error;
     const r = await response;
     if (!r.ok) throw new Error(`could not load ${r.url}: HTTP ${r.status}`);
     return WebAssembly.compile(await r.arrayBuffer());

@@ -9,6 +9,7 @@ packages=(
   cmake g++ make          # native build
   emscripten              # WebAssembly build (em++, clang 14, binaryen)
   libgtest-dev            # GoogleTest
+  libbenchmark-dev        # Google Benchmark (npm run bench)
   nlohmann-json3-dev      # JSON for the definition format and the native test harness
   chromium                # browser tests (driven by playwright-core, never downloaded)
 )

@@ -16,5 +16,5 @@ ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 build/asan/handoff_
 echo "== TypeScript typings (tsc --strict)"
 npx --no-install tsc -p tests/types
 
-echo "== JavaScript tests (node --test)"
-node --test tests/js/
+echo "== JavaScript tests (node --test): Node, Chromium, the packed tarball"
+node --test tests/js/ tests/browser/ tests/package/
