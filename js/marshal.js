@@ -19,6 +19,7 @@ const NO_ID = 0xffffffff;
 // src/condition/limits.h
 const MAX_COMPARE_DEPTH = 64;
 const MAX_STATE_CELLS = 1 << 20;
+const MAX_MARSHAL_WORK = 1 << 23;
 
 const MISSING = Symbol('missing');
 const { propertyIsEnumerable } = Object.prototype;
@@ -26,10 +27,11 @@ const { isArray } = Array;
 const encoder = new TextEncoder();
 
 /**
- * Reads own enumerable property `key` of `object`, or MISSING. A getter that throws reads as
- * null; a Proxy trap that throws propagates, so that the caller drops the whole Proxy.
+ * Reads own enumerable property `key` of `object`, or MISSING, for values written whole (the
+ * members of a compared object or array). A getter that throws reads as null; a Proxy trap that
+ * throws propagates, so that the caller drops the whole Proxy.
  */
-function readOwn(object, key) {
+function readMember(object, key) {
   if (!propertyIsEnumerable.call(object, key)) return MISSING;
   try {
     return object[key];
@@ -42,7 +44,9 @@ function readOwn(object, key) {
 
 /**
  * The value at `steps` (from the core: [isIndex, key, index] each) in `state`, or null. Missing
- * keys, indexes out of range, steps through non-containers and anything that throws read as null.
+ * keys, indexes out of range, steps through non-containers and anything that throws (a getter or
+ * a Proxy trap on the way) read as null. This is the per-route hot loop: no allocation, one
+ * try for the whole walk.
  */
 export function resolvePath(state, steps) {
   let value = state;
@@ -50,16 +54,15 @@ export function resolvePath(state, steps) {
     for (let s = 0; s < steps.length; s++) {
       if (typeof value !== 'object' || value === null) return null;
       const step = steps[s];
+      let key = step[1];
       if (isArray(value)) {
         if (!step[0]) return null;
         const length = value.length;
-        const index = step[2] < 0 ? step[2] + length : step[2];
-        if (index < 0 || index >= length) return null;
-        value = readOwn(value, index);
-      } else {
-        value = readOwn(value, step[1]);
+        key = step[2] < 0 ? step[2] + length : step[2];
+        if (key < 0 || key >= length) return null;
       }
-      if (value === MISSING) return null;
+      if (!propertyIsEnumerable.call(value, key)) return null;
+      value = value[key];
     }
   } catch {
     return null;
@@ -76,6 +79,8 @@ export class StateWriter {
     this.cells = 0;
     this.bytes = 0;
     this.exhausted = false;
+    this.work = 0;
+    this.slotStart = 0;
     this.ids = null;
     this.reserve(256, 4096, 64);
   }
@@ -112,9 +117,11 @@ export class StateWriter {
     this.cells = 0;
     this.bytes = 0;
     this.exhausted = false;
+    this.work = 0;
     this.ids = ids;
     for (let i = 0; i < paths.length; i++) {
       const value = resolvePath(state, paths[i]);
+      this.slotStart = this.cells;
       this.u32[this.slotWords + i] = this.cells;
       this.value(value, 0);
     }
@@ -130,6 +137,7 @@ export class StateWriter {
   }
 
   value(v, depth) {
+    this.work++;
     switch (typeof v) {
       case 'string':
         this.string(v);
@@ -188,7 +196,9 @@ export class StateWriter {
   }
 
   // An array or an object (every non-array object reads as its own enumerable string keys).
-  // Deeper than any comparison looks, or past the cell budget, only the size is kept.
+  // Deeper than any comparison looks, or larger than the budgets, only the size is kept: a path's
+  // value over MAX_STATE_CELLS is cut as a whole and the next path starts afresh, while
+  // MAX_MARSHAL_WORK counts every cell ever written. json_state.cpp applies the same rules.
   container(v, depth) {
     const start = this.cells;
     const bytesStart = this.bytes;
@@ -197,7 +207,7 @@ export class StateWriter {
       const kind = array ? KIND_ARRAY : KIND_OBJECT;
       const keys = array ? null : Object.keys(v);
       const count = array ? v.length : keys.length;
-      if (this.exhausted || depth > MAX_COMPARE_DEPTH) {
+      if (depth > MAX_COMPARE_DEPTH || this.work > MAX_MARSHAL_WORK) {
         this.truncated(kind, count);
         return;
       }
@@ -205,22 +215,24 @@ export class StateWriter {
       let members = 0;
       for (let i = 0; i < count && !this.exhausted; i++) {
         if (array) {
-          const element = readOwn(v, i);
+          const element = readMember(v, i);
           this.value(element === MISSING ? null : element, depth + 1);
         } else {
           const key = keys[i];
-          const member = readOwn(v, key);
+          const member = readMember(v, key);
           if (member === MISSING) continue;  // removed by a getter while we read
+          this.work++;
           this.string(key);
           this.value(member, depth + 1);
         }
         members++;
-        if (this.cells > MAX_STATE_CELLS) this.exhausted = true;
+        if (this.cells - this.slotStart > MAX_STATE_CELLS || this.work > MAX_MARSHAL_WORK) this.exhausted = true;
       }
       if (this.exhausted) {
         this.cells = start;
         this.bytes = bytesStart;
         this.truncated(kind, count);
+        if (depth === 0) this.exhausted = false;  // only this path's value is cut
         return;
       }
       const w = this.cellWords + start * 4;

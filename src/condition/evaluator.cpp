@@ -1,6 +1,8 @@
 // The evaluator: walks the compiled tree over a marshalled state (conditions.md §4).
 #include <cmath>
 #include <optional>
+#include <string_view>
+#include <unordered_map>
 
 #include "condition/condition.h"
 #include "condition/limits.h"
@@ -12,16 +14,13 @@ constexpr Cell kBoolCells[2] = {{static_cast<std::uint32_t>(Kind::False), 0, {0,
                                 {static_cast<std::uint32_t>(Kind::True), 0, {0, 0}}};
 constexpr TapeView kBools{kBoolCells, 2, nullptr, nullptr};
 
-// Comparing two large objects whose keys come in different orders costs a scan per key; this
-// caps the total so that no state can make one comparison quadratic in its size.
-constexpr std::uint32_t kMaxKeyProbes = std::uint32_t{1} << 22;
-
 
 bool same_string(ValueRef a, ValueRef b) {
   if (a.string_id() != kNoId && b.string_id() != kNoId) return a.string_id() == b.string_id();
   return a.text() == b.text();
 }
 
+// Deep comparisons, with a work budget (limits.h) shared by one evaluation.
 class Comparison {
  public:
   bool equals(ValueRef a, ValueRef b, int depth) {
@@ -36,7 +35,7 @@ class Comparison {
       case Kind::Array:
       case Kind::Object:
         if (a.truncated() || b.truncated() || depth >= kMaxCompareDepth) return false;
-        if (a.count() != b.count()) return false;
+        if (a.count() != b.count() || !spend(a.count())) return false;
         return kind == Kind::Array ? equal_elements(a, b, depth) : equal_members(a, b, depth);
     }
     return false;
@@ -47,22 +46,37 @@ class Comparison {
       case Kind::String:
         return item.kind() == Kind::String && container.text().find(item.text()) != std::string_view::npos;
       case Kind::Array: {
-        if (container.truncated()) return false;
+        if (container.truncated() || !spend(container.count())) return false;
         ValueRef element = container.first_child();
         for (std::uint32_t i = 0; i < container.count(); ++i, element = element.next_sibling()) {
           if (equals(element, item, 0)) return true;
         }
         return false;
       }
-      case Kind::Object:
-        if (container.truncated() || item.kind() != Kind::String) return false;
-        return find_key(container, item).has_value();
+      case Kind::Object: {
+        if (container.truncated() || item.kind() != Kind::String || !spend(container.count())) return false;
+        ValueRef key = container.first_child();
+        for (std::uint32_t i = 0; i < container.count(); ++i) {
+          if (same_string(key, item)) return true;
+          key = key.next_sibling().next_sibling();
+        }
+        return false;
+      }
       default:
         return false;
     }
   }
 
  private:
+  bool spend(std::uint32_t visits) {
+    if (visits > work_left_) {
+      work_left_ = 0;
+      return false;
+    }
+    work_left_ -= visits;
+    return true;
+  }
+
   bool equal_elements(ValueRef a, ValueRef b, int depth) {
     ValueRef x = a.first_child();
     ValueRef y = b.first_child();
@@ -72,39 +86,33 @@ class Comparison {
     return true;
   }
 
+  // Key order does not matter. It usually agrees, so walk both objects in step; at the first key
+  // that differs, index the rest of b's members by key and look the rest of a's up there.
   bool equal_members(ValueRef a, ValueRef b, int depth) {
-    // Key order does not matter, but it usually agrees: try b's member at the same position first.
     ValueRef key = a.first_child();
-    ValueRef same_position = b.first_child();
-    for (std::uint32_t i = 0; i < a.count(); ++i) {
-      ValueRef value = key.next_sibling();
-      std::optional<ValueRef> other;
-      if (same_string(key, same_position)) {
-        other = same_position.next_sibling();
-      } else {
-        other = find_key(b, key);
-        if (!other) return false;
-      }
-      if (!equals(value, *other, depth + 1)) return false;
-      key = value.next_sibling();
-      same_position = same_position.next_sibling().next_sibling();
+    ValueRef other = b.first_child();
+    std::uint32_t i = 0;
+    for (; i < a.count() && same_string(key, other); ++i) {
+      if (!equals(key.next_sibling(), other.next_sibling(), depth + 1)) return false;
+      key = key.next_sibling().next_sibling();
+      other = other.next_sibling().next_sibling();
+    }
+    if (i == a.count()) return true;
+    std::unordered_map<std::string_view, ValueRef> rest;
+    rest.reserve(a.count() - i);
+    for (std::uint32_t j = i; j < b.count(); ++j) {
+      rest.emplace(other.text(), other.next_sibling());
+      other = other.next_sibling().next_sibling();
+    }
+    for (; i < a.count(); ++i) {
+      auto found = rest.find(key.text());
+      if (found == rest.end() || !equals(key.next_sibling(), found->second, depth + 1)) return false;
+      key = key.next_sibling().next_sibling();
     }
     return true;
   }
 
-  std::optional<ValueRef> find_key(ValueRef object, ValueRef wanted) {
-    ValueRef key = object.first_child();
-    for (std::uint32_t i = 0; i < object.count(); ++i) {
-      if (probes_ == 0) return std::nullopt;
-      --probes_;
-      ValueRef value = key.next_sibling();
-      if (same_string(key, wanted)) return value;
-      key = value.next_sibling();
-    }
-    return std::nullopt;
-  }
-
-  std::uint32_t probes_ = kMaxKeyProbes;
+  std::uint32_t work_left_ = kMaxCompareWork;
 };
 
 }  // namespace

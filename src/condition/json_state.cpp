@@ -27,20 +27,21 @@ void JsonStateWriter::write(const Json& state, const std::vector<Path>& paths) {
   tape_.clear();
   slot_cells_.clear();
   exhausted_ = false;
+  work_ = 0;
   for (const Path& path : paths) {
     slot_cells_.push_back(tape_.size());
+    static const Json kMissing;  // null
     const Json* value = resolve(state, path);
-    if (value == nullptr) {
-      tape_.add_null();
-    } else {
-      write_value(*value, 0);
-    }
+    write_value(value == nullptr ? kMissing : *value, 0);
   }
 }
 
-// Containers deeper than any comparison looks, or past the cell budget, keep only their size
-// (enough for truthiness) and compare unequal to everything.
+// Containers deeper than any comparison looks, or larger than the budgets in limits.h, keep only
+// their size (enough for truthiness) and compare unequal to everything. A path's value that
+// outgrows kMaxStateCells is cut as a whole, and the next path starts afresh; kMaxMarshalWork
+// counts every cell ever written, cut ones included. js/marshal.js applies the same rules.
 void JsonStateWriter::write_value(const Json& value, int depth) {
+  ++work_;
   switch (value.type()) {
     case Json::value_t::boolean: tape_.add_bool(value.get<bool>()); return;
     case Json::value_t::number_integer: tape_.add_number(static_cast<double>(value.get<std::int64_t>())); return;
@@ -55,19 +56,23 @@ void JsonStateWriter::write_value(const Json& value, int depth) {
     case Json::value_t::object: {
       Kind kind = value.is_array() ? Kind::Array : Kind::Object;
       auto count = static_cast<std::uint32_t>(value.size());
-      if (exhausted_ || depth > kMaxCompareDepth) {
+      if (depth > kMaxCompareDepth || work_ > kMaxMarshalWork) {
         tape_.add_truncated(kind, count);
         return;
       }
       std::uint32_t start = tape_.begin_container(kind);
       for (auto it = value.begin(); it != value.end() && !exhausted_; ++it) {
-        if (kind == Kind::Object) tape_.add_string(it.key(), strings_.find(it.key()));
+        if (kind == Kind::Object) {
+          ++work_;
+          tape_.add_string(it.key(), strings_.find(it.key()));
+        }
         write_value(*it, depth + 1);
-        if (tape_.size() > kMaxStateCells) exhausted_ = true;
+        if (tape_.size() - slot_cells_.back() > kMaxStateCells || work_ > kMaxMarshalWork) exhausted_ = true;
       }
       if (exhausted_) {
         tape_.truncate(start);
         tape_.add_truncated(kind, count);
+        if (depth == 0) exhausted_ = false;  // only this path's value is cut
       } else {
         tape_.end_container(start, count);
       }

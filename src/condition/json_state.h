@@ -36,6 +36,7 @@ class JsonStateWriter {
   TapeBuilder tape_;
   std::vector<std::uint32_t> slot_cells_;
   bool exhausted_ = false;
+  std::uint32_t work_ = 0;
 };
 
 // Compile-free convenience for tests and tools: evaluate `condition` on a JSON state.

@@ -20,9 +20,16 @@ inline constexpr std::size_t kMaxPathSteps = 256;
 inline constexpr std::size_t kMaxListItems = 65536;
 // Levels of arrays/objects that `==` and `in` descend below the compared values; deeper is unequal.
 inline constexpr int kMaxCompareDepth = 64;
-// Cells one state may marshal for one evaluation (each scalar, array, object and key is a cell).
-// Past it the remaining values are marked too deep to compare, which bounds shared-reference
-// blow-ups like `a = {x: b, y: b}` nested 64 times.
+// Cells one path's value may take when marshalled (each scalar, array, object and key is a cell).
+// A value larger than this keeps only its size: it is still truthy, but compares unequal. This
+// bounds shared-reference blow-ups like `a = {x: b, y: b}` nested 64 times.
 inline constexpr std::uint32_t kMaxStateCells = std::uint32_t{1} << 20;
+// Cells one evaluation may write in all, over every path, counting those of values that turned
+// out too large. Past it, arrays and objects keep only their size. It bounds the time a condition
+// with many paths into huge values can take.
+inline constexpr std::uint32_t kMaxMarshalWork = std::uint32_t{1} << 23;
+// Element and member visits one evaluation may make in `==` and `in` over arrays and objects.
+// Past it those comparisons are false. It bounds conditions that repeat `in` over huge values.
+inline constexpr std::uint32_t kMaxCompareWork = std::uint32_t{1} << 26;
 
 }  // namespace handoff::condition

@@ -110,16 +110,39 @@ TEST(Condition, DeepComparisonStopsAtTheDepthLimit) {
   EXPECT_FALSE(evaluate(c.value(), Json{{"a", nested_array(500)}, {"b", nested_array(500)}}, strings));
 }
 
-TEST(Condition, StatesLargerThanTheCellBudgetAreTruncatedAsAWhole) {
+TEST(Condition, AValueLargerThanTheCellBudgetKeepsOnlyItsSize) {
   Interner strings;
-  auto c = compile("big == big and big and name == 'n'", strings);
-  ASSERT_TRUE(c.ok());
   Json big = Json::array();
   for (std::uint32_t i = 0; i < kMaxStateCells + 10; ++i) big.push_back(0);
-  // Truthiness survives (the size is kept); equality does not; other slots are unaffected.
-  auto only_truthy = compile("big and name == 'n'", strings);
-  EXPECT_FALSE(evaluate(c.value(), Json{{"big", big}, {"name", "n"}}, strings));
-  EXPECT_TRUE(evaluate(only_truthy.value(), Json{{"big", big}, {"name", "n"}}, strings));
+  Json state = {{"big", big}, {"small", {1}}, {"name", "n"}};
+  // Truthiness survives (the size is kept); equality does not; other paths are unaffected, even
+  // when the big value is read first.
+  for (const char* source : {"big and name == 'n'", "big == big or (small == [1] and name == 'n')"}) {
+    auto c = compile(source, strings);
+    ASSERT_TRUE(c.ok());
+    EXPECT_TRUE(evaluate(c.value(), state, strings)) << source;
+  }
+  auto equal = compile("big == big", strings);
+  EXPECT_FALSE(evaluate(equal.value(), state, strings));
+}
+
+TEST(Condition, RepeatedInOnAHugeObjectStaysExact) {
+  Interner strings;
+  Json object = Json::object();
+  for (int i = 0; i < 20000; ++i) object["k" + std::to_string(i)] = i;
+  // 300 scans of 20,000 keys: more work than any small fixed cap would allow, still exact.
+  std::string source = "'k19999' in o";
+  for (int i = 0; i < 300; ++i) source += " and 'k" + std::to_string(19999 - i) + "' in o";
+  auto c = compile(source, strings);
+  ASSERT_TRUE(c.ok());
+  EXPECT_TRUE(evaluate(c.value(), Json{{"o", object}}, strings));
+}
+
+TEST(Condition, PathsEscapeEveryControlCharacter) {
+  Interner strings;
+  auto c = compile("a['\\u0085x\\u007f\\u0001'] == 1", strings);
+  ASSERT_TRUE(c.ok()) << c.error().message;
+  EXPECT_EQ(c->paths()[0].text(), "a['\\u0085x\\u007F\\u0001']");
 }
 
 TEST(Condition, ObjectsEqualRegardlessOfKeyOrder) {
@@ -128,8 +151,8 @@ TEST(Condition, ObjectsEqualRegardlessOfKeyOrder) {
   ASSERT_TRUE(c.ok());
   Json a = Json::object();
   Json b = Json::object();
-  for (int i = 0; i < 2000; ++i) a[std::to_string(i)] = i;
-  for (int i = 1999; i >= 0; --i) b[std::to_string(i)] = i;
+  for (int i = 0; i < 5000; ++i) a[std::to_string(i)] = i;
+  for (int i = 4999; i >= 0; --i) b[std::to_string(i)] = i;
   EXPECT_TRUE(evaluate(c.value(), Json{{"a", a}, {"b", b}}, strings));
   b["0"] = -1;
   EXPECT_FALSE(evaluate(c.value(), Json{{"a", a}, {"b", b}}, strings));

@@ -297,6 +297,17 @@ describe('exotic states', () => {
     assert.ok(performance.now() - started < 10_000);
   });
 
+  test('a value over the cell budget keeps only its size and does not affect other paths', () => {
+    const big = new Array((1 << 20) + 10).fill(0);
+    const state = { big, small: [1], name: 'n' };
+    assert.equal(read("big and name == 'n'", state), true);
+    assert.equal(read("big == big or (small == [1] and name == 'n')", state), true);
+    assert.equal(read('big == big', state), false);
+    const object = Object.fromEntries(Array.from({ length: 20000 }, (_, i) => [`k${i}`, i]));
+    const repeated = Array.from({ length: 300 }, (_, i) => `'k${19999 - i}' in o`).join(' and ');
+    assert.equal(read(repeated, { o: object }), true);
+  });
+
   test('non-array objects read as their own enumerable string keys', () => {
     class Ticket {
       constructor() { this.category = 'billing'; }
