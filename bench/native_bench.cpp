@@ -34,8 +34,7 @@ void BM_EvaluateEscalation(benchmark::State& state) {
   auto c = Condition::compile(kEscalation, strings);
   JsonStateWriter writer(strings);
   writer.write(Json{{"user", {{"tier", "silver"}}}, {"priority", 5}, {"tags", {"later", "urgent"}}}, c->paths());
-  auto tape = writer.view();
-  for (auto _ : state) benchmark::DoNotOptimize(c->evaluate(tape, writer.slot_cells().data()));
+  for (auto _ : state) benchmark::DoNotOptimize(c->evaluate(writer.slots().data()));
 }
 BENCHMARK(BM_EvaluateEscalation);
 
@@ -52,8 +51,7 @@ void BM_RouteTriageMarshalled(benchmark::State& state) {
   auto node = g.find("triage");
   JsonStateWriter writer(g.strings());
   writer.write(Json{{"category", "support"}}, g.route_paths(node));
-  auto tape = writer.view();
-  for (auto _ : state) benchmark::DoNotOptimize(g.route(node, tape, writer.slot_cells().data()));
+  for (auto _ : state) benchmark::DoNotOptimize(g.route(node, writer.slots().data()));
 }
 BENCHMARK(BM_RouteTriageMarshalled);
 

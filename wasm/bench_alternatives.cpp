@@ -66,15 +66,16 @@ int route_val(const HandoffGraph& g, std::uint32_t node, val state) {
     else tape.add_null();
   }
   auto view = tape.view(&g.strings());
-  return g.route(node, view, slots.data());
+  std::vector<handoff::condition::ValueRef> refs;
+  for (std::uint32_t cell : slots) refs.emplace_back(&view, cell);
+  return g.route(node, refs.data());
 }
 
 int route_json(const HandoffGraph& g, std::uint32_t node, const std::string& json) {
   auto state = handoff::condition::Json::parse(json, nullptr, false);
   handoff::condition::JsonStateWriter writer(g.strings());
   writer.write(state, g.route_paths(node));
-  auto view = writer.view();
-  return g.route(node, view, writer.slot_cells().data());
+  return g.route(node, writer.slots().data());
 }
 
 void add_edge(HandoffGraph& g, const std::string& from, const std::string& to, const std::string& when) {

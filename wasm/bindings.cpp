@@ -48,8 +48,20 @@ void grow(std::vector<T>& v, std::uint32_t wanted) {
   if (v.size() < wanted) v.resize(std::max<std::size_t>(wanted, v.size() * 2));
 }
 
-TapeView transfer_tape(const Interner& strings, std::uint32_t cell_count) {
-  return {transfer.cells.data(), cell_count, transfer.bytes.data(), &strings};
+// The values JS wrote, as the slots of a route: slot i starts at the cell in transfer.slots[i].
+struct TransferSlots {
+  TapeView tape;
+  std::vector<handoff::condition::ValueRef> refs;
+};
+TransferSlots transfer_slots_scratch;
+
+const handoff::condition::ValueRef* transfer_slots(const Interner& strings, std::uint32_t cell_count,
+                                                   std::size_t slot_count) {
+  TransferSlots& s = transfer_slots_scratch;
+  s.tape = {transfer.cells.data(), cell_count, transfer.bytes.data(), &strings};
+  s.refs.clear();
+  for (std::size_t i = 0; i < slot_count; ++i) s.refs.emplace_back(&s.tape, transfer.slots[i]);
+  return s.refs.data();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -151,8 +163,7 @@ val strings_since(const HandoffGraph& g, std::uint32_t from) {
 // [evaluated, matched, evaluated, matched, ...] per outgoing edge, on the marshalled state.
 val explain(const HandoffGraph& g, NodeId node, std::uint32_t cell_count) {
   std::vector<handoff::graph::EdgeTrace> trace;
-  TapeView tape = transfer_tape(g.strings(), cell_count);
-  g.explain(node, tape, transfer.slots.data(), trace);
+  g.explain(node, transfer_slots(g.strings(), cell_count, g.route_paths(node).size()), trace);
   val out = val::array();
   for (std::size_t i = 0; i < trace.size(); ++i) {
     out.set(2 * i, val(trace[i].evaluated));
@@ -245,12 +256,13 @@ EMSCRIPTEN_KEEPALIVE std::uint32_t* hg_transfer_reserve(std::uint32_t cells, std
 // answers -1, which lets the loader make the first (export-resolving) call harmlessly.
 EMSCRIPTEN_KEEPALIVE std::int32_t hg_route(const HandoffGraph* graph, NodeId node, std::uint32_t cell_count) {
   if (graph == nullptr) return -1;
-  return graph->route(node, transfer_tape(graph->strings(), cell_count), transfer.slots.data());
+  return graph->route(node, transfer_slots(graph->strings(), cell_count, graph->route_paths(node).size()));
 }
 
 EMSCRIPTEN_KEEPALIVE std::int32_t hg_evaluate(const StandaloneCondition* condition, std::uint32_t cell_count) {
   if (condition == nullptr || !condition->compiled()) return 0;
-  return condition->condition().evaluate(transfer_tape(condition->strings(), cell_count), transfer.slots.data());
+  const auto& c = condition->condition();
+  return c.evaluate(transfer_slots(condition->strings(), cell_count, c.paths().size()));
 }
 
 // Bytes of the heap in use, for leak tests.

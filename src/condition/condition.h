@@ -38,8 +38,9 @@ class Condition {
   // all its edges one slot table, so a state is marshalled once per route, not once per edge.
   void bind_slots(const std::vector<std::uint32_t>& ids);
 
-  // `slot_cells[s]` is the index in `state` of the value for slot s (a Null cell when missing).
-  bool evaluate(const TapeView& state, const std::uint32_t* slot_cells) const;
+  // `slots[s]` is the value for slot s (a Null cell when the path found nothing). Slots may point
+  // into different tapes: a state machine supplies its reserved names from its own.
+  bool evaluate(const ValueRef* slots) const;
 
  private:
   friend class Parser;

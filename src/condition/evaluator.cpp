@@ -135,11 +135,8 @@ bool contains(ValueRef container, ValueRef item) { return Comparison().contains(
 
 class Evaluation {
  public:
-  Evaluation(const Condition& condition, const TapeView& state, const std::uint32_t* slot_cells)
-      : condition_(condition),
-        state_(state),
-        constants_(condition.constants_.view(condition.strings_)),
-        slot_cells_(slot_cells) {}
+  Evaluation(const Condition& condition, const ValueRef* slots)
+      : condition_(condition), constants_(condition.constants_.view(condition.strings_)), slots_(slots) {}
 
   bool run() { return test(condition_.root_); }
 
@@ -149,7 +146,7 @@ class Evaluation {
 
   ValueRef value(Operand operand) {
     switch (operand.source) {
-      case Operand::Source::Slot: return {&state_, slot_cells_[operand.index]};
+      case Operand::Source::Slot: return slots_[operand.index];
       case Operand::Source::Constant: return {&constants_, operand.index};
       case Operand::Source::Node: return {&kBools, node(operand.index) ? 1u : 0u};
     }
@@ -212,14 +209,13 @@ class Evaluation {
   }
 
   const Condition& condition_;
-  const TapeView& state_;
   TapeView constants_;
-  const std::uint32_t* slot_cells_;
+  const ValueRef* slots_;
   Comparison comparison_;
 };
 
-bool Condition::evaluate(const TapeView& state, const std::uint32_t* slot_cells) const {
-  return Evaluation(*this, state, slot_cells).run();
+bool Condition::evaluate(const ValueRef* slots) const {
+  return Evaluation(*this, slots).run();
 }
 
 }  // namespace handoff::condition

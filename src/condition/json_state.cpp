@@ -34,6 +34,9 @@ void JsonStateWriter::write(const Json& state, const std::vector<Path>& paths) {
     const Json* value = resolve(state, path);
     write_value(value == nullptr ? kMissing : *value, 0);
   }
+  view_ = tape_.view(&strings_);
+  slots_.clear();
+  for (std::uint32_t cell : slot_cells_) slots_.emplace_back(&view_, cell);
 }
 
 // Containers deeper than any comparison looks, or larger than the budgets in limits.h, keep only
@@ -85,8 +88,7 @@ void JsonStateWriter::write_value(const Json& value, int depth) {
 bool evaluate(const Condition& condition, const Json& state, const Interner& strings) {
   JsonStateWriter writer(strings);
   writer.write(state, condition.paths());
-  TapeView view = writer.view();
-  return condition.evaluate(view, writer.slot_cells().data());
+  return condition.evaluate(writer.slots().data());
 }
 
 }  // namespace handoff::condition

@@ -23,23 +23,25 @@ class JsonStateWriter {
  public:
   explicit JsonStateWriter(const Interner& strings) : strings_(strings) {}
 
-  // Clears the tape, then writes the value at each path; slot_cells()[i] is where paths[i]'s went.
+  // Clears the tape, then writes the value at each path; slots()[i] is the value at paths[i],
+  // valid until the next write.
   void write(const Json& state, const std::vector<Path>& paths);
 
-  TapeView view() const { return tape_.view(&strings_); }
-  const std::vector<std::uint32_t>& slot_cells() const { return slot_cells_; }
+  const std::vector<ValueRef>& slots() const { return slots_; }
 
  private:
   void write_value(const Json& value, int depth);
 
   const Interner& strings_;
   TapeBuilder tape_;
+  TapeView view_;
   std::vector<std::uint32_t> slot_cells_;
+  std::vector<ValueRef> slots_;
   bool exhausted_ = false;
   std::uint32_t work_ = 0;
 };
 
-// Compile-free convenience for tests and tools: evaluate `condition` on a JSON state.
+// Convenience for tests and tools: evaluate `condition` on a JSON state.
 bool evaluate(const Condition& condition, const Json& state, const Interner& strings);
 
 }  // namespace handoff::condition

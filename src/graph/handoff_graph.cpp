@@ -215,18 +215,17 @@ std::vector<std::string> HandoffGraph::node_names() const {
   return names;
 }
 
-std::int32_t HandoffGraph::route(NodeId node, const condition::TapeView& state,
-                                 const std::uint32_t* slot_cells) const {
+std::int32_t HandoffGraph::route(NodeId node, const condition::ValueRef* slots) const {
   const std::vector<std::uint32_t>& out = nodes_[node].out;
   for (std::uint32_t i = 0; i < out.size(); ++i) {
     const Edge& edge = edges_[out[i]];
-    if (!edge.condition || edge.condition->evaluate(state, slot_cells)) return static_cast<std::int32_t>(i);
+    if (!edge.condition || edge.condition->evaluate(slots)) return static_cast<std::int32_t>(i);
   }
   return -1;
 }
 
-std::int32_t HandoffGraph::explain(NodeId node, const condition::TapeView& state,
-                                   const std::uint32_t* slot_cells, std::vector<EdgeTrace>& trace) const {
+std::int32_t HandoffGraph::explain(NodeId node, const condition::ValueRef* slots,
+                                   std::vector<EdgeTrace>& trace) const {
   trace.clear();
   std::int32_t winner = -1;
   const std::vector<std::uint32_t>& out = nodes_[node].out;
@@ -236,7 +235,7 @@ std::int32_t HandoffGraph::explain(NodeId node, const condition::TapeView& state
       continue;
     }
     const Edge& edge = edges_[out[i]];
-    bool matched = !edge.condition || edge.condition->evaluate(state, slot_cells);
+    bool matched = !edge.condition || edge.condition->evaluate(slots);
     trace.push_back({i, true, matched});
     if (matched) winner = static_cast<std::int32_t>(i);
   }
@@ -248,8 +247,7 @@ std::optional<std::string> HandoffGraph::route(std::string_view node, const cond
   if (id == kNoNode) return std::nullopt;
   condition::JsonStateWriter writer(*strings_);
   writer.write(state, nodes_[id].paths);
-  condition::TapeView view = writer.view();
-  std::int32_t index = route(id, view, writer.slot_cells().data());
+  std::int32_t index = route(id, writer.slots().data());
   if (index < 0) return std::nullopt;
   return nodes_[edges_[nodes_[id].out[index]].to].name;
 }

@@ -81,11 +81,11 @@ class HandoffGraph {
   const std::vector<condition::Path>& route_paths(NodeId node) const { return nodes_[node].paths; }
   const condition::Interner& strings() const { return *strings_; }
 
-  // The position among `node`'s outgoing edges of the first that matches, or -1.
-  std::int32_t route(NodeId node, const condition::TapeView& state, const std::uint32_t* slot_cells) const;
+  // The position among `node`'s outgoing edges of the first that matches, or -1. `slots[i]` is
+  // the value at route_paths(node)[i].
+  std::int32_t route(NodeId node, const condition::ValueRef* slots) const;
   // What route did, edge by edge; returns the winning position or -1.
-  std::int32_t explain(NodeId node, const condition::TapeView& state, const std::uint32_t* slot_cells,
-                       std::vector<EdgeTrace>& trace) const;
+  std::int32_t explain(NodeId node, const condition::ValueRef* slots, std::vector<EdgeTrace>& trace) const;
 
   // Routing on a JSON state (native callers and tests): the target's name, or nullopt.
   std::optional<std::string> route(std::string_view node, const condition::Json& state) const;

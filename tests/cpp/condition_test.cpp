@@ -77,7 +77,8 @@ TEST(Condition, InternedAndByteStringsCompareByContent) {
     TapeBuilder tape;
     std::uint32_t cell = tape.add_string("gold", interned ? strings.find("gold") : kNoId);
     TapeView view = tape.view(&strings);
-    EXPECT_TRUE(c.value().evaluate(view, &cell)) << "interned=" << interned;
+    ValueRef slot(&view, cell);
+    EXPECT_TRUE(c.value().evaluate(&slot)) << "interned=" << interned;
   }
 }
 
@@ -90,9 +91,10 @@ TEST(Condition, TruncatedContainersKeepTruthinessButCompareUnequal) {
   TapeBuilder tape;
   std::uint32_t cell = tape.add_truncated(Kind::Array, 3);
   TapeView view = tape.view(&strings);
-  EXPECT_TRUE(truthy_c.value().evaluate(view, &cell));
-  EXPECT_FALSE(equal_c.value().evaluate(view, &cell));
-  EXPECT_FALSE(in_c.value().evaluate(view, &cell));
+  ValueRef slot(&view, cell);
+  EXPECT_TRUE(truthy_c.value().evaluate(&slot));
+  EXPECT_FALSE(equal_c.value().evaluate(&slot));
+  EXPECT_FALSE(in_c.value().evaluate(&slot));
 }
 
 Json nested_array(int depth) {

@@ -55,9 +55,8 @@ Json explain_json(const graph::HandoffGraph& g, const std::string& node, const J
   if (id == graph::kNoNode) return result;
   condition::JsonStateWriter writer(g.strings());
   writer.write(state, g.route_paths(id));
-  condition::TapeView view = writer.view();
   std::vector<graph::EdgeTrace> trace;
-  std::int32_t winner = g.explain(id, view, writer.slot_cells().data(), trace);
+  std::int32_t winner = g.explain(id, writer.slots().data(), trace);
   const auto& out = g.out_edges(id);
   for (const auto& t : trace) {
     const graph::Edge& e = g.edges()[out[t.index]];
