@@ -89,6 +89,123 @@ export function evaluateCondition(source: string, state?: State): boolean;
 /** Bytes of WebAssembly heap in use, for leak checks. */
 export function heapUsed(): number;
 
+/** The terminal pseudo-state: an edge to END finishes a run. */
+export const END: '__end__';
+
+export type Reducer = 'replace' | 'append' | 'merge' | 'sum' | ((previous: unknown, update: unknown) => unknown);
+
+export interface StateMachineOptions {
+  name?: string;
+  start?: string;
+  /** Default 50; an integer from 1 to 1,000,000. */
+  maxSteps?: number;
+  /** 'return' (default): resolve with reason 'max-steps'; 'throw': reject with MaxStepsError. */
+  onMaxSteps?: 'return' | 'throw';
+  /** Default true: revisits get `ctx.revision`. */
+  feedbackOnRevisit?: boolean;
+  /** How each key of a handler's update is merged into the state; 'replace' by default. */
+  reducers?: Record<string, Reducer>;
+}
+
+export interface Revision<S = Record<string, unknown>> {
+  visit: number;
+  /** The update this state's handler returned on its previous visit (null if it returned nothing). */
+  previous: Partial<S> | null;
+  /** A ready sentence for a prompt: which visit this is and that the previous update is attached. */
+  feedback: string;
+}
+
+export interface HandlerContext<S = Record<string, unknown>> {
+  state: S;
+  /** 1-based number of the step being run. */
+  step: number;
+  /** 1-based visit of this state. */
+  visit: number;
+  stateName: string;
+  signal: AbortSignal | undefined;
+  /** Set on revisits when feedback is on; null otherwise. */
+  revision: Revision<S> | null;
+}
+
+export type Handler<S = Record<string, unknown>> =
+  (ctx: HandlerContext<S>) => Partial<S> | void | null | undefined | Promise<Partial<S> | void | null | undefined>;
+
+export interface StepRecord {
+  step: number;
+  state: string;
+  visit: number;
+  /** The next state, END, or null when no edge matched. */
+  next: string | null;
+  /** 0-based index of the fired edge among the state's outgoing edges; null when none fired. */
+  edge: number | null;
+  durationMs: number;
+}
+
+export interface Run<S = Record<string, unknown>> {
+  reason: 'end' | 'max-steps' | 'aborted';
+  stepsRun: number;
+  state: S;
+  steps: StepRecord[];
+}
+
+export interface RunOptions {
+  onStep?: (step: StepRecord) => void;
+  signal?: AbortSignal;
+}
+
+export type MachineEvent<S = Record<string, unknown>> =
+  | { type: 'step:start'; step: number; stateName: string; visit: number }
+  | { type: 'step:end'; step: StepRecord }
+  | { type: 'end'; run: Run<S> };
+
+export interface ExecutionSnapshot {
+  format: 'handoff-graph/execution';
+  version: 1;
+  machine: string;
+  status: string;
+  current: string;
+  step: number;
+  visits: Record<string, number>;
+  steps: Array<Omit<StepRecord, 'durationMs'>>;
+  state: unknown;
+  updates: Record<string, unknown>;
+  durations: number[];
+}
+
+export class StateMachine<S extends Record<string, unknown> = Record<string, unknown>> {
+  constructor(options?: StateMachineOptions);
+  readonly name: string;
+  addState(name: string, handler?: Handler<S> | null, options?: { feedbackOnRevisit?: boolean }): this;
+  addEdge(from: string, to: string, when?: string | null | { when?: string | null }): this;
+  /** Throws GraphValidationError listing every problem. */
+  validate(): this;
+  run(state?: S, options?: RunOptions): Promise<Run<S>>;
+  start(state?: S): Execution<S>;
+  resume(snapshot: ExecutionSnapshot | string): Execution<S>;
+  stream(state?: S, options?: { signal?: AbortSignal }): AsyncGenerator<MachineEvent<S>, void, undefined>;
+  dispose(): void;
+  [Symbol.dispose](): void;
+}
+
+/** One run, driven step by step (machine.start / machine.resume). */
+export class Execution<S extends Record<string, unknown> = Record<string, unknown>> {
+  private constructor();
+  readonly state: S;
+  readonly steps: StepRecord[];
+  readonly stepsRun: number;
+  /** null while running. */
+  readonly reason: 'end' | 'max-steps' | 'aborted' | 'no-edge-matched' | null;
+  readonly done: boolean;
+  step(options?: { signal?: AbortSignal }): Promise<StepRecord | null>;
+  run(options?: RunOptions): Promise<Run<S>>;
+  stream(options?: { signal?: AbortSignal }): AsyncGenerator<MachineEvent<S>, void, undefined>;
+  result(): Run<S>;
+  abort(): void;
+  snapshot(): ExecutionSnapshot;
+  dispose(): void;
+  [Symbol.dispose](): void;
+}
+
 export class ConditionSyntaxError extends SyntaxError {
   constructor(message: string, details: { condition: string; index: number });
   readonly condition: string;
@@ -126,10 +243,18 @@ export class GraphValidationError extends Error {
 }
 
 export class MaxStepsError extends Error {
-  constructor(message: string, run: unknown);
-  readonly run: unknown;
+  constructor(message: string, run: Run);
+  /** The run so far (reason 'max-steps'). */
+  readonly run: Run;
 }
 
 export class NoEdgeMatchedError extends Error {
   constructor(message: string, details?: Record<string, unknown>);
+  readonly stateName: string;
+  /** The state's outgoing edges, in order. */
+  readonly candidates: EdgeInfo[];
+  /** What the conditions read: path → JSON preview of its value. */
+  readonly read: Record<string, string>;
+  /** The steps run, the failed one last (next and edge null). */
+  readonly steps: StepRecord[];
 }

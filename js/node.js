@@ -6,6 +6,7 @@ import createModule from '../dist/handoff-graph.mjs';
 import { makeInit } from './runtime.js';
 
 export * from './api.js';
+export * from './machine.js';
 export * from './errors.js';
 
 async function compileFrom(location) {

@@ -39,10 +39,24 @@ async function load(platform, options) {
   // that call now (a null object answers harmlessly) so that later reads get the raw function.
   module._hg_route(0, 0, 0);
   module._hg_evaluate(0, 0);
+  module._hg_exec_begin(0);
+  module._hg_exec_complete(0, 0);
+  module._hg_exec_status(0);
+  const infoAddress = module._hg_exec_info() >>> 2;
+  let info = new Int32Array(module.HEAPU8.buffer, infoAddress * 4, 7);
   return {
     module,
     route: module._hg_route,
     evaluate: module._hg_evaluate,
+    execBegin: module._hg_exec_begin,
+    execComplete: module._hg_exec_complete,
+    execStatus: module._hg_exec_status,
+    execAbort: module._hg_exec_abort,
+    // What the last execBegin/execComplete did (src/machine, wasm/bindings.cpp exec_info).
+    execInfo() {
+      if (info.length === 0) info = new Int32Array(module.HEAPU8.buffer, infoAddress * 4, 7);
+      return info;
+    },
     heapUsed: module._hg_heap_used,
     writer: new StateWriter({
       reserve: module._hg_transfer_reserve,

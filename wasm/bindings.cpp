@@ -18,6 +18,8 @@
 #include "condition/standalone.h"
 #include "export/definition.h"
 #include "graph/handoff_graph.h"
+#include "machine/execution.h"
+#include "machine/machine.h"
 
 namespace {
 
@@ -229,6 +231,130 @@ val condition_strings(const StandaloneCondition& c) {
   return out;
 }
 
+// ---------------------------------------------------------------------------------------------
+// Machine and Execution
+
+using handoff::machine::Execution;
+using handoff::machine::Machine;
+
+val problem_value(const handoff::machine::Problem& p) {
+  val out = val::object();
+  out.set("code", val(p.code));
+  out.set("message", val(p.message));
+  return out;
+}
+
+Machine* make_machine(const std::string& name, bool has_start, const std::string& start, double max_steps,
+                      bool throw_on_max_steps, bool feedback_on_revisit) {
+  handoff::machine::MachineOptions options;
+  options.name = name;
+  if (has_start) options.start = start;
+  options.max_steps = max_steps;
+  options.on_max_steps = throw_on_max_steps ? handoff::machine::OnMaxSteps::Throw : handoff::machine::OnMaxSteps::Return;
+  options.feedback_on_revisit = feedback_on_revisit;
+  return new Machine(std::move(options));
+}
+
+std::uintptr_t machine_address(const Machine& m) { return reinterpret_cast<std::uintptr_t>(&m); }
+
+val machine_add_state(Machine& m, const std::string& name, bool feedback_on_revisit) {
+  auto added = m.add_state(name, feedback_on_revisit);
+  return added ? val::null() : problem_value(added.error());
+}
+
+// null, { problem: { code, message } } or { syntax: { index, message } }
+val machine_add_edge(Machine& m, const std::string& from, const std::string& to, bool conditional, const std::string& when) {
+  auto added = m.add_edge(from, to, conditional ? std::optional<std::string_view>(when) : std::nullopt);
+  if (added) return val::null();
+  val out = val::object();
+  if (added.error().problem) out.set("problem", problem_value(*added.error().problem));
+  if (added.error().syntax) {
+    val syntax = val::object();
+    syntax.set("index", val(added.error().syntax->index));
+    syntax.set("message", val(added.error().syntax->message));
+    out.set("syntax", syntax);
+  }
+  return out;
+}
+
+val machine_validate(const Machine& m) {
+  val out = val::array();
+  auto problems = m.validate();
+  for (std::size_t i = 0; i < problems.size(); ++i) out.set(i, problem_value(problems[i]));
+  return out;
+}
+
+val machine_state_names(const Machine& m) {
+  std::vector<std::string> names;
+  for (const auto& s : m.states()) names.push_back(s.name);
+  return strings_array(names);
+}
+
+val machine_route_paths(const Machine& m, std::uint32_t state) {
+  return paths_array(m.graph().route_paths(m.states()[state].node));
+}
+
+val machine_route_path_texts(const Machine& m, std::uint32_t state) {
+  std::vector<std::string> texts;
+  for (const auto& path : m.graph().route_paths(m.states()[state].node)) texts.push_back(path.text());
+  return strings_array(texts);
+}
+
+val machine_out_edges(const Machine& m, std::uint32_t state) { return out_edges(m.graph(), m.states()[state].node); }
+
+val machine_strings_since(const Machine& m, std::uint32_t from) { return strings_since(m.graph(), from); }
+
+Execution* make_execution(Machine& m) { return new Execution(m); }
+
+// Replaces `e` with the execution a snapshot's JSON text describes; null, or why not.
+val execution_restore(Execution& e, Machine& m, const std::string& text) {
+  auto document = handoff::condition::Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  auto restored = Execution::restore(m, document);
+  if (!restored) return val(restored.error());
+  e = std::move(restored.value());
+  return val::null();
+}
+
+std::uintptr_t execution_address(const Execution& e) { return reinterpret_cast<std::uintptr_t>(&e); }
+
+std::string execution_snapshot(const Execution& e) {
+  return e.snapshot().dump(-1, ' ', false, handoff::condition::Json::error_handler_t::replace);
+}
+
+val execution_history(const Execution& e) {
+  val out = val::array();
+  const auto& history = e.history();
+  for (std::size_t i = 0; i < history.size(); ++i) {
+    const auto& r = history[i];
+    val item = val::array();
+    item.set(0, val(r.step));
+    item.set(1, val(r.state));
+    item.set(2, val(r.visit));
+    item.set(3, val(r.next));
+    item.set(4, val(r.edge));
+    out.set(i, item);
+  }
+  return out;
+}
+
+// What the last hg_exec_* call did, read by JS through a view of memory:
+// [status, step, state, visit, next, edge, revision applies]
+std::int32_t exec_info[7];
+
+void fill_info(const Execution& e) {
+  exec_info[0] = static_cast<std::int32_t>(e.status());
+  exec_info[1] = static_cast<std::int32_t>(e.steps_run());
+  exec_info[2] = static_cast<std::int32_t>(e.current_state());
+  exec_info[3] = static_cast<std::int32_t>(e.visit());
+  exec_info[6] = e.revision_applies() ? 1 : 0;
+  if (!e.history().empty() && e.history().back().step == e.steps_run()) {
+    exec_info[2] = static_cast<std::int32_t>(e.history().back().state);
+    exec_info[3] = static_cast<std::int32_t>(e.history().back().visit);
+    exec_info[4] = e.history().back().next;
+    exec_info[5] = e.history().back().edge;
+  }
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------
@@ -265,6 +391,42 @@ EMSCRIPTEN_KEEPALIVE std::int32_t hg_evaluate(const StandaloneCondition* conditi
   return c.evaluate(transfer_slots(condition->strings(), cell_count, c.paths().size()));
 }
 
+EMSCRIPTEN_KEEPALIVE std::int32_t* hg_exec_info() { return exec_info; }
+
+// Begins the next step of `execution`; exec_info then holds its step, state, visit and whether
+// revision feedback applies. Returns the state's index (or -1 for a null execution).
+EMSCRIPTEN_KEEPALIVE std::int32_t hg_exec_begin(Execution* execution) {
+  if (execution == nullptr || execution->status() != handoff::machine::Status::Ready) return -1;
+  std::uint32_t state = execution->begin_step();
+  exec_info[4] = handoff::machine::kNextNone;
+  exec_info[5] = -1;
+  fill_info(*execution);
+  exec_info[2] = static_cast<std::int32_t>(state);
+  exec_info[3] = static_cast<std::int32_t>(execution->visit());
+  return static_cast<std::int32_t>(state);
+}
+
+// Routes the step begun, on the state JS marshalled; exec_info then holds the step's record.
+// Returns the new status.
+EMSCRIPTEN_KEEPALIVE std::int32_t hg_exec_complete(Execution* execution, std::uint32_t cell_count) {
+  if (execution == nullptr || execution->status() != handoff::machine::Status::InStep) return -1;
+  const Machine& m = execution->machine();
+  const auto& state = m.states()[execution->current_state()];
+  auto status = execution->complete_step(
+      transfer_slots(m.graph().strings(), cell_count, m.graph().route_paths(state.node).size()));
+  fill_info(*execution);
+  return static_cast<std::int32_t>(status);
+}
+
+EMSCRIPTEN_KEEPALIVE std::int32_t hg_exec_status(const Execution* execution) {
+  return execution == nullptr ? -1 : static_cast<std::int32_t>(execution->status());
+}
+
+// Stops between steps (status Aborted); does nothing once finished or in a step.
+EMSCRIPTEN_KEEPALIVE void hg_exec_abort(Execution* execution) {
+  if (execution != nullptr) execution->abort();
+}
+
 // Bytes of the heap in use, for leak tests.
 EMSCRIPTEN_KEEPALIVE std::uint32_t hg_heap_used() { return static_cast<std::uint32_t>(mallinfo().uordblks); }
 
@@ -292,6 +454,26 @@ EMSCRIPTEN_BINDINGS(handoff_graph) {
       .function("explain", &explain)
       .function("toJSON", &graph_to_json)
       .function("loadJSON", &graph_load_json);
+
+  class_<Machine>("Machine")
+      .constructor(&make_machine, emscripten::allow_raw_pointers())
+      .function("address", &machine_address)
+      .function("addState", &machine_add_state)
+      .function("addEdge", &machine_add_edge)
+      .function("validate", &machine_validate)
+      .function("stateNames", &machine_state_names)
+      .function("routePaths", &machine_route_paths)
+      .function("routePathTexts", &machine_route_path_texts)
+      .function("outEdges", &machine_out_edges)
+      .function("stringsSince", &machine_strings_since);
+
+  class_<Execution>("Execution")
+      .constructor(&make_execution, emscripten::allow_raw_pointers())
+      .function("restore", &execution_restore)
+      .function("address", &execution_address)
+      .function("snapshot", &execution_snapshot)
+      .function("history", &execution_history)
+      .function("feedback", &Execution::feedback);
 
   class_<StandaloneCondition>("StandaloneCondition")
       .constructor<>()

@@ -3,8 +3,44 @@
 import {
   init, HandoffGraph, Condition, compileCondition, evaluateCondition, heapUsed,
   ConditionSyntaxError, CycleError, DefinitionError, GraphValidationError, MaxStepsError, NoEdgeMatchedError,
-  type Explanation, type EdgeInfo, type GraphDefinition, type WasmSource,
+  StateMachine, Execution, END,
+  type Explanation, type EdgeInfo, type GraphDefinition, type WasmSource, type Run, type StepRecord,
+  type MachineEvent, type ExecutionSnapshot, type HandlerContext,
 } from 'handoff-graph';
+
+interface Ticket extends Record<string, unknown> {
+  question: string;
+  decision?: 'A' | 'done';
+  log?: string[];
+}
+
+async function machines(): Promise<void> {
+  const m = new StateMachine<Ticket>({ name: 'router', start: 'analyze', maxSteps: 20, onMaxSteps: 'throw', reducers: { log: 'append', n: (a, b) => b } });
+  m.addState('analyze', async (ctx: HandlerContext<Ticket>) => ({ decision: ctx.visit < 3 ? 'A' : 'done' }))
+    .addState('toolA', (ctx) => {
+      const previous: Partial<Ticket> | null | undefined = ctx.revision?.previous;
+      void previous;
+      return { log: [ctx.stateName] };
+    }, { feedbackOnRevisit: false })
+    .addState('quiet')
+    .addEdge('analyze', 'toolA', "decision == 'A'")
+    .addEdge('analyze', END)
+    .addEdge('toolA', 'analyze', { when: null });
+  // @ts-expect-error: a handler returns an object (a partial update) or nothing
+  m.addState('bad', () => 42);
+  const run: Run<Ticket> = await m.run({ question: 'q' }, { onStep: (s: StepRecord) => void s.edge, signal: new AbortController().signal });
+  const reason: 'end' | 'max-steps' | 'aborted' = run.reason;
+  const exec: Execution<Ticket> = m.start({ question: 'q' });
+  const record: StepRecord | null = await exec.step();
+  const saved: ExecutionSnapshot = exec.snapshot();
+  const resumed = m.resume(JSON.parse(JSON.stringify(saved)) as ExecutionSnapshot);
+  for await (const event of m.stream({ question: 'q' })) {
+    const e: MachineEvent<Ticket> = event;
+    if (e.type === 'step:end') void e.step.next;
+  }
+  void [reason, record, resumed.done, m.validate()];
+}
+void machines;
 
 async function main(): Promise<void> {
   const sources: WasmSource[] = [new URL('file:///x.wasm'), 'x.wasm', new ArrayBuffer(8), new Uint8Array(8)];

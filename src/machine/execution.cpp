@@ -1,0 +1,212 @@
+#include "machine/execution.h"
+
+namespace handoff::machine {
+
+using condition::Json;
+using condition::ValueRef;
+
+namespace {
+
+constexpr const char* kSnapshotFormat = "handoff-graph/execution";
+constexpr int kSnapshotVersion = 1;
+
+}  // namespace
+
+const char* status_name(Status status) {
+  switch (status) {
+    case Status::Ready: return "ready";
+    case Status::InStep: return "in-step";
+    case Status::End: return "end";
+    case Status::MaxSteps: return "max-steps";
+    case Status::NoEdgeMatched: return "no-edge-matched";
+    case Status::Aborted: return "aborted";
+  }
+  return "ready";
+}
+
+Execution::Execution(Machine& machine)
+    : machine_(&machine),
+      current_(*machine.state_index(*machine.options().start)),
+      visits_(machine.states().size()) {
+  machine.freeze();
+}
+
+std::uint32_t Execution::begin_step() {
+  status_ = Status::InStep;
+  ++step_;
+  ++visits_[current_];
+  return current_;
+}
+
+bool Execution::revision_applies() const {
+  return visits_[current_] > 1 && machine_->options().feedback_on_revisit &&
+         machine_->states()[current_].feedback_on_revisit;
+}
+
+std::string Execution::feedback() const {
+  const std::string& name = machine_->states()[current_].name;
+  return "This is visit " + std::to_string(visits_[current_]) + " of state '" + name +
+         "'. Its previous visit's update is in revision.previous: refine it rather than starting over.";
+}
+
+// The reserved names read like the object {$step, $state, $visits: {state: count}}.
+void Execution::write_reserved(const condition::Path& path) {
+  const auto& steps = path.steps;
+  const std::string& root = steps[0].key;
+  const auto& strings = machine_->graph().strings();
+  const auto& states = machine_->states();
+  if (root == "$step" && steps.size() == 1) {
+    reserved_.add_number(step_);
+  } else if (root == "$state" && steps.size() == 1) {
+    const std::string& name = states[current_].name;
+    reserved_.add_string(name, strings.find(name));
+  } else if (root == "$visits" && steps.size() == 1) {
+    std::uint32_t object = reserved_.begin_container(condition::Kind::Object);
+    for (std::uint32_t i = 0; i < states.size(); ++i) {
+      reserved_.add_string(states[i].name, strings.find(states[i].name));
+      reserved_.add_number(visits_[i]);
+    }
+    reserved_.end_container(object, static_cast<std::uint32_t>(states.size()));
+  } else if (root == "$visits" && steps.size() == 2) {
+    // An object's member: an integer step reads the key of its decimal text, like any object.
+    auto state = machine_->state_index(steps[1].key);
+    reserved_.add_number(state ? visits_[*state] : 0);
+  } else {
+    reserved_.add_null();  // no member of a number or a string
+  }
+}
+
+Status Execution::complete_step(const ValueRef* state_slots) {
+  const State& state = machine_->states()[current_];
+  const auto& graph = machine_->graph();
+  const auto& paths = graph.route_paths(state.node);
+  const auto& reserved = machine_->reserved_slots(state.node);
+
+  // Reserved values first (their tape must not move while refs point into it), then the slots.
+  reserved_.clear();
+  reserved_cells_.clear();
+  for (std::size_t i = 0; i < paths.size(); ++i) {
+    if (reserved[i]) {
+      reserved_cells_.push_back(reserved_.size());
+      write_reserved(paths[i]);
+    }
+  }
+  reserved_view_ = reserved_.view(&graph.strings());
+  slots_.clear();
+  for (std::size_t i = 0, r = 0; i < paths.size(); ++i) {
+    slots_.push_back(reserved[i] ? ValueRef(&reserved_view_, reserved_cells_[r++]) : state_slots[i]);
+  }
+
+  std::int32_t edge = graph.route(state.node, slots_.data());
+  StepRecord record{step_, current_, visits_[current_], kNextNone, edge};
+  if (edge < 0) {
+    history_.push_back(record);
+    status_ = Status::NoEdgeMatched;
+    return status_;
+  }
+  const std::string& target = graph.name(graph.edges()[graph.out_edges(state.node)[edge]].to);
+  if (target == kEnd) {
+    record.next = kNextEnd;
+    status_ = Status::End;
+  } else {
+    current_ = *machine_->state_index(target);
+    record.next = static_cast<std::int32_t>(current_);
+    status_ = step_ >= static_cast<std::uint32_t>(machine_->options().max_steps) ? Status::MaxSteps : Status::Ready;
+  }
+  history_.push_back(record);
+  return status_;
+}
+
+void Execution::abort() {
+  if (status_ == Status::Ready) status_ = Status::Aborted;
+}
+
+Json Execution::snapshot() const {
+  const auto& states = machine_->states();
+  Json visits = Json::object();
+  for (std::uint32_t i = 0; i < states.size(); ++i) {
+    if (visits_[i] > 0) visits[states[i].name] = visits_[i];
+  }
+  Json steps = Json::array();
+  for (const StepRecord& r : history_) {
+    Json next = r.next == kNextEnd ? Json(kEnd) : r.next == kNextNone ? Json(nullptr) : Json(states[r.next].name);
+    steps.push_back({{"step", r.step},
+                     {"state", states[r.state].name},
+                     {"visit", r.visit},
+                     {"next", std::move(next)},
+                     {"edge", r.edge < 0 ? Json(nullptr) : Json(r.edge)}});
+  }
+  return {{"format", kSnapshotFormat},
+          {"version", kSnapshotVersion},
+          {"machine", machine_->options().name},
+          {"status", status_name(status_)},
+          {"current", states[current_].name},
+          {"step", step_},
+          {"visits", std::move(visits)},
+          {"steps", std::move(steps)}};
+}
+
+Expected<Execution, std::string> Execution::restore(Machine& machine, const Json& snapshot) {
+  auto fail = [](std::string why) { return unexpected("cannot resume: " + std::move(why)); };
+  if (!snapshot.is_object() || snapshot.value("format", "") != kSnapshotFormat) {
+    return fail("not a snapshot (expected format \"" + std::string(kSnapshotFormat) + "\")");
+  }
+  if (!snapshot.contains("version") || snapshot["version"] != kSnapshotVersion) {
+    return fail("unsupported snapshot version (this library reads version 1)");
+  }
+  if (!snapshot.contains("machine") || snapshot["machine"] != machine.options().name) {
+    return fail("the snapshot is of another machine");
+  }
+  auto state_of = [&](const Json& name) -> std::optional<std::uint32_t> {
+    return name.is_string() ? machine.state_index(name.get_ref<const std::string&>()) : std::nullopt;
+  };
+  auto count = [](const Json& v) { return v.is_number_unsigned() || (v.is_number_integer() && v.get<std::int64_t>() >= 0); };
+
+  Execution execution(machine);
+  const Json& status = snapshot.contains("status") ? snapshot["status"] : Json();
+  if (status == "ready") execution.status_ = Status::Ready;
+  else if (status == "end") execution.status_ = Status::End;
+  else if (status == "max-steps") execution.status_ = Status::MaxSteps;
+  else if (status == "no-edge-matched") execution.status_ = Status::NoEdgeMatched;
+  else if (status == "aborted") execution.status_ = Status::Aborted;
+  else return fail("a snapshot is taken between steps; status " + status.dump() + " is not one");
+
+  auto current = state_of(snapshot.contains("current") ? snapshot["current"] : Json());
+  if (!current) return fail("'current' is not a state of this machine");
+  execution.current_ = *current;
+  if (!snapshot.contains("step") || !count(snapshot["step"]) ||
+      snapshot["step"].get<double>() > machine.options().max_steps) {
+    return fail("'step' must be a step count within maxSteps");
+  }
+  execution.step_ = snapshot["step"].get<std::uint32_t>();
+
+  const Json& visits = snapshot.contains("visits") ? snapshot["visits"] : Json();
+  if (!visits.is_object()) return fail("'visits' must be an object");
+  for (auto it = visits.begin(); it != visits.end(); ++it) {
+    auto state = machine.state_index(it.key());
+    if (!state || !count(it.value())) return fail("'visits' names an unknown state or a bad count");
+    execution.visits_[*state] = it.value().get<std::uint32_t>();
+  }
+
+  const Json& steps = snapshot.contains("steps") ? snapshot["steps"] : Json();
+  if (!steps.is_array() || steps.size() != execution.step_) return fail("'steps' must list every step run");
+  for (const Json& s : steps) {
+    if (!s.is_object()) return fail("a step must be an object");
+    auto state = state_of(s.contains("state") ? s["state"] : Json());
+    if (!state || !s.contains("step") || !count(s["step"]) || !s.contains("visit") || !count(s["visit"])) {
+      return fail("a step lacks its state, step or visit");
+    }
+    const Json& next = s.contains("next") ? s["next"] : Json();
+    std::int32_t next_index = kNextNone;
+    if (next == kEnd) next_index = kNextEnd;
+    else if (auto n = state_of(next)) next_index = static_cast<std::int32_t>(*n);
+    else if (!next.is_null()) return fail("a step's 'next' is not a state of this machine");
+    const Json& edge = s.contains("edge") ? s["edge"] : Json();
+    if (!edge.is_null() && !count(edge)) return fail("a step's 'edge' must be an index or null");
+    execution.history_.push_back({s["step"].get<std::uint32_t>(), *state, s["visit"].get<std::uint32_t>(), next_index,
+                                  edge.is_null() ? -1 : edge.get<std::int32_t>()});
+  }
+  return execution;
+}
+
+}  // namespace handoff::machine

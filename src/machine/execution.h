@@ -1,0 +1,80 @@
+// One run of a Machine, driven step by step: the executor owns all the bookkeeping (step
+// counter, visit counts, routing, termination, history), while the state itself belongs to the
+// host (JavaScript objects, or JSON natively), which runs each state's handler and merges its
+// update between begin_step() and complete_step().
+//
+// A snapshot is plain JSON; restore() continues exactly where it was taken.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "condition/json_state.h"
+#include "condition/value.h"
+#include "core/expected.h"
+#include "machine/machine.h"
+
+namespace handoff::machine {
+
+enum class Status : std::uint8_t { Ready, InStep, End, MaxSteps, NoEdgeMatched, Aborted };
+
+inline constexpr std::int32_t kNextEnd = -1;   // StepRecord::next when the step routed to END
+inline constexpr std::int32_t kNextNone = -2;  // when no edge matched
+
+struct StepRecord {
+  std::uint32_t step;   // 1-based
+  std::uint32_t state;  // index into Machine::states()
+  std::uint32_t visit;  // 1-based visit of that state
+  std::int32_t next;    // a state index, kNextEnd or kNextNone
+  std::int32_t edge;    // position among the state's outgoing edges, or -1
+};
+
+class Execution {
+ public:
+  // The machine must be valid (validate() empty); it is frozen from now on.
+  explicit Execution(Machine& machine);
+
+  Status status() const { return status_; }
+  bool finished() const { return status_ != Status::Ready && status_ != Status::InStep; }
+  std::uint32_t steps_run() const { return step_; }
+  const std::vector<StepRecord>& history() const { return history_; }
+  const Machine& machine() const { return *machine_; }
+
+  // Starts the next step: the state to run, its step number and visit. Only when status() is Ready.
+  std::uint32_t begin_step();
+  std::uint32_t current_state() const { return current_; }
+  std::uint32_t visit() const { return visits_[current_]; }
+  std::uint32_t visits(std::uint32_t state) const { return visits_[state]; }
+  // Whether this visit gets revision feedback, and the sentence for it.
+  bool revision_applies() const;
+  std::string feedback() const;
+
+  // Routes the step begun: `state_slots[i]` is the host's value at
+  // machine().graph().route_paths(node)[i] on the merged state; reserved names are supplied here.
+  Status complete_step(const condition::ValueRef* state_slots);
+  // Stops between steps.
+  void abort();
+
+  condition::Json snapshot() const;
+  // Rebuilds an execution of `machine` from a snapshot; the error says what does not fit.
+  static Expected<Execution, std::string> restore(Machine& machine, const condition::Json& snapshot);
+
+ private:
+  void write_reserved(const condition::Path& path);
+
+  Machine* machine_;
+  Status status_ = Status::Ready;
+  std::uint32_t current_;
+  std::uint32_t step_ = 0;
+  std::vector<std::uint32_t> visits_;
+  std::vector<StepRecord> history_;
+  condition::TapeBuilder reserved_;
+  condition::TapeView reserved_view_;
+  std::vector<std::uint32_t> reserved_cells_;
+  std::vector<condition::ValueRef> slots_;
+};
+
+const char* status_name(Status status);
+
+}  // namespace handoff::machine

@@ -1,0 +1,128 @@
+#include "machine/machine.h"
+
+#include <cmath>
+
+#include "condition/unicode.h"
+
+namespace handoff::machine {
+namespace {
+
+bool blank(std::string_view name) {
+  for (std::size_t i = 0; i < name.size();) {
+    char32_t c = condition::unicode::decode_utf8(name, i);
+    if (!condition::unicode::is_white_space(c)) return false;
+  }
+  return true;
+}
+
+std::string in_quotes(std::string_view s) { return "'" + std::string(s) + "'"; }
+
+std::string describe_edge(std::size_t index, const MachineEdge& edge) {
+  return "edge " + std::to_string(index) + " (" + in_quotes(edge.from) + " -> " + in_quotes(edge.to) + ")";
+}
+
+Problem frozen_problem() {
+  return {"frozen", "the machine has started running, so its states and edges are fixed; build a new machine"};
+}
+
+}  // namespace
+
+bool is_reserved(const condition::Path& path) {
+  const std::string& first = path.steps.front().key;
+  return first == "$step" || first == "$state" || first == "$visits";
+}
+
+Machine::Machine(MachineOptions options) : options_(std::move(options)) {}
+
+std::optional<std::uint32_t> Machine::state_index(std::string_view name) const {
+  auto it = state_of_name_.find(std::string(name));
+  if (it == state_of_name_.end()) return std::nullopt;
+  return it->second;
+}
+
+Expected<void, Problem> Machine::add_state(std::string_view name, bool feedback_on_revisit) {
+  if (frozen_) return unexpected(frozen_problem());
+  if (blank(name)) return unexpected(Problem{"blank-name", "a state name must not be blank"});
+  if (name == kEnd) {
+    return unexpected(Problem{"end-as-state", in_quotes(kEnd) + " is END and cannot be a state name"});
+  }
+  if (state_index(name)) return unexpected(Problem{"duplicate-state", "state " + in_quotes(name) + " is declared twice"});
+  auto node = graph_.add_node(name);
+  auto index = static_cast<std::uint32_t>(states_.size());
+  states_.push_back({std::string(name), feedback_on_revisit, node.value()});
+  state_of_name_.emplace(std::string(name), index);
+  return {};
+}
+
+Expected<void, EdgeRejection> Machine::add_edge(std::string_view from, std::string_view to,
+                                                std::optional<std::string_view> when) {
+  auto reject = [](std::string code, std::string message) {
+    return unexpected(EdgeRejection{Problem{std::move(code), std::move(message)}, std::nullopt});
+  };
+  if (frozen_) return unexpected(EdgeRejection{frozen_problem(), std::nullopt});
+  MachineEdge edge{std::string(from), std::string(to), when ? std::optional<std::string>(*when) : std::nullopt};
+  std::string what = describe_edge(edges_.size(), edge);
+  if (blank(from)) return reject("blank-name", what + " has a blank 'from'");
+  if (blank(to)) return reject("blank-name", what + " has a blank 'to'");
+  if (from == kEnd) return reject("edge-from-end", what + " starts at END, which is terminal");
+  auto added = graph_.add_edge(from, to, when);
+  if (!added) {
+    if (added.error().kind == graph::EdgeError::Kind::Syntax) {
+      return unexpected(EdgeRejection{std::nullopt, added.error().syntax});
+    }
+    return reject("invalid-edge", what + ": " + added.error().message);
+  }
+  reserved_.erase(graph_.find(from));
+  edges_.push_back(std::move(edge));
+  return {};
+}
+
+std::vector<Problem> Machine::validate() const {
+  std::vector<Problem> problems;
+  double max_steps = options_.max_steps;
+  if (!(max_steps >= 1 && max_steps <= kMaxStepsLimit && std::floor(max_steps) == max_steps)) {
+    std::string got = std::isfinite(max_steps) ? std::to_string(max_steps) : "a non-finite number";
+    if (std::isfinite(max_steps) && std::floor(max_steps) == max_steps) got = std::to_string(static_cast<long long>(max_steps));
+    problems.push_back({"max-steps", "maxSteps must be an integer from 1 to 1000000, got " + got});
+  }
+  if (!options_.start || blank(*options_.start)) {
+    problems.push_back({"no-start", "the machine has no start state: pass { start } to the constructor"});
+  } else if (*options_.start == kEnd) {
+    problems.push_back({"end-as-start", "the start state cannot be END: the machine would never run"});
+  } else if (!state_index(*options_.start)) {
+    std::string known;
+    for (const State& s : states_) known += (known.empty() ? "" : ", ") + in_quotes(s.name);
+    problems.push_back({"unknown-start", "start state " + in_quotes(*options_.start) +
+                                             " is not a declared state (declared: " + (known.empty() ? "none" : known) + ")"});
+  }
+  std::vector<bool> has_edge(states_.size());
+  for (std::size_t i = 0; i < edges_.size(); ++i) {
+    const MachineEdge& edge = edges_[i];
+    auto from = state_index(edge.from);
+    if (from) has_edge[*from] = true;
+    else problems.push_back({"unknown-from", describe_edge(i, edge) + " starts at " + in_quotes(edge.from) + ", which is not a declared state"});
+    if (edge.to != kEnd && !state_index(edge.to)) {
+      problems.push_back({"unknown-to", describe_edge(i, edge) + " leads to " + in_quotes(edge.to) +
+                                            ", which is neither END nor a declared state"});
+    }
+  }
+  for (std::size_t i = 0; i < states_.size(); ++i) {
+    if (!has_edge[i]) {
+      problems.push_back({"no-outgoing-edge", "state " + in_quotes(states_[i].name) +
+                                                  " has no outgoing edge (add an edge to END to finish there)"});
+    }
+  }
+  return problems;
+}
+
+const std::vector<bool>& Machine::reserved_slots(graph::NodeId node) const {
+  auto it = reserved_.find(node);
+  if (it == reserved_.end()) {
+    std::vector<bool> flags;
+    for (const condition::Path& path : graph_.route_paths(node)) flags.push_back(is_reserved(path));
+    it = reserved_.emplace(node, std::move(flags)).first;
+  }
+  return it->second;
+}
+
+}  // namespace handoff::machine

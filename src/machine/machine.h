@@ -1,0 +1,100 @@
+// A bounded state machine's definition: named states, declaration-ordered edges with conditions,
+// END, a start state and a step cap (api.md "StateMachine"; the semantics of seed 004).
+//
+// Routing between states is a HandoffGraph (cycles allowed): a state's outgoing edges are the
+// graph node's edges, so machines and graphs share one routing code path. Validation reports every
+// problem at once, each with a stable code and a message that names the state or edge.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "condition/condition.h"
+#include "core/expected.h"
+#include "graph/handoff_graph.h"
+
+namespace handoff::machine {
+
+// The name of the terminal pseudo-state; no state may use it.
+inline constexpr std::string_view kEnd = "__end__";
+inline constexpr double kDefaultMaxSteps = 50;
+// The largest maxSteps accepted (docs/limits.md): a bound on any one run.
+inline constexpr double kMaxStepsLimit = 1'000'000;
+
+enum class OnMaxSteps : std::uint8_t { Return, Throw };
+
+struct Problem {
+  std::string code;  // stable: "unknown-start", "no-outgoing-edge", … (docs/state-machine.md)
+  std::string message;
+};
+
+struct MachineOptions {
+  std::string name;
+  std::optional<std::string> start;
+  double max_steps = kDefaultMaxSteps;
+  OnMaxSteps on_max_steps = OnMaxSteps::Return;
+  bool feedback_on_revisit = true;
+};
+
+// Why add_edge refused an edge: a problem visible in the call itself, or a condition syntax error.
+struct EdgeRejection {
+  std::optional<Problem> problem;
+  std::optional<condition::SyntaxError> syntax;
+};
+
+struct State {
+  std::string name;
+  bool feedback_on_revisit;
+  graph::NodeId node;
+};
+
+struct MachineEdge {
+  std::string from;
+  std::string to;
+  std::optional<std::string> when;
+};
+
+class Machine {
+ public:
+  explicit Machine(MachineOptions options);
+
+  // Refuses at once what the call alone shows wrong: a blank name, END, a duplicate.
+  Expected<void, Problem> add_state(std::string_view name, bool feedback_on_revisit = true);
+  // Parses `when` at once, and refuses a blank endpoint or an edge from END; unknown endpoints are
+  // reported by validate(), since the states may be declared later.
+  Expected<void, EdgeRejection> add_edge(std::string_view from, std::string_view to,
+                                         std::optional<std::string_view> when = std::nullopt);
+
+  // Every problem, in a fixed order: maxSteps, start, edges (in order), states without edges.
+  std::vector<Problem> validate() const;
+
+  const MachineOptions& options() const { return options_; }
+  const std::vector<State>& states() const { return states_; }
+  const std::vector<MachineEdge>& edges() const { return edges_; }
+  std::optional<std::uint32_t> state_index(std::string_view name) const;
+  const graph::HandoffGraph& graph() const { return graph_; }
+  // Whether the paths of `node`'s conditions at each slot are reserved names ($step, $state, $visits).
+  const std::vector<bool>& reserved_slots(graph::NodeId node) const;
+
+  // Once an execution has started, the definition is fixed: an execution refers to it.
+  void freeze() { frozen_ = true; }
+  bool frozen() const { return frozen_; }
+
+ private:
+  MachineOptions options_;
+  graph::HandoffGraph graph_{graph::CyclePolicy::Allow};
+  std::vector<State> states_;
+  std::unordered_map<std::string, std::uint32_t> state_of_name_;
+  std::vector<MachineEdge> edges_;
+  mutable std::unordered_map<graph::NodeId, std::vector<bool>> reserved_;
+  bool frozen_ = false;
+};
+
+// Whether `path` names one of the values a running machine supplies itself.
+bool is_reserved(const condition::Path& path);
+
+}  // namespace handoff::machine
