@@ -207,14 +207,24 @@ export class StateMachine {
     return new Execution(prepared, native, snapshot.state ?? {}, snapshot);
   }
 
-  /** Runs to the end: resolves { reason, stepsRun, state, steps }. */
-  run(state = {}, options = {}) {
-    return this.start(state).run(options);
+  /** Runs to the end: resolves { reason, stepsRun, state, steps }; every failure is a rejection. */
+  async run(state = {}, options = {}) {
+    const execution = this.start(state);
+    try {
+      return await execution.run(options);
+    } finally {
+      execution.dispose();
+    }
   }
 
   /** Runs, yielding typed events: step:start, step:end (with the fired edge), end. */
-  stream(state = {}, options = {}) {
-    return this.start(state).stream(options);
+  async *stream(state = {}, options = {}) {
+    const execution = this.start(state);
+    try {
+      yield* execution.stream(options);
+    } finally {
+      execution.dispose();
+    }
   }
 
   dispose() {

@@ -37,9 +37,11 @@ const modes = {
     const api = await import(PACKAGE);
     await api.init();
     const { runConditionCase, runGraphScenario } = await import('/tests/js/vector-runner.js');
-    const [conditions, graphs] = await Promise.all([
+    const { runMachineScenario } = await import('/tests/js/machine-runner.js');
+    const [conditions, graphs, machines] = await Promise.all([
       getJSON(params.get('conditions') ?? '/tests/vectors/conditions.json'),
       getJSON(params.get('graphs') ?? '/tests/vectors/graphs.json'),
+      getJSON(params.get('machines') ?? '/tests/vectors/machines.json'),
     ]);
     const failures = [];
     const started = performance.now();
@@ -61,7 +63,16 @@ const modes = {
       }
       scenariosRun += 1;
     }
-    return { conditionsRun, scenariosRun, failures, ms: performance.now() - started };
+    let machinesRun = 0;
+    for (const scenario of machines.scenarios) {
+      try {
+        await runMachineScenario(api, scenario);
+      } catch (e) {
+        failures.push({ kind: 'machine', name: scenario.name, message: String(e?.message ?? e) });
+      }
+      machinesRun += 1;
+    }
+    return { conditionsRun, scenariosRun, machinesRun, failures, ms: performance.now() - started };
   },
 
   async triage() {

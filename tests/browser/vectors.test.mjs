@@ -10,6 +10,7 @@ import { start } from './server.mjs';
 const load = (file) => JSON.parse(readFileSync(new URL(file, import.meta.url), 'utf8'));
 const conditions = load('../vectors/conditions.json').cases;
 const scenarios = load('../vectors/graphs.json').scenarios;
+const machines = load('../vectors/machines.json').scenarios;
 
 test('vectors in Chromium', { timeout: 30_000 }, async (t) => {
   await using(async (use) => {
@@ -22,7 +23,7 @@ test('vectors in Chromium', { timeout: 30_000 }, async (t) => {
       const run = await runPage(browser.context, page('mode=vectors'));
       assert.deepEqual(problems(run), [], 'the page had errors');
       assert.equal(run.outcome.ok, true, run.outcome.error);
-      const { failures, conditionsRun, scenariosRun, ms } = run.outcome.value;
+      const { failures, conditionsRun, scenariosRun, machinesRun, ms } = run.outcome.value;
       assert.deepEqual(
         failures,
         [],
@@ -30,6 +31,7 @@ test('vectors in Chromium', { timeout: 30_000 }, async (t) => {
       );
       assert.equal(conditionsRun, conditions.length, 'condition cases run');
       assert.equal(scenariosRun, scenarios.length, 'graph scenarios run');
+      assert.equal(machinesRun, machines.length, 'machine scenarios run');
       assert.ok(conditionsRun > 0 && scenariosRun > 0, 'no vectors found');
 
       // Loaded as a user loads it: the ESM entry, and the .wasm beside it as application/wasm.
@@ -38,14 +40,14 @@ test('vectors in Chromium', { timeout: 30_000 }, async (t) => {
       assert.equal(wasm.length, 1, 'the .wasm was not fetched exactly once');
       assert.equal(wasm[0].contentType, 'application/wasm');
       assert.deepEqual(run.outcome.violations, []);
-      t.diagnostic(`${conditionsRun} condition cases and ${scenariosRun} graph scenarios in Chromium, ${ms.toFixed(0)} ms`);
+      t.diagnostic(`${conditionsRun} condition cases, ${scenariosRun} graph scenarios and ${machinesRun} machine scenarios in Chromium, ${ms.toFixed(0)} ms`);
     });
 
     // The page must report failing vectors, by name: run it on deliberately wrong ones.
     await t.test('a failing vector is reported by name (canary)', async () => {
       const run = await runPage(
         browser.context,
-        page('mode=vectors&conditions=/tests/browser/canary/conditions.json&graphs=/tests/browser/canary/graphs.json'),
+        page('mode=vectors&conditions=/tests/browser/canary/conditions.json&graphs=/tests/browser/canary/graphs.json&machines=/tests/browser/canary/machines.json'),
       );
       assert.deepEqual(problems(run), []);
       assert.equal(run.outcome.ok, true, run.outcome.error);
@@ -54,7 +56,7 @@ test('vectors in Chromium', { timeout: 30_000 }, async (t) => {
       assert.equal(scenariosRun, 1);
       assert.deepEqual(
         failures.map((f) => `${f.kind}: ${f.name}`),
-        ['condition: canary: wrong evaluation', 'condition: canary: wrong error index', 'graph: canary: wrong route'],
+        ['condition: canary: wrong evaluation', 'condition: canary: wrong error index', 'graph: canary: wrong route', 'machine: canary: wrong reason'],
       );
       for (const f of failures) assert.match(f.message, /expected/);
     });
