@@ -2,6 +2,7 @@
 // live in the C++ core; this file checks argument types, turns core errors into the documented
 // error classes, owns disposal, and keeps the per-node routing data the marshaller needs.
 import { ConditionSyntaxError, CycleError, DefinitionError } from './errors.js';
+import { exportOf } from './export.js';
 import { requireRuntime } from './runtime.js';
 
 const disposeSymbol = Symbol.dispose ?? Symbol.for('nodejs.dispose');
@@ -223,6 +224,21 @@ export class HandoffGraph {
     }
     graph.#adopt(graph.#native);
     return graph;
+  }
+
+  /** The DAG model (docs/format.md); `trace` (routing hops or explain() results) marks fired edges. */
+  toDag(options = {}) {
+    return JSON.parse(exportOf(this.#live, 'dag', options));
+  }
+
+  /** Mermaid text: `kind` 'flowchart' (default) or 'state', `direction`, `highlight` (a trace). */
+  toMermaid(options = {}) {
+    return exportOf(this.#live, 'mermaid', options);
+  }
+
+  /** Graphviz DOT text; `highlight` (a trace) marks fired edges. */
+  toDot(options = {}) {
+    return exportOf(this.#live, 'dot', options);
   }
 
   /** Frees the WebAssembly side. Safe to call twice; any other use afterwards throws. */

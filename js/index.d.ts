@@ -55,6 +55,50 @@ export interface GraphDefinition {
   edges?: Array<{ from: string; to: string; when?: string | null; description?: string }>;
 }
 
+export interface ExportOptions {
+  /** A run (machines: a run result or { steps }) or a routing trace (graphs: [{ node, edge }] or
+   *  explain() results) whose fired edges are marked. `run` and `trace` are aliases. */
+  highlight?: unknown;
+  run?: unknown;
+  trace?: unknown;
+}
+
+export interface MermaidOptions extends ExportOptions {
+  kind?: 'flowchart' | 'state';
+  direction?: 'TD' | 'TB' | 'BT' | 'LR' | 'RL';
+}
+
+export interface DagNode {
+  id: string;
+  type: 'node' | 'state' | 'end';
+  start?: true;
+  description?: string;
+  visits?: number;
+}
+
+export interface DagEdge {
+  from: string;
+  to: string;
+  /** Position among `from`'s outgoing edges. */
+  position: number;
+  when: string | null;
+  unconditional: boolean;
+  description?: string;
+  fired: boolean;
+  firedCount: number;
+  firedAtSteps: number[];
+}
+
+export interface DagModel {
+  format: 'handoff-graph/dag';
+  version: 1;
+  kind: 'graph' | 'state-machine';
+  name?: string;
+  nodes: DagNode[];
+  edges: DagEdge[];
+  run?: { reason: string; stepsRun: number; lastState: string | null };
+}
+
 export class HandoffGraph {
   constructor(options?: HandoffGraphOptions);
   readonly onCycle: 'error' | 'allow';
@@ -69,6 +113,9 @@ export class HandoffGraph {
   isDag(): boolean;
   toJSON(): GraphDefinition;
   static fromJSON(definition: GraphDefinition | string): HandoffGraph;
+  toDag(options?: ExportOptions): DagModel;
+  toMermaid(options?: MermaidOptions): string;
+  toDot(options?: ExportOptions): string;
   dispose(): void;
   [Symbol.dispose](): void;
 }
@@ -162,6 +209,8 @@ export interface ExecutionSnapshot {
   format: 'handoff-graph/execution';
   version: 1;
   machine: string;
+  /** Identifies the machine's definition; resume() refuses a machine that changed. */
+  definition: string;
   status: string;
   current: string;
   step: number;
@@ -176,15 +225,36 @@ export class StateMachine<S extends Record<string, unknown> = Record<string, unk
   constructor(options?: StateMachineOptions);
   readonly name: string;
   addState(name: string, handler?: Handler<S> | null, options?: { feedbackOnRevisit?: boolean }): this;
-  addEdge(from: string, to: string, when?: string | null | { when?: string | null }): this;
+  addEdge(from: string, to: string, when?: string | null | { when?: string | null; description?: string }): this;
   /** Throws GraphValidationError listing every problem. */
   validate(): this;
   run(state?: S, options?: RunOptions): Promise<Run<S>>;
   start(state?: S): Execution<S>;
   resume(snapshot: ExecutionSnapshot | string): Execution<S>;
   stream(state?: S, options?: { signal?: AbortSignal }): AsyncGenerator<MachineEvent<S>, void, undefined>;
+  toJSON(): MachineDefinition;
+  static fromJSON<S extends Record<string, unknown> = Record<string, unknown>>(
+    definition: MachineDefinition | string,
+    options?: { handlers?: Record<string, Handler<S>>; reducers?: Record<string, (previous: unknown, update: unknown) => unknown> },
+  ): StateMachine<S>;
+  toDag(options?: ExportOptions): DagModel;
+  toMermaid(options?: MermaidOptions): string;
+  toDot(options?: ExportOptions): string;
   dispose(): void;
   [Symbol.dispose](): void;
+}
+
+export interface MachineDefinition {
+  format: 'handoff-graph/state-machine';
+  version: 1;
+  name: string;
+  start?: string;
+  maxSteps: number;
+  onMaxSteps: 'return' | 'throw';
+  feedbackOnRevisit: boolean;
+  states: Array<{ name: string; feedbackOnRevisit?: false }>;
+  edges: Array<{ from: string; to: string; when?: string; description?: string }>;
+  reducers: Record<string, 'replace' | 'append' | 'merge' | 'sum' | 'custom'>;
 }
 
 /** One run, driven step by step (machine.start / machine.resume). */
@@ -202,6 +272,8 @@ export class Execution<S extends Record<string, unknown> = Record<string, unknow
   result(): Run<S>;
   abort(): void;
   snapshot(): ExecutionSnapshot;
+  /** The machine's DAG model with this execution's steps marked. */
+  toDag(): DagModel;
   dispose(): void;
   [Symbol.dispose](): void;
 }

@@ -2,8 +2,9 @@
 // "StateMachine"). The C++ executor (src/machine/) owns the bookkeeping (steps, visits, routing,
 // termination, history); this file runs handlers, merges their updates into the state with the
 // per-key reducers (the state is the host's JavaScript object, so merging happens here), and
-// adapts the result to JavaScript idioms: promises, AbortSignal, events, errors.
-import { ConditionSyntaxError, GraphValidationError, MaxStepsError, NoEdgeMatchedError } from './errors.js';
+// adapts the result to JavaScript idioms: promises, AbortSignal, events, errors, disposal.
+import { ConditionSyntaxError, DefinitionError, GraphValidationError, MaxStepsError, NoEdgeMatchedError } from './errors.js';
+import { exportOf } from './export.js';
 import { resolvePath } from './marshal.js';
 import { requireRuntime } from './runtime.js';
 
@@ -32,12 +33,15 @@ const SNAPSHOT_FORMAT = 'handoff-graph/execution';
 
 const REDUCERS = {
   replace: (_previous, value) => value,
-  append: (previous, value) => (Array.isArray(previous) ? previous : []).concat(Array.isArray(value) ? value : [value]),
+  // A previous value that is not an array becomes its first element.
+  append: (previous, value) =>
+    (previous === undefined || previous === null ? [] : Array.isArray(previous) ? previous : [previous]).concat(Array.isArray(value) ? value : [value]),
   merge: (previous, value, key) => {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       throw new TypeError(`the 'merge' reducer of '${key}' needs an object update, got ${describe(value)}`);
     }
-    return { ...(typeof previous === 'object' && previous !== null ? previous : {}), ...value };
+    const base = typeof previous === 'object' && previous !== null && !Array.isArray(previous) ? previous : {};
+    return { ...base, ...value };
   },
   sum: (previous, value, key) => {
     if (typeof value !== 'number') throw new TypeError(`the 'sum' reducer of '${key}' needs a number update, got ${describe(value)}`);
@@ -64,7 +68,7 @@ function requireName(value, what) {
 function merge(state, update, reducers) {
   const next = { ...state };
   for (const key of Object.keys(update)) {
-    const reducer = Object.hasOwn(reducers, key) ? reducers[key] : REDUCERS.replace;
+    const reducer = reducers.get(key) ?? REDUCERS.replace;
     const value = reducer(Object.hasOwn(next, key) ? next[key] : undefined, update[key], key);
     // defineProperty, so that a key named __proto__ is data, never the prototype.
     Object.defineProperty(next, key, { value, enumerable: true, writable: true, configurable: true });
@@ -72,15 +76,29 @@ function merge(state, update, reducers) {
   return next;
 }
 
+// Map key → reducer function, and the names the definition format records ('custom' for functions).
 function toReducers(reducers) {
   if (typeof reducers !== 'object' || reducers === null) throw new TypeError(`reducers must be an object, got ${describe(reducers)}`);
-  const out = Object.create(null);
+  const functions = new Map();
+  const names = [];
   for (const [key, reducer] of Object.entries(reducers)) {
-    if (typeof reducer === 'function') out[key] = (previous, value) => reducer(previous, value);
-    else if (Object.hasOwn(REDUCERS, reducer)) out[key] = REDUCERS[reducer];
-    else throw new TypeError(`reducer of '${key}' must be 'replace', 'append', 'merge', 'sum' or a function, got ${describe(reducer)}`);
+    if (typeof reducer === 'function') {
+      functions.set(key, reducer);
+      names.push([key, 'custom']);
+    } else if (typeof reducer === 'string' && Object.hasOwn(REDUCERS, reducer)) {
+      functions.set(key, REDUCERS[reducer]);
+      names.push([key, reducer]);
+    } else {
+      throw new TypeError(`the reducer of '${key}' must be 'replace', 'append', 'merge', 'sum' or a function, got ${describe(reducer)}`);
+    }
   }
-  return out;
+  return { functions, names };
+}
+
+function rejectAddition(problem) {
+  // A definition that cannot change any more is a usage error, not an invalid machine.
+  if (problem.code === 'frozen') return new Error(problem.message);
+  return new GraphValidationError([problem]);
 }
 
 export class StateMachine {
@@ -89,8 +107,9 @@ export class StateMachine {
   #onMaxSteps;
   #reducers;
   #handlers = new Map();  // state name → handler
-  #states = null;         // state index → { name, handler, paths, edges }: built when first run
+  #states = null;         // state index → { name, handler, paths, pathTexts, edges }: built on first run
   #ids = new Map();
+  #executions = new Set();
 
   /**
    * @param {{ name?: string, start?: string, maxSteps?: number, onMaxSteps?: 'return' | 'throw',
@@ -104,12 +123,18 @@ export class StateMachine {
     if (typeof maxSteps !== 'number') throw new TypeError(`maxSteps must be a number, got ${describe(maxSteps)}`);
     if (onMaxSteps !== 'return' && onMaxSteps !== 'throw') throw new TypeError(`onMaxSteps must be 'return' or 'throw', got ${describe(onMaxSteps)}`);
     if (typeof feedbackOnRevisit !== 'boolean') throw new TypeError(`feedbackOnRevisit must be a boolean, got ${describe(feedbackOnRevisit)}`);
-    this.#reducers = toReducers(reducers);
-    this.#name = name;
-    this.#onMaxSteps = onMaxSteps;
+    const { functions, names } = toReducers(reducers);
     const { Machine } = requireRuntime().module;
-    this.#native = new Machine(wellFormed(name), start !== undefined, wellFormed(start ?? ''), maxSteps, onMaxSteps === 'throw', feedbackOnRevisit);
-    registry?.register(this, this.#native, this);
+    this.#adopt(new Machine(wellFormed(name), start !== undefined, wellFormed(start ?? ''), maxSteps, onMaxSteps === 'throw', feedbackOnRevisit, names), functions);
+  }
+
+  #adopt(native, reducers) {
+    this.#native = native;
+    const options = native.options();
+    this.#name = options.name;
+    this.#onMaxSteps = options.onMaxSteps;
+    this.#reducers = reducers;
+    registry?.register(this, native, this);
   }
 
   get #live() {
@@ -134,25 +159,31 @@ export class StateMachine {
     const { feedbackOnRevisit = true } = options ?? {};
     if (typeof feedbackOnRevisit !== 'boolean') throw new TypeError(`feedbackOnRevisit must be a boolean, got ${describe(feedbackOnRevisit)}`);
     const problem = native.addState(name, feedbackOnRevisit);
-    if (problem !== null) throw new GraphValidationError([problem]);
+    if (problem !== null) throw rejectAddition(problem);
     this.#handlers.set(name, handler ?? null);
     return this;
   }
 
-  /** Adds an edge; `when` is a condition, null/undefined (always), or `{ when }`. */
+  /** Adds an edge; `when` is a condition, null/undefined (always), or `{ when, description }`. */
   addEdge(from, to, when) {
     const native = this.#live;
     from = requireName(from, 'addEdge(from)');
     to = requireName(to, 'addEdge(…, to)');
-    const source = typeof when === 'object' && when !== null ? when.when : when;
+    let source = when;
+    let description = '';
+    if (typeof when === 'object' && when !== null) {
+      source = when.when;
+      description = when.description ?? '';
+      if (typeof description !== 'string') throw new TypeError(`description must be a string, got ${describe(description)}`);
+    }
     if (source !== undefined && source !== null && typeof source !== 'string') {
       throw new TypeError(`a condition must be a string, null or undefined, got ${describe(source)}`);
     }
     const conditional = typeof source === 'string';
-    const rejected = native.addEdge(from, to, conditional, conditional ? wellFormed(source) : '');
+    const rejected = native.addEdge(from, to, conditional, conditional ? wellFormed(source) : '', wellFormed(description));
     if (rejected !== null) {
       if (rejected.syntax) throw new ConditionSyntaxError(rejected.syntax.message, { condition: source, index: rejected.syntax.index });
-      throw new GraphValidationError([rejected.problem]);
+      throw rejectAddition(rejected.problem);
     }
     return this;
   }
@@ -179,7 +210,8 @@ export class StateMachine {
       for (const s of native.stringsSince(0)) this.#ids.set(s, this.#ids.size);
     }
     return {
-      name: this.#name, native: this.#native, states: this.#states, ids: this.#ids, reducers: this.#reducers, onMaxSteps: this.#onMaxSteps,
+      name: this.#name, native: this.#native, states: this.#states, ids: this.#ids, reducers: this.#reducers,
+      onMaxSteps: this.#onMaxSteps, executions: this.#executions,
     };
   }
 
@@ -227,8 +259,68 @@ export class StateMachine {
     }
   }
 
+  /** The definition (docs/format.md): structure only; handlers are bound by name in fromJSON. */
+  toJSON() {
+    return JSON.parse(this.#live.toJSON());
+  }
+
+  /**
+   * Builds a machine from a definition. `handlers` maps state names to handler functions (a state
+   * without one passes the state on unchanged); `reducers` supplies the 'custom' ones.
+   */
+  static fromJSON(definition, { handlers = {}, reducers = {} } = {}) {
+    const text = typeof definition === 'string' ? definition : JSON.stringify(definition);
+    if (text === undefined) throw new TypeError(`fromJSON takes a definition object or JSON text, got ${describe(definition)}`);
+    const machine = new StateMachine();
+    const problems = machine.#native.loadJSON(text);
+    if (problems !== null) {
+      machine.dispose();
+      throw new DefinitionError(problems);
+    }
+    const native = machine.#native;
+    const names = native.stateNames();
+    const bound = new Map();
+    const errors = [];
+    for (const [name, handler] of Object.entries(handlers)) {
+      const index = names.indexOf(name);
+      if (index < 0) errors.push({ pointer: '', message: `handlers.${name}: no state '${name}' in the definition` });
+      else if (typeof handler !== 'function') errors.push({ pointer: `/states/${index}`, message: `the handler of '${name}' is not a function` });
+      else bound.set(name, handler);
+    }
+    const functions = new Map();
+    for (const [key, reducer] of native.reducers()) {
+      if (reducer !== 'custom') functions.set(key, REDUCERS[reducer]);
+      else if (typeof reducers[key] === 'function') functions.set(key, reducers[key]);
+      else errors.push({ pointer: `/reducers/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`, message: `'${key}' needs a custom reducer: pass it in options.reducers` });
+    }
+    if (errors.length > 0) {
+      machine.dispose();
+      throw new DefinitionError(errors);
+    }
+    machine.#adopt(native, functions);
+    for (const name of names) machine.#handlers.set(name, bound.get(name) ?? null);
+    return machine;
+  }
+
+  /** The DAG model; `run` (a result or an execution's steps) marks fired edges and visits. */
+  toDag(options = {}) {
+    return JSON.parse(exportOf(this.#live, 'dag', options));
+  }
+
+  /** Mermaid text: `kind` 'flowchart' (default) or 'state', `direction`, `highlight` (a run). */
+  toMermaid(options = {}) {
+    return exportOf(this.#live, 'mermaid', options);
+  }
+
+  /** Graphviz DOT text; `highlight` (a run) marks fired edges. */
+  toDot(options = {}) {
+    return exportOf(this.#live, 'dot', options);
+  }
+
+  /** Frees the WebAssembly side, and every execution of this machine still alive. */
   dispose() {
     if (this.#native === null) return;
+    for (const execution of this.#executions) execution.dispose();
     registry?.unregister(this);
     this.#native.delete();
     this.#native = null;
@@ -249,18 +341,25 @@ export class Execution {
   #updates = new Map();  // state name → the update of its latest visit (revision.previous)
   #failed = null;
   #running = false;
+  #abortRequested = false;
 
   constructor(prepared, native, state, snapshot) {
     this.#prepared = prepared;
     this.#native = native;
     this.#address = native.address();
     this.#state = state;
+    prepared.executions.add(this);
     registry?.register(this, native, this);
     if (snapshot !== null) {
       const durations = Array.isArray(snapshot.durations) ? snapshot.durations : [];
       this.#steps = snapshot.steps.map((s, i) => ({ ...s, durationMs: durations[i] ?? 0 }));
       for (const [name, update] of Object.entries(snapshot.updates ?? {})) this.#updates.set(name, update);
     }
+  }
+
+  get #live() {
+    if (this.#native === null) throw new Error('this execution has been disposed (or its machine was)');
+    return this.#native;
   }
 
   /** The current state (the initial state, merged with every update so far). */
@@ -277,9 +376,9 @@ export class Execution {
     return this.#steps.length;
   }
 
-  /** null while running; then 'end', 'max-steps', 'aborted' or 'no-edge-matched'. */
+  /** null while running (or after a handler failed); then 'end', 'max-steps', 'aborted' or 'no-edge-matched'. */
   get reason() {
-    switch (this.#status()) {
+    switch (requireRuntime().execStatus(this.#live.address())) {
       case STATUS_END: return 'end';
       case MAX_STEPS: return 'max-steps';
       case ABORTED: return 'aborted';
@@ -292,11 +391,6 @@ export class Execution {
     return this.#failed !== null || this.reason !== null;
   }
 
-  #status() {
-    if (this.#native === null) throw new Error('this execution has been disposed');
-    return requireRuntime().execStatus(this.#address);
-  }
-
   /** The run as api.md describes it. */
   result() {
     return { reason: this.reason, stepsRun: this.#steps.length, state: this.#state, steps: this.#steps };
@@ -304,6 +398,7 @@ export class Execution {
 
   // Starts the next step (sync): the step's number, state and visit, and the handler's context.
   #begin(signal) {
+    this.#live;
     if (this.#failed !== null) throw new Error('this execution failed; start a new one or resume a snapshot', { cause: this.#failed });
     const runtime = requireRuntime();
     const index = runtime.execBegin(this.#address);
@@ -315,12 +410,14 @@ export class Execution {
     const revision = info[6] === 1
       ? { visit, previous: this.#updates.has(state.name) ? this.#updates.get(state.name) : null, feedback: this.#native.feedback() }
       : null;
-    return { index, state, step, visit, ctx: { state: this.#state, step, visit, stateName: state.name, signal, revision } };
+    return { index, state, step, visit, finished: false, ctx: { state: this.#state, step, visit, stateName: state.name, signal, revision } };
   }
 
-  // Runs the handler, merges its update, routes; returns the step record.
+  // Runs the handler, merges its update and routes. Returns the step's record and the error the
+  // step ends the run with (no edge matched; max steps with onMaxSteps 'throw'), if any.
   async #finish(begun) {
     const { state, ctx } = begun;
+    begun.finished = true;
     const started = performance.now();
     let update;
     try {
@@ -339,8 +436,9 @@ export class Execution {
     this.#updates.set(state.name, update ?? null);
 
     const runtime = requireRuntime();
+    const address = this.#live.address();
     const cells = state.paths.length === 0 ? 0 : runtime.writer.write(this.#state, state.paths, this.#prepared.ids);
-    const status = runtime.execComplete(this.#address, cells);
+    const status = runtime.execComplete(address, cells);
     const info = runtime.execInfo();
     const next = info[4];
     const record = {
@@ -352,31 +450,35 @@ export class Execution {
       durationMs,
     };
     this.#steps.push(record);
+    let error = null;
     if (status === NO_EDGE) {
-      const error = this.#noEdgeError(state);
+      error = this.#noEdgeError(state);
       this.#failed = error;
-      throw error;
-    }
-    if (status === MAX_STEPS && this.#prepared.onMaxSteps === 'throw') {
+    } else if (status === MAX_STEPS && this.#prepared.onMaxSteps === 'throw') {
       const run = this.result();
-      throw new MaxStepsError(`machine '${this.#prepared.name}' ran its ${run.stepsRun} steps (maxSteps) without reaching END`, run);
+      error = new MaxStepsError(`machine '${this.#prepared.name}' ran its ${run.stepsRun} steps (maxSteps) without reaching END`, run);
     }
-    return record;
+    return { record, error };
   }
 
   #noEdgeError(state) {
+    const saved = JSON.parse(this.#native.snapshot());
+    // The reserved names as routing saw them (the executor supplies them, not the state).
+    const reserved = { $step: saved.step, $state: state.name, $visits: saved.visits };
+    for (const other of this.#prepared.states) reserved.$visits[other.name] ??= 0;
     const candidates = state.edges.map(({ to, when }) => `-> ${to}${when === null ? '' : ` when ${when}`}`);
     const read = {};
-    for (const [i, steps] of state.paths.entries()) {
-      const path = state.pathTexts[i];
+    state.paths.forEach((steps, i) => {
+      const root = steps[0][1];
+      const source = Object.hasOwn(reserved, root) ? reserved : this.#state;
       let value;
       try {
-        value = JSON.stringify(resolvePath(this.#state, steps)) ?? 'null';
+        value = JSON.stringify(resolvePath(source, steps)) ?? 'null';
       } catch {
         value = '(not JSON)';
       }
-      read[path] = value.length > 60 ? `${value.slice(0, 57)}...` : value;
-    }
+      read[state.pathTexts[i]] = value.length > 60 ? `${value.slice(0, 57)}...` : value;
+    });
     const preview = Object.entries(read).map(([path, value]) => `${path} = ${value}`).join(', ');
     return new NoEdgeMatchedError(
       `no edge from state '${state.name}' matched: ${candidates.join('; ')}${preview ? `. The state read: ${preview}` : ''}`,
@@ -384,26 +486,38 @@ export class Execution {
     );
   }
 
-  /** Runs one step; resolves its record, or null when the execution has already finished. */
-  async step(options = {}) {
-    if (this.done) return null;
-    this.#guard();
-    try {
-      return await this.#finish(this.#begin(options.signal));
-    } finally {
-      this.#running = false;
-    }
-  }
-
   #guard() {
     if (this.#running) throw new Error('a step of this execution is already running');
     this.#running = true;
   }
 
-  /** Stops between steps: the run ends with reason 'aborted'. */
+  // The step under way is over: an abort() asked for meanwhile takes effect now.
+  #endStep() {
+    this.#running = false;
+    if (this.#abortRequested && this.#native !== null) {
+      this.#abortRequested = false;
+      requireRuntime().execAbort(this.#address);
+    }
+  }
+
+  /** Runs one step; resolves its record, or null when the execution has already finished. */
+  async step(options = {}) {
+    if (this.done) return null;
+    this.#guard();
+    try {
+      const { record, error } = await this.#finish(this.#begin(options?.signal));
+      if (error !== null) throw error;
+      return record;
+    } finally {
+      this.#endStep();
+    }
+  }
+
+  /** Stops the run: at once between steps, or as soon as the step under way finishes. */
   abort() {
-    if (this.#native === null) throw new Error('this execution has been disposed');
-    requireRuntime().execAbort(this.#address);
+    const native = this.#live;
+    if (this.#running) this.#abortRequested = true;
+    else requireRuntime().execAbort(native.address());
   }
 
   /** Runs to the end. Resolves { reason, stepsRun, state, steps }. */
@@ -415,8 +529,15 @@ export class Execution {
         this.abort();
         break;
       }
-      const record = await this.step({ signal });
-      if (onStep !== undefined) onStep(record);
+      this.#guard();
+      let outcome;
+      try {
+        outcome = await this.#finish(this.#begin(signal));
+      } finally {
+        this.#endStep();
+      }
+      if (onStep !== undefined) onStep(outcome.record);
+      if (outcome.error !== null) throw outcome.error;
     }
     return this.result();
   }
@@ -430,14 +551,19 @@ export class Execution {
         break;
       }
       this.#guard();
+      let begun = null;
+      let outcome;
       try {
-        const begun = this.#begin(signal);
+        begun = this.#begin(signal);
         yield { type: 'step:start', step: begun.step, stateName: begun.state.name, visit: begun.visit };
-        const record = await this.#finish(begun);
-        yield { type: 'step:end', step: record };
+        outcome = await this.#finish(begun);
       } finally {
-        this.#running = false;
+        // The consumer stopped listening before the handler ran: the step never happened.
+        if (begun !== null && !begun.finished && this.#native !== null) requireRuntime().execCancel(this.#address);
+        this.#endStep();
       }
+      yield { type: 'step:end', step: outcome.record };
+      if (outcome.error !== null) throw outcome.error;
     }
     yield { type: 'end', run: this.result() };
   }
@@ -445,15 +571,24 @@ export class Execution {
   /** Plain JSON that machine.resume() continues exactly (taken between steps). */
   snapshot() {
     if (this.#running) throw new Error('snapshot() is taken between steps; a step is running');
-    const saved = JSON.parse(this.#native.snapshot());
+    if (this.#failed !== null && !(this.#failed instanceof NoEdgeMatchedError)) {
+      throw new Error('this execution failed in a handler; there is no consistent state to snapshot', { cause: this.#failed });
+    }
+    const saved = JSON.parse(this.#live.snapshot());
     saved.state = JSON.parse(JSON.stringify(this.#state));
     saved.updates = JSON.parse(JSON.stringify(Object.fromEntries(this.#updates)));
     saved.durations = this.#steps.map((s) => s.durationMs);
     return saved;
   }
 
+  /** The DAG model of the machine with this execution's steps marked. */
+  toDag(options = {}) {
+    return JSON.parse(exportOf(this.#prepared.native, 'dag', { ...options, highlight: this.result() }));
+  }
+
   dispose() {
     if (this.#native === null) return;
+    this.#prepared.executions.delete(this);
     registry?.unregister(this);
     this.#native.delete();
     this.#native = null;

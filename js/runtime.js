@@ -52,6 +52,7 @@ async function load(platform, options) {
     execComplete: module._hg_exec_complete,
     execStatus: module._hg_exec_status,
     execAbort: module._hg_exec_abort,
+    execCancel: module._hg_exec_cancel,
     // What the last execBegin/execComplete did (src/machine, wasm/bindings.cpp exec_info).
     execInfo() {
       if (info.length === 0) info = new Int32Array(module.HEAPU8.buffer, infoAddress * 4, 7);

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "condition/standalone.h"
+#include "export/dag.h"
 #include "export/definition.h"
 #include "graph/handoff_graph.h"
 #include "machine/execution.h"
@@ -204,6 +205,37 @@ val graph_load_json(HandoffGraph& g, const std::string& text) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Exports (DAG model, Mermaid, DOT) of graphs and machines. `trace` is JSON text or empty.
+
+std::string dump(const handoff::condition::Json& json) {
+  return json.dump(-1, ' ', false, handoff::condition::Json::error_handler_t::replace);
+}
+
+// { text } or { error }: the export of `dag` in `format`, after marking `trace`.
+val render(handoff::dag::Dag dag, const std::string& trace, const std::string& format, const std::string& kind,
+           const std::string& direction) {
+  val out = val::object();
+  if (!trace.empty()) {
+    auto parsed = handoff::condition::Json::parse(trace, nullptr, /*allow_exceptions=*/false);
+    auto applied = parsed.is_discarded() ? handoff::Expected<void, std::string>(handoff::unexpected(std::string("the trace is not JSON")))
+                                         : handoff::dag::apply_trace(dag, parsed);
+    if (!applied) {
+      out.set("error", val(applied.error()));
+      return out;
+    }
+  }
+  if (format == "dag") out.set("text", val(dump(handoff::dag::to_json(dag))));
+  else if (format == "dot") out.set("text", val(handoff::dag::to_dot(dag)));
+  else out.set("text", val(handoff::dag::to_mermaid(dag, {kind, direction})));
+  return out;
+}
+
+val graph_export(const HandoffGraph& g, const std::string& trace, const std::string& format, const std::string& kind,
+                 const std::string& direction) {
+  return render(handoff::dag::dag_of(g), trace, format, kind, direction);
+}
+
+// ---------------------------------------------------------------------------------------------
 // StandaloneCondition
 
 std::uintptr_t condition_address(const StandaloneCondition& c) { return reinterpret_cast<std::uintptr_t>(&c); }
@@ -245,8 +277,12 @@ val problem_value(const handoff::machine::Problem& p) {
 }
 
 Machine* make_machine(const std::string& name, bool has_start, const std::string& start, double max_steps,
-                      bool throw_on_max_steps, bool feedback_on_revisit) {
+                      bool throw_on_max_steps, bool feedback_on_revisit, val reducers) {
   handoff::machine::MachineOptions options;
+  auto count = reducers["length"].as<std::size_t>();
+  for (std::size_t i = 0; i < count; ++i) {
+    options.reducers.emplace_back(reducers[i][0].as<std::string>(), reducers[i][1].as<std::string>());
+  }
   options.name = name;
   if (has_start) options.start = start;
   options.max_steps = max_steps;
@@ -263,8 +299,9 @@ val machine_add_state(Machine& m, const std::string& name, bool feedback_on_revi
 }
 
 // null, { problem: { code, message } } or { syntax: { index, message } }
-val machine_add_edge(Machine& m, const std::string& from, const std::string& to, bool conditional, const std::string& when) {
-  auto added = m.add_edge(from, to, conditional ? std::optional<std::string_view>(when) : std::nullopt);
+val machine_add_edge(Machine& m, const std::string& from, const std::string& to, bool conditional, const std::string& when,
+                     const std::string& description) {
+  auto added = m.add_edge(from, to, conditional ? std::optional<std::string_view>(when) : std::nullopt, description);
   if (added) return val::null();
   val out = val::object();
   if (added.error().problem) out.set("problem", problem_value(*added.error().problem));
@@ -305,6 +342,63 @@ val machine_out_edges(const Machine& m, std::uint32_t state) { return out_edges(
 val machine_strings_since(const Machine& m, std::uint32_t from) { return strings_since(m.graph(), from); }
 
 Execution* make_execution(Machine& m) { return new Execution(m); }
+
+val machine_export(const Machine& m, const std::string& trace, const std::string& format, const std::string& kind,
+                   const std::string& direction) {
+  return render(handoff::dag::dag_of(m), trace, format, kind, direction);
+}
+
+std::string machine_to_json(const Machine& m) { return dump(handoff::definition::to_json(m)); }
+
+// Replaces `m` with the machine the definition describes; null, or [{ pointer, message }].
+val machine_load_json(Machine& m, const std::string& text) {
+  val problems = val::array();
+  auto document = handoff::condition::Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (document.is_discarded()) {
+    val p = val::object();
+    p.set("pointer", val(""));
+    p.set("message", val("not valid JSON"));
+    problems.set(0, p);
+    return problems;
+  }
+  auto loaded = handoff::definition::machine_from_json(document);
+  if (!loaded) {
+    for (std::size_t i = 0; i < loaded.error().size(); ++i) {
+      val p = val::object();
+      p.set("pointer", val(loaded.error()[i].pointer));
+      p.set("message", val(loaded.error()[i].message));
+      problems.set(i, p);
+    }
+    return problems;
+  }
+  m = std::move(*loaded.value());
+  return val::null();
+}
+
+val machine_reducers(const Machine& m) {
+  val out = val::array();
+  const auto& reducers = m.options().reducers;
+  for (std::size_t i = 0; i < reducers.size(); ++i) {
+    val pair = val::array();
+    pair.set(0, val(reducers[i].first));
+    pair.set(1, val(reducers[i].second));
+    out.set(i, pair);
+  }
+  return out;
+}
+
+val machine_options(const Machine& m) {
+  const auto& o = m.options();
+  val out = val::object();
+  out.set("name", val(o.name));
+  out.set("start", o.start ? val(*o.start) : val::undefined());
+  out.set("maxSteps", val(o.max_steps));
+  out.set("onMaxSteps", val(o.on_max_steps == handoff::machine::OnMaxSteps::Throw ? "throw" : "return"));
+  out.set("feedbackOnRevisit", val(o.feedback_on_revisit));
+  return out;
+}
+
+bool machine_state_feedback(const Machine& m, std::uint32_t state) { return m.states()[state].feedback_on_revisit; }
 
 // Replaces `e` with the execution a snapshot's JSON text describes; null, or why not.
 val execution_restore(Execution& e, Machine& m, const std::string& text) {
@@ -422,6 +516,11 @@ EMSCRIPTEN_KEEPALIVE std::int32_t hg_exec_status(const Execution* execution) {
   return execution == nullptr ? -1 : static_cast<std::int32_t>(execution->status());
 }
 
+// Undoes hg_exec_begin when JS abandons a step before its handler ran.
+EMSCRIPTEN_KEEPALIVE void hg_exec_cancel(Execution* execution) {
+  if (execution != nullptr) execution->cancel_step();
+}
+
 // Stops between steps (status Aborted); does nothing once finished or in a step.
 EMSCRIPTEN_KEEPALIVE void hg_exec_abort(Execution* execution) {
   if (execution != nullptr) execution->abort();
@@ -453,7 +552,8 @@ EMSCRIPTEN_BINDINGS(handoff_graph) {
       .function("stringsSince", &strings_since)
       .function("explain", &explain)
       .function("toJSON", &graph_to_json)
-      .function("loadJSON", &graph_load_json);
+      .function("loadJSON", &graph_load_json)
+      .function("export", &graph_export);
 
   class_<Machine>("Machine")
       .constructor(&make_machine, emscripten::allow_raw_pointers())
@@ -465,7 +565,13 @@ EMSCRIPTEN_BINDINGS(handoff_graph) {
       .function("routePaths", &machine_route_paths)
       .function("routePathTexts", &machine_route_path_texts)
       .function("outEdges", &machine_out_edges)
-      .function("stringsSince", &machine_strings_since);
+      .function("stringsSince", &machine_strings_since)
+      .function("export", &machine_export)
+      .function("toJSON", &machine_to_json)
+      .function("reducers", &machine_reducers)
+      .function("options", &machine_options)
+      .function("stateFeedback", &machine_state_feedback)
+      .function("loadJSON", &machine_load_json);
 
   class_<Execution>("Execution")
       .constructor(&make_execution, emscripten::allow_raw_pointers())

@@ -25,7 +25,8 @@ template <class T, class E>
 class [[nodiscard]] Expected {
  public:
   Expected(T value) : state_(std::in_place_index<0>, std::move(value)) {}  // NOLINT: implicit by design
-  Expected(Unexpected<E> u) : state_(std::in_place_index<1>, std::move(u.error)) {}  // NOLINT
+  template <class G>
+  Expected(Unexpected<G> u) : state_(std::in_place_index<1>, E(std::move(u.error))) {}  // NOLINT
 
   bool ok() const { return state_.index() == 0; }
   explicit operator bool() const { return ok(); }
@@ -46,7 +47,8 @@ template <class E>
 class [[nodiscard]] Expected<void, E> {
  public:
   Expected() = default;
-  Expected(Unexpected<E> u) : error_(std::move(u.error)) {}  // NOLINT
+  template <class G>
+  Expected(Unexpected<G> u) : error_(E(std::move(u.error))) {}  // NOLINT
 
   bool ok() const { return !error_.has_value(); }
   explicit operator bool() const { return ok(); }

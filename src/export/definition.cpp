@@ -1,5 +1,6 @@
 #include "export/definition.h"
 
+#include <cmath>
 #include <initializer_list>
 #include <set>
 
@@ -153,6 +154,128 @@ Expected<HandoffGraph, std::vector<Problem>> graph_from_json(const Json& documen
 
   if (!r.problems.empty()) return unexpected(std::move(r.problems));
   return graph;
+}
+
+Json to_json(const machine::Machine& m) {
+  const auto& options = m.options();
+  Json states = Json::array();
+  for (const auto& state : m.states()) {
+    Json s = {{"name", state.name}};
+    if (!state.feedback_on_revisit) s["feedbackOnRevisit"] = false;
+    states.push_back(std::move(s));
+  }
+  Json edges = Json::array();
+  for (const auto& edge : m.edges()) {
+    Json e = {{"from", edge.from}, {"to", edge.to}};
+    if (edge.when) e["when"] = *edge.when;
+    if (!edge.description.empty()) e["description"] = edge.description;
+    edges.push_back(std::move(e));
+  }
+  Json reducers = Json::object();
+  for (const auto& [key, reducer] : options.reducers) reducers[key] = reducer;
+  Json out = {{"format", kMachineFormat}, {"version", kMachineVersion}, {"name", options.name}};
+  if (options.start) out["start"] = *options.start;
+  double steps = options.max_steps;
+  if (std::floor(steps) == steps && std::fabs(steps) < 1e15) out["maxSteps"] = static_cast<std::int64_t>(steps);
+  else out["maxSteps"] = steps;
+  out["onMaxSteps"] = options.on_max_steps == machine::OnMaxSteps::Throw ? "throw" : "return";
+  out["feedbackOnRevisit"] = options.feedback_on_revisit;
+  out["states"] = std::move(states);
+  out["edges"] = std::move(edges);
+  out["reducers"] = std::move(reducers);
+  return out;
+}
+
+Expected<std::unique_ptr<machine::Machine>, std::vector<Problem>> machine_from_json(const Json& document) {
+  Reader r;
+  if (!document.is_object()) {
+    r.problem("", "expected an object");
+    return unexpected(std::move(r.problems));
+  }
+  r.only(document, "", {"format", "version", "name", "start", "maxSteps", "onMaxSteps", "feedbackOnRevisit", "states",
+                        "edges", "reducers"});
+  if (const std::string* format = r.string_member(document, "", "format", true); format && *format != kMachineFormat) {
+    r.problem("/format", "expected \"" + std::string(kMachineFormat) + "\"");
+  }
+  auto version = document.find("version");
+  if (version == document.end()) {
+    r.problem("/version", "required");
+  } else if (!version->is_number_integer() || version->get<std::int64_t>() != kMachineVersion) {
+    r.problem("/version", "unsupported version " + version->dump() + " (this library reads version " +
+                              std::to_string(kMachineVersion) + ")");
+  }
+  machine::MachineOptions options;
+  if (const std::string* name = r.string_member(document, "", "name", false)) options.name = *name;
+  if (const std::string* start = r.string_member(document, "", "start", false)) options.start = *start;
+  if (auto it = document.find("maxSteps"); it != document.end()) {
+    if (it->is_number()) options.max_steps = it->get<double>();
+    else r.problem("/maxSteps", "expected a number");
+  }
+  if (const std::string* on_max = r.string_member(document, "", "onMaxSteps", false)) {
+    if (*on_max == "throw") options.on_max_steps = machine::OnMaxSteps::Throw;
+    else if (*on_max != "return") r.problem("/onMaxSteps", "expected \"return\" or \"throw\"");
+  }
+  if (auto it = document.find("feedbackOnRevisit"); it != document.end()) {
+    if (it->is_boolean()) options.feedback_on_revisit = it->get<bool>();
+    else r.problem("/feedbackOnRevisit", "expected true or false");
+  }
+  if (auto it = document.find("reducers"); it != document.end()) {
+    if (!it->is_object()) r.problem("/reducers", "expected an object");
+    for (auto m = it->begin(); it->is_object() && m != it->end(); ++m) {
+      std::string pointer = "/reducers/" + escape_pointer_token(m.key());
+      static const std::set<std::string> kReducers{"replace", "append", "merge", "sum", "custom"};
+      if (!m->is_string() || !kReducers.count(m->get<std::string>())) {
+        r.problem(pointer, "expected \"replace\", \"append\", \"merge\", \"sum\" or \"custom\"");
+      } else {
+        options.reducers.emplace_back(m.key(), m->get<std::string>());
+      }
+    }
+  }
+
+  auto machine = std::make_unique<machine::Machine>(options);
+  auto states = document.find("states");
+  if (states != document.end() && !states->is_array()) r.problem("/states", "expected an array");
+  for (std::size_t i = 0; states != document.end() && states->is_array() && i < states->size(); ++i) {
+    const Json& state = (*states)[i];
+    std::string pointer = "/states/" + std::to_string(i);
+    if (!state.is_object()) {
+      r.problem(pointer, "expected an object");
+      continue;
+    }
+    r.only(state, pointer, {"name", "feedbackOnRevisit"});
+    const std::string* name = r.string_member(state, pointer, "name", true);
+    bool feedback = true;
+    if (auto it = state.find("feedbackOnRevisit"); it != state.end()) {
+      if (it->is_boolean()) feedback = it->get<bool>();
+      else r.problem(pointer + "/feedbackOnRevisit", "expected true or false");
+    }
+    if (!name) continue;
+    if (auto added = machine->add_state(*name, feedback); !added) r.problem(pointer + "/name", added.error().message);
+  }
+  auto edges = document.find("edges");
+  if (edges != document.end() && !edges->is_array()) r.problem("/edges", "expected an array");
+  for (std::size_t i = 0; edges != document.end() && edges->is_array() && i < edges->size(); ++i) {
+    const Json& edge = (*edges)[i];
+    std::string pointer = "/edges/" + std::to_string(i);
+    if (!edge.is_object()) {
+      r.problem(pointer, "expected an object");
+      continue;
+    }
+    r.only(edge, pointer, {"from", "to", "when", "description"});
+    const std::string* from = r.string_member(edge, pointer, "from", true);
+    const std::string* to = r.string_member(edge, pointer, "to", true);
+    const std::string* when = r.string_member(edge, pointer, "when", false);
+    const std::string* description = r.string_member(edge, pointer, "description", false);
+    if (!from || !to) continue;
+    auto added = machine->add_edge(*from, *to, when ? std::optional<std::string_view>(*when) : std::nullopt,
+                                   description ? *description : "");
+    if (!added) {
+      if (added.error().syntax) r.problem(pointer + "/when", added.error().syntax->message);
+      else r.problem(pointer, added.error().problem->message);
+    }
+  }
+  if (!r.problems.empty()) return unexpected(std::move(r.problems));
+  return machine;
 }
 
 std::string describe(const std::vector<Problem>& problems) {

@@ -6,14 +6,19 @@
 #include <string>
 #include <vector>
 
+#include <memory>
+
 #include "condition/json_state.h"
 #include "core/expected.h"
 #include "graph/handoff_graph.h"
+#include "machine/machine.h"
 
 namespace handoff::definition {
 
 inline constexpr const char* kGraphFormat = "handoff-graph";
 inline constexpr int kGraphVersion = 1;
+inline constexpr const char* kMachineFormat = "handoff-graph/state-machine";
+inline constexpr int kMachineVersion = 1;
 
 struct Problem {
   std::string pointer;  // RFC 6901, e.g. "/edges/3/when"
@@ -22,6 +27,11 @@ struct Problem {
 
 condition::Json to_json(const graph::HandoffGraph& graph);
 Expected<graph::HandoffGraph, std::vector<Problem>> graph_from_json(const condition::Json& document);
+
+// A state machine's structure: states, edges, options and reducer names (handlers are the host's;
+// they are bound by state name when the definition is loaded).
+condition::Json to_json(const machine::Machine& machine);
+Expected<std::unique_ptr<machine::Machine>, std::vector<Problem>> machine_from_json(const condition::Json& document);
 
 // "/edges/3/when: expected '==' … at column 9", one line per problem.
 std::string describe(const std::vector<Problem>& problems);

@@ -1,5 +1,7 @@
 #include "machine/execution.h"
 
+#include "export/definition.h"
+
 namespace handoff::machine {
 
 using condition::Json;
@@ -9,6 +11,18 @@ namespace {
 
 constexpr const char* kSnapshotFormat = "handoff-graph/execution";
 constexpr int kSnapshotVersion = 1;
+
+// Identifies a machine's definition (FNV-1a over its definition JSON), so that a snapshot is
+// only resumed on the machine it was taken from, not on one whose states or edges changed.
+std::string fingerprint(const Machine& machine) {
+  std::string text = definition::to_json(machine).dump();
+  std::uint64_t hash = 1469598103934665603ULL;
+  for (unsigned char c : text) hash = (hash ^ c) * 1099511628211ULL;
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  for (int shift = 60; shift >= 0; shift -= 4) out += kHex[(hash >> shift) & 0xF];
+  return out;
+}
 
 }  // namespace
 
@@ -117,6 +131,13 @@ Status Execution::complete_step(const ValueRef* state_slots) {
   return status_;
 }
 
+void Execution::cancel_step() {
+  if (status_ != Status::InStep) return;
+  --visits_[current_];
+  --step_;
+  status_ = Status::Ready;
+}
+
 void Execution::abort() {
   if (status_ == Status::Ready) status_ = Status::Aborted;
 }
@@ -139,6 +160,7 @@ Json Execution::snapshot() const {
   return {{"format", kSnapshotFormat},
           {"version", kSnapshotVersion},
           {"machine", machine_->options().name},
+          {"definition", fingerprint(*machine_)},
           {"status", status_name(status_)},
           {"current", states[current_].name},
           {"step", step_},
@@ -156,6 +178,9 @@ Expected<Execution, std::string> Execution::restore(Machine& machine, const Json
   }
   if (!snapshot.contains("machine") || snapshot["machine"] != machine.options().name) {
     return fail("the snapshot is of another machine");
+  }
+  if (!snapshot.contains("definition") || snapshot["definition"] != fingerprint(machine)) {
+    return fail("the machine's definition changed since the snapshot was taken (states, edges or options differ)");
   }
   auto state_of = [&](const Json& name) -> std::optional<std::uint32_t> {
     return name.is_string() ? machine.state_index(name.get_ref<const std::string&>()) : std::nullopt;

@@ -53,6 +53,8 @@ class Execution {
   // Routes the step begun: `state_slots[i]` is the host's value at
   // machine().graph().route_paths(node)[i] on the merged state; reserved names are supplied here.
   Status complete_step(const condition::ValueRef* state_slots);
+  // Undoes begin_step() when the host abandons a step before running its handler.
+  void cancel_step();
   // Stops between steps.
   void abort();
 

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "condition/json_state.h"
 #include "condition/unicode.h"
 
 namespace handoff::machine {
@@ -55,17 +56,18 @@ Expected<void, Problem> Machine::add_state(std::string_view name, bool feedback_
 }
 
 Expected<void, EdgeRejection> Machine::add_edge(std::string_view from, std::string_view to,
-                                                std::optional<std::string_view> when) {
+                                                std::optional<std::string_view> when, std::string_view description) {
   auto reject = [](std::string code, std::string message) {
     return unexpected(EdgeRejection{Problem{std::move(code), std::move(message)}, std::nullopt});
   };
   if (frozen_) return unexpected(EdgeRejection{frozen_problem(), std::nullopt});
-  MachineEdge edge{std::string(from), std::string(to), when ? std::optional<std::string>(*when) : std::nullopt};
+  MachineEdge edge{std::string(from), std::string(to), when ? std::optional<std::string>(*when) : std::nullopt,
+                   std::string(description)};
   std::string what = describe_edge(edges_.size(), edge);
   if (blank(from)) return reject("blank-name", what + " has a blank 'from'");
   if (blank(to)) return reject("blank-name", what + " has a blank 'to'");
   if (from == kEnd) return reject("edge-from-end", what + " starts at END, which is terminal");
-  auto added = graph_.add_edge(from, to, when);
+  auto added = graph_.add_edge(from, to, when, description);
   if (!added) {
     if (added.error().kind == graph::EdgeError::Kind::Syntax) {
       return unexpected(EdgeRejection{std::nullopt, added.error().syntax});
@@ -81,8 +83,10 @@ std::vector<Problem> Machine::validate() const {
   std::vector<Problem> problems;
   double max_steps = options_.max_steps;
   if (!(max_steps >= 1 && max_steps <= kMaxStepsLimit && std::floor(max_steps) == max_steps)) {
-    std::string got = std::isfinite(max_steps) ? std::to_string(max_steps) : "a non-finite number";
-    if (std::isfinite(max_steps) && std::floor(max_steps) == max_steps) got = std::to_string(static_cast<long long>(max_steps));
+    std::string got = std::isfinite(max_steps) ? condition::Json(max_steps).dump() : "a non-finite number";
+    if (std::isfinite(max_steps) && std::floor(max_steps) == max_steps && std::fabs(max_steps) < 1e15) {
+      got = std::to_string(static_cast<long long>(max_steps));
+    }
     problems.push_back({"max-steps", "maxSteps must be an integer from 1 to 1000000, got " + got});
   }
   if (!options_.start || blank(*options_.start)) {

@@ -38,6 +38,9 @@ struct MachineOptions {
   double max_steps = kDefaultMaxSteps;
   OnMaxSteps on_max_steps = OnMaxSteps::Return;
   bool feedback_on_revisit = true;
+  // How the host merges each key of an update: "replace", "append", "merge", "sum" or "custom"
+  // (a host function). The core does not merge states; it keeps this for the definition format.
+  std::vector<std::pair<std::string, std::string>> reducers;
 };
 
 // Why add_edge refused an edge: a problem visible in the call itself, or a condition syntax error.
@@ -56,6 +59,7 @@ struct MachineEdge {
   std::string from;
   std::string to;
   std::optional<std::string> when;
+  std::string description;
 };
 
 class Machine {
@@ -67,7 +71,8 @@ class Machine {
   // Parses `when` at once, and refuses a blank endpoint or an edge from END; unknown endpoints are
   // reported by validate(), since the states may be declared later.
   Expected<void, EdgeRejection> add_edge(std::string_view from, std::string_view to,
-                                         std::optional<std::string_view> when = std::nullopt);
+                                         std::optional<std::string_view> when = std::nullopt,
+                                         std::string_view description = {});
 
   // Every problem, in a fixed order: maxSteps, start, edges (in order), states without edges.
   std::vector<Problem> validate() const;

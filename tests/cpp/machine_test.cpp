@@ -187,7 +187,7 @@ const bool registered = [] {
 }();
 
 Machine tool_router() {
-  Machine m({"router", "analyze", 20, OnMaxSteps::Return, true});
+  Machine m({"router", "analyze", 20, OnMaxSteps::Return, true, {}});
   (void)m.add_state("analyze");
   (void)m.add_state("tool");
   (void)m.add_edge("analyze", "tool", "$visits.analyze < 3");

@@ -155,7 +155,27 @@ describe('failures', () => {
   test('the definition is fixed once a run has started', async () => {
     const m = new StateMachine({ name: 'f', start: 'a' }).addState('a').addEdge('a', END);
     await m.run();
-    assert.throws(() => m.addState('b'), { name: 'GraphValidationError', message: /fixed/ });
+    assert.throws(() => m.addState('b'), { name: 'Error', message: /started running, so its states and edges are fixed/ });
+  });
+
+  test('NoEdgeMatchedError shows the reserved names as routing saw them', async () => {
+    const m = new StateMachine({ name: 'r', start: 'a' }).addState('a').addEdge('a', END, '$visits.a > 5 and $step > 5');
+    await assert.rejects(m.run({}), (error) => {
+      assert.deepEqual(error.read, { '$step': '1', '$visits.a': '1' });
+      return true;
+    });
+  });
+
+  test("onStep sees the last step before MaxStepsError", async () => {
+    const seen = [];
+    const m = new StateMachine({ name: 'loop', start: 'a', maxSteps: 2, onMaxSteps: 'throw' }).addState('a').addEdge('a', 'a');
+    await assert.rejects(m.run({}, { onStep: (s) => seen.push(s.step) }), MaxStepsError);
+    assert.deepEqual(seen, [1, 2]);
+  });
+
+  test("'append' keeps a previous value that is not an array as its first element", async () => {
+    const m = new StateMachine({ name: 'a', start: 'a', reducers: { log: 'append' } }).addState('a', () => ({ log: 'b' })).addEdge('a', END);
+    assert.deepEqual((await m.run({ log: 'a' })).state.log, ['a', 'b']);
   });
 });
 
@@ -175,6 +195,30 @@ describe('abort and events', () => {
     const before = new AbortController();
     before.abort();
     assert.equal((await m.run({}, { signal: before.signal })).stepsRun, 0);
+  });
+
+  test('abort() during a step stops the run once that step finishes', async () => {
+    const m = new StateMachine({ name: 'a', start: 'a', maxSteps: 50 }).addState('a').addEdge('a', 'a');
+    const exec = m.start({});
+    const running = exec.step();
+    exec.abort();
+    await running;
+    assert.equal(exec.reason, 'aborted');
+    assert.equal(exec.stepsRun, 1);
+  });
+
+  test('leaving stream() after step:start undoes that step; the execution can go on', async () => {
+    const m = toolRouter((ctx) => (ctx.visit === 1 ? 'A' : 'done'));
+    const exec = m.start({});
+    for await (const event of exec.stream()) {
+      if (event.type === 'step:start' && event.step === 2) break;
+    }
+    assert.equal(exec.stepsRun, 1);
+    assert.equal(exec.reason, null);
+    const saved = JSON.parse(JSON.stringify(exec.snapshot()));
+    assert.equal(saved.step, 1);
+    const run = await m.resume(saved).run();
+    assert.deepEqual(run.steps.map((s) => s.state), ['analyze', 'toolA', 'analyze']);
   });
 
   test('onStep sees every step; stream() yields step:start, step:end and end', async () => {
@@ -216,6 +260,17 @@ describe('step-wise execution and snapshots', () => {
     assert.throws(() => m.resume(saved), /another machine/);
     assert.throws(() => m.resume({ format: 'nope' }), TypeError);
     assert.throws(() => m.resume({ ...m.start({}).snapshot(), current: 'ghost' }), /current/);
+    const changed = toolRouter(() => 'done').addState('extra').addEdge('extra', END);
+    assert.throws(() => changed.resume(m.start({}).snapshot()), /definition changed/);
+  });
+
+  test('disposing a machine disposes its executions; using them then throws', async () => {
+    const m = toolRouter(() => 'A');
+    const exec = m.start({});
+    await exec.step();
+    m.dispose();
+    await assert.rejects(exec.step(), /disposed/);
+    assert.throws(() => exec.snapshot(), /disposed/);
   });
 
   test('property: 1,000 random machines run straight and interrupted (snapshot → JSON → resume) agree', async () => {

@@ -5,7 +5,7 @@ import {
   ConditionSyntaxError, CycleError, DefinitionError, GraphValidationError, MaxStepsError, NoEdgeMatchedError,
   StateMachine, Execution, END,
   type Explanation, type EdgeInfo, type GraphDefinition, type WasmSource, type Run, type StepRecord,
-  type MachineEvent, type ExecutionSnapshot, type HandlerContext,
+  type MachineEvent, type ExecutionSnapshot, type HandlerContext, type DagModel,
 } from 'handoff-graph';
 
 interface Ticket extends Record<string, unknown> {
@@ -38,7 +38,11 @@ async function machines(): Promise<void> {
     const e: MachineEvent<Ticket> = event;
     if (e.type === 'step:end') void e.step.next;
   }
-  void [reason, record, resumed.done, m.validate()];
+  const definition = m.toJSON();
+  const copy: StateMachine<Ticket> = StateMachine.fromJSON<Ticket>(definition, { handlers: { analyze: () => ({ decision: 'done' }) } });
+  const dag: DagModel = copy.toDag({ highlight: run });
+  const text: string = copy.toMermaid({ kind: 'state', direction: 'LR', highlight: run }) + copy.toDot({ run }) + resumed.toDag().kind;
+  void [reason, record, resumed.done, m.validate(), dag, text];
 }
 void machines;
 
@@ -73,6 +77,9 @@ async function main(): Promise<void> {
   const dag: boolean = g.isDag();
   const definition: GraphDefinition = g.toJSON();
   const copy: HandoffGraph = HandoffGraph.fromJSON(definition);
+  const drawn: string = copy.toMermaid({ kind: 'flowchart', highlight: [why] }) + copy.toDot({ trace: [{ node: 'triage', edge: 0 }] });
+  const firedCount: number = copy.toDag().edges[0].firedCount;
+  void [drawn, firedCount];
   HandoffGraph.fromJSON(JSON.stringify(definition));
   copy.dispose();
   g[Symbol.dispose]();

@@ -1,0 +1,312 @@
+#include "export/dag.h"
+
+#include <algorithm>
+#include <map>
+
+#include "condition/unicode.h"
+#include "machine/execution.h"
+
+namespace handoff::dag {
+namespace {
+
+constexpr const char* kFired = "#e4572e";
+
+}  // namespace
+
+Dag dag_of(const graph::HandoffGraph& graph) {
+  Dag dag;
+  dag.kind = "graph";
+  for (const std::string& name : graph.node_names()) {
+    dag.nodes.push_back({name, "node", graph.description(graph.find(name)), false, std::nullopt});
+  }
+  std::vector<std::uint32_t> seen(graph.size());
+  for (const graph::Edge& edge : graph.edges()) {
+    dag.edges.push_back({graph.name(edge.from), graph.name(edge.to),
+                         edge.condition ? std::optional<std::string>(edge.condition->source()) : std::nullopt,
+                         edge.description, seen[edge.from]++, {}});
+  }
+  return dag;
+}
+
+Dag dag_of(const machine::Machine& machine) {
+  Dag dag;
+  dag.kind = "state-machine";
+  dag.name = machine.options().name;
+  const auto& start = machine.options().start;
+  bool has_end = false;
+  for (const auto& state : machine.states()) {
+    dag.nodes.push_back({state.name, "state", "", start && *start == state.name, std::nullopt});
+  }
+  std::map<std::string, std::uint32_t> seen;
+  for (const auto& edge : machine.edges()) {
+    has_end = has_end || edge.to == machine::kEnd;
+    dag.edges.push_back({edge.from, edge.to, edge.when, edge.description, seen[edge.from]++, {}});
+  }
+  if (has_end) dag.nodes.push_back({std::string(machine::kEnd), "end", "", false, std::nullopt});
+  std::sort(dag.nodes.begin(), dag.nodes.end(), [](const Node& a, const Node& b) { return a.id < b.id; });
+  return dag;
+}
+
+Expected<void, std::string> apply_trace(Dag& dag, const Json& trace) {
+  auto fire = [&](const std::string& from, const Json& position, std::uint32_t step) -> Expected<void, std::string> {
+    if (!position.is_number_unsigned() && !(position.is_number_integer() && position.get<std::int64_t>() >= 0)) {
+      return unexpected("step " + std::to_string(step) + ": 'edge' must be an edge index");
+    }
+    auto index = position.get<std::uint32_t>();
+    for (Edge& edge : dag.edges) {
+      if (edge.from == from && edge.position == index) {
+        edge.fired_at.push_back(step);
+        return {};
+      }
+    }
+    return unexpected("step " + std::to_string(step) + ": '" + from + "' has no edge " + std::to_string(index));
+  };
+  auto node = [&](const std::string& id) -> Node* {
+    for (Node& n : dag.nodes) {
+      if (n.id == id) return &n;
+    }
+    return nullptr;
+  };
+
+  if (trace.is_object() && trace.contains("steps")) {  // a machine run
+    const Json& steps = trace["steps"];
+    if (!steps.is_array()) return unexpected("'steps' must be an array");
+    Run run;
+    for (Node& n : dag.nodes) {
+      if (n.type == "state") n.visits = 0;
+    }
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+      const Json& s = steps[i];
+      if (!s.is_object() || !s.contains("state") || !s["state"].is_string()) {
+        return unexpected("steps[" + std::to_string(i) + "] has no state name");
+      }
+      const std::string& state = s["state"].get_ref<const std::string&>();
+      Node* n = node(state);
+      if (n == nullptr || n->type == "end") return unexpected("steps[" + std::to_string(i) + "]: no state '" + state + "'");
+      n->visits = *n->visits + 1;
+      auto step = s.contains("step") && s["step"].is_number_unsigned() ? s["step"].get<std::uint32_t>()
+                                                                       : static_cast<std::uint32_t>(i + 1);
+      if (s.contains("edge") && !s["edge"].is_null()) {
+        if (auto fired = fire(state, s["edge"], step); !fired) return fired;
+      }
+      run.last_state = state;
+      run.steps_run = static_cast<std::uint32_t>(i + 1);
+    }
+    run.reason = trace.contains("reason") && trace["reason"].is_string() ? trace["reason"].get<std::string>() : "";
+    dag.run = std::move(run);
+    return {};
+  }
+  if (trace.is_array()) {  // routing hops: { node, edge } or explain() results
+    for (std::size_t i = 0; i < trace.size(); ++i) {
+      const Json& hop = trace[i];
+      auto step = static_cast<std::uint32_t>(i + 1);
+      if (!hop.is_object() || !hop.contains("node") || !hop["node"].is_string()) {
+        return unexpected("trace[" + std::to_string(i) + "] has no node");
+      }
+      const std::string& from = hop["node"].get_ref<const std::string&>();
+      if (hop.contains("edges") && hop["edges"].is_array()) {
+        for (const Json& e : hop["edges"]) {
+          if (e.is_object() && e.value("matched", false) && e.contains("index")) {
+            if (auto fired = fire(from, e["index"], step); !fired) return fired;
+          }
+        }
+      } else if (hop.contains("edge") && !hop["edge"].is_null()) {
+        if (auto fired = fire(from, hop["edge"], step); !fired) return fired;
+      }
+    }
+    return {};
+  }
+  return unexpected("a trace is a run ({ steps }) or an array of routing hops");
+}
+
+Json to_json(const Dag& dag) {
+  Json nodes = Json::array();
+  for (const Node& n : dag.nodes) {
+    Json node = {{"id", n.id}, {"type", n.type}};
+    if (n.start) node["start"] = true;
+    if (!n.description.empty()) node["description"] = n.description;
+    if (n.visits) node["visits"] = *n.visits;
+    nodes.push_back(std::move(node));
+  }
+  Json edges = Json::array();
+  for (const Edge& e : dag.edges) {
+    Json edge = {{"from", e.from},
+                 {"to", e.to},
+                 {"position", e.position},
+                 {"when", e.when ? Json(*e.when) : Json(nullptr)},
+                 {"unconditional", !e.when.has_value()}};
+    if (!e.description.empty()) edge["description"] = e.description;
+    edge["fired"] = !e.fired_at.empty();
+    edge["firedCount"] = e.fired_at.size();
+    edge["firedAtSteps"] = e.fired_at;
+    edges.push_back(std::move(edge));
+  }
+  Json out = {{"format", "handoff-graph/dag"}, {"version", 1}, {"kind", dag.kind}};
+  if (!dag.name.empty()) out["name"] = dag.name;
+  out["nodes"] = std::move(nodes);
+  out["edges"] = std::move(edges);
+  if (dag.run) {
+    Json run = {{"reason", dag.run->reason}, {"stepsRun", dag.run->steps_run}};
+    run["lastState"] = dag.run->last_state ? Json(*dag.run->last_state) : Json(nullptr);
+    out["run"] = std::move(run);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Mermaid. Ids are generated (n0, n1, … in node order), so no user string is ever parsed as
+// syntax; every label is quoted, and characters that Mermaid's grammar or its HTML rendering
+// treat specially are written as entity codes (#35; for '#', #quot; for '"', …).
+
+namespace {
+
+std::string mermaid_text(const std::string& text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size();) {
+    std::size_t at = i;
+    char32_t c = condition::unicode::decode_utf8(text, i);
+    switch (c) {
+      case '"': out += "#quot;"; break;
+      case '\n': out += "<br>"; break;
+      case '#': case '<': case '>': case '&': case '|': case '[': case ']': case '{': case '}': case '(':
+      case ')': case ';': case ':': case '`': case '\\': case '%':
+        out += "#" + std::to_string(static_cast<std::uint32_t>(c)) + ";";
+        break;
+      default:
+        if (c == condition::unicode::kInvalid || c < 0x20 || c == 0x7F || (c >= 0x80 && c <= 0x9F) || c == 0x2028 ||
+            c == 0x2029) {
+          out += ' ';
+        } else {
+          out.append(text, at, i - at);
+        }
+    }
+  }
+  return out;
+}
+
+std::string node_label(const Node& n) { return n.type == "end" ? "END" : n.id; }
+
+std::map<std::string, std::string> generated_ids(const Dag& dag) {
+  std::map<std::string, std::string> ids;
+  for (std::size_t i = 0; i < dag.nodes.size(); ++i) ids[dag.nodes[i].id] = "n" + std::to_string(i);
+  return ids;
+}
+
+std::string edge_label(const Edge& e) {
+  std::string label = e.when ? *e.when : e.description;
+  return label;
+}
+
+}  // namespace
+
+std::string to_mermaid(const Dag& dag, const MermaidOptions& options) {
+  auto ids = generated_ids(dag);
+  std::string out;
+  if (options.kind == "state") {
+    out += "stateDiagram-v2\n";
+    out += "  direction " + std::string(options.direction == "TD" ? "TB" : options.direction) + "\n";
+    for (const Node& n : dag.nodes) {
+      if (n.type != "end") out += "  state \"" + mermaid_text(node_label(n)) + "\" as " + ids[n.id] + "\n";
+    }
+    for (const Node& n : dag.nodes) {
+      if (n.start) out += "  [*] --> " + ids[n.id] + "\n";
+    }
+    for (const Edge& e : dag.edges) {
+      bool to_end = dag.kind == "state-machine" && e.to == machine::kEnd;
+      out += "  " + ids[e.from] + " --> " + (to_end ? "[*]" : ids[e.to]);
+      std::string label = edge_label(e);
+      if (!e.fired_at.empty()) label += (label.empty() ? "" : " ") + std::string("(fired ×") + std::to_string(e.fired_at.size()) + ")";
+      if (!label.empty()) out += " : " + mermaid_text(label);
+      out += "\n";
+    }
+    for (const Node& n : dag.nodes) {
+      if (n.type != "end" && n.visits && *n.visits > 0) out += "  class " + ids[n.id] + " visited\n";
+    }
+    if (dag.run) out += "  classDef visited stroke:" + std::string(kFired) + ",stroke-width:3px\n";
+    return out;
+  }
+
+  out += "flowchart " + options.direction + "\n";
+  for (const Node& n : dag.nodes) {
+    const std::string& id = ids[n.id];
+    std::string label = "\"" + mermaid_text(node_label(n)) + "\"";
+    if (n.type == "end") out += "  " + id + "([" + label + "])\n";
+    else out += "  " + id + "[" + label + "]\n";
+  }
+  bool any_start = false;
+  for (const Node& n : dag.nodes) {
+    if (n.start) {
+      out += "  start((\" \")) --> " + ids[n.id] + "\n";
+      any_start = true;
+    }
+  }
+  std::vector<std::size_t> fired_links;
+  std::size_t link = any_start ? 1 : 0;
+  for (const Edge& e : dag.edges) {
+    std::string label = edge_label(e);
+    out += "  " + ids[e.from] + (e.when ? " -->" : " -.->");
+    if (!label.empty()) out += "|\"" + mermaid_text(label) + "\"|";
+    out += " " + ids[e.to] + "\n";
+    if (!e.fired_at.empty()) fired_links.push_back(link);
+    ++link;
+  }
+  for (std::size_t l : fired_links) out += "  linkStyle " + std::to_string(l) + " stroke:" + kFired + ",stroke-width:3px\n";
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// DOT (Graphviz). Every id and label is a quoted string with '"' and '\' escaped, so that no
+// label is read as an escape sequence or as syntax.
+
+namespace {
+
+std::string dot_string(const std::string& text) {
+  std::string out = "\"";
+  for (std::size_t i = 0; i < text.size();) {
+    std::size_t at = i;
+    char32_t c = condition::unicode::decode_utf8(text, i);
+    if (c == '"') out += "\\\"";
+    else if (c == '\\') out += "\\\\";
+    else if (c == '\n') out += "\\n";
+    else if (c == condition::unicode::kInvalid || c < 0x20 || c == 0x7F) out += ' ';
+    else out.append(text, at, i - at);
+  }
+  return out + "\"";
+}
+
+}  // namespace
+
+std::string to_dot(const Dag& dag) {
+  auto ids = generated_ids(dag);
+  std::string out = "digraph " + dot_string(dag.name.empty() ? dag.kind : dag.name) + " {\n";
+  out += "  graph [rankdir=TB, charset=\"UTF-8\"];\n";
+  out += "  node [shape=box, style=rounded, fontname=\"Helvetica\"];\n";
+  out += "  edge [fontname=\"Helvetica\", fontsize=10];\n";
+  for (const Node& n : dag.nodes) {
+    out += "  " + ids[n.id] + " [label=" + dot_string(node_label(n));
+    if (n.type == "end") out += ", shape=doublecircle, style=solid";
+    if (!n.description.empty()) out += ", tooltip=" + dot_string(n.description);
+    if (n.visits && *n.visits > 0) out += ", color=\"" + std::string(kFired) + "\", penwidth=2";
+    out += "];\n";
+  }
+  for (const Node& n : dag.nodes) {
+    if (n.start) out += "  start [shape=point, width=0.15];\n  start -> " + ids[n.id] + ";\n";
+  }
+  for (const Edge& e : dag.edges) {
+    out += "  " + ids[e.from] + " -> " + ids[e.to] + " [";
+    std::string label = edge_label(e);
+    std::vector<std::string> attributes;
+    if (!label.empty()) attributes.push_back("label=" + dot_string(label));
+    if (!e.when) attributes.push_back("style=dashed");
+    if (!e.fired_at.empty()) {
+      attributes.push_back("color=\"" + std::string(kFired) + "\"");
+      attributes.push_back("penwidth=2.5");
+      attributes.push_back("xlabel=" + dot_string("×" + std::to_string(e.fired_at.size())));
+    }
+    for (std::size_t i = 0; i < attributes.size(); ++i) out += (i ? ", " : "") + attributes[i];
+    out += "];\n";
+  }
+  return out + "}\n";
+}
+
+}  // namespace handoff::dag

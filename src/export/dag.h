@@ -1,0 +1,71 @@
+// The DAG model of a graph or a state machine, and its drawings (docs/format.md).
+//
+// One model serves every export: `dag_of` takes the structure, `apply_trace` marks what a run
+// or a routing trace fired, and the renderers turn the model into JSON, Mermaid or DOT. Output is
+// deterministic: nodes sorted by id, edges in declaration order, no timestamps, so exports diff
+// cleanly and the native and WebAssembly builds agree byte for byte.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "condition/json_state.h"
+#include "core/expected.h"
+#include "graph/handoff_graph.h"
+#include "machine/machine.h"
+
+namespace handoff::dag {
+
+using condition::Json;
+
+struct Node {
+  std::string id;
+  std::string type;  // "node" (a graph's), "state" or "end" (a machine's)
+  std::string description;
+  bool start = false;
+  std::optional<std::uint32_t> visits;  // with a run
+};
+
+struct Edge {
+  std::string from;
+  std::string to;
+  std::optional<std::string> when;
+  std::string description;
+  std::uint32_t position = 0;          // among `from`'s outgoing edges
+  std::vector<std::uint32_t> fired_at;  // step numbers (1-based) at which the edge fired
+};
+
+struct Run {
+  std::string reason;
+  std::uint32_t steps_run = 0;
+  std::optional<std::string> last_state;
+};
+
+struct Dag {
+  std::string kind;  // "graph" or "state-machine"
+  std::string name;
+  std::vector<Node> nodes;  // sorted by id
+  std::vector<Edge> edges;  // declaration order
+  std::optional<Run> run;
+};
+
+Dag dag_of(const graph::HandoffGraph& graph);
+Dag dag_of(const machine::Machine& machine);
+
+// Marks fired edges. `trace` is a machine run ({ reason?, steps: [{ step, state, edge }] }), or a
+// graph routing trace: an array of { node, edge } hops or of explain() results. Returns what does
+// not fit the model (an unknown node, an edge index out of range), naming where.
+Expected<void, std::string> apply_trace(Dag& dag, const Json& trace);
+
+Json to_json(const Dag& dag);
+
+struct MermaidOptions {
+  std::string kind = "flowchart";  // or "state"
+  std::string direction = "TD";    // TD, TB, BT, LR, RL
+};
+std::string to_mermaid(const Dag& dag, const MermaidOptions& options);
+std::string to_dot(const Dag& dag);
+
+}  // namespace handoff::dag
