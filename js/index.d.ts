@@ -269,11 +269,145 @@ export class Execution<S extends Record<string, unknown> = Record<string, unknow
   step(options?: { signal?: AbortSignal }): Promise<StepRecord | null>;
   run(options?: RunOptions): Promise<Run<S>>;
   stream(options?: { signal?: AbortSignal }): AsyncGenerator<MachineEvent<S>, void, undefined>;
-  result(): Run<S>;
+  result(): Omit<Run<S>, 'reason'> & { reason: Execution<S>['reason'] };
   abort(): void;
   snapshot(): ExecutionSnapshot;
   /** The machine's DAG model with this execution's steps marked. */
   toDag(): DagModel;
+  dispose(): void;
+  [Symbol.dispose](): void;
+}
+
+// ------------------------------------------------------------------------------------------
+// Handoffs (docs/handoffs.md)
+
+export type ToolFormat = 'openai-responses' | 'openai-chat' | 'anthropic' | 'ai-sdk';
+export const TOOL_FORMATS: readonly ToolFormat[];
+
+export interface SwarmAgent {
+  id: string;
+  name?: string;
+  description?: string;
+  instructions?: string;
+  /** The agent a new session starts with (the first agent when none is marked). */
+  entry?: boolean;
+  /** How many handoffs this agent may select in a session. */
+  handoffs?: number;
+}
+
+export interface RequiredVariable {
+  name: string;
+  /** 'state' (default): a session variable that must be set; 'model': a tool argument. */
+  from?: 'state' | 'model';
+  type?: 'string' | 'number' | 'integer' | 'boolean';
+  description?: string;
+}
+
+export interface SwarmEdge {
+  from: string;
+  to: string;
+  description?: string;
+  /** A rule: taken automatically when it holds. With `offer: true`, a tool offered while it holds. */
+  when?: string;
+  offer?: boolean;
+  toolName?: string;
+  requires?: Array<string | RequiredVariable>;
+  /** What history the target receives: 'full', 'last-user', 'none' or a custom policy's name. */
+  context?: string;
+  includeSystem?: boolean;
+}
+
+export interface SwarmDefinition {
+  format?: 'handoff-graph/swarm';
+  version?: 1;
+  name?: string;
+  /** Handoffs a session may take in all (default 10). */
+  maxHops?: number;
+  context?: string;
+  includeSystem?: boolean;
+  agents: SwarmAgent[];
+  edges?: SwarmEdge[];
+}
+
+export interface Message {
+  role: 'system' | 'user' | 'assistant' | 'tool';
+  content: string;
+  [key: string]: unknown;
+}
+
+export type ContextPolicy = (messages: Message[], info: { from: string; to: string; edge: SwarmEdge | undefined; session: Session }) => Message[];
+
+export interface Session {
+  format: 'handoff-graph/session';
+  version: number;
+  id: string;
+  swarm: string;
+  active: string;
+  hops: number;
+  turn: number;
+  selections: Record<string, number>;
+  variables: Record<string, unknown>;
+  histories: Record<string, Message[]>;
+  checkpoints: Array<{ turn: number; hops: number; active: string; outcome: HandoffOutcome }>;
+}
+
+export interface ToolCall {
+  id?: string;
+  name: string;
+  /** An object, or its JSON text (as OpenAI sends it). */
+  arguments?: unknown;
+}
+
+export type HandoffOutcome =
+  | { type: 'handoff'; via: 'tool' | 'rule'; from: string; to: string; tool?: string; variables: Record<string, unknown>; reason: string | null }
+  | { type: 'handoff_blocked'; from: string; to: string; tool: string; missing: string[]; invalid: Array<{ name: string; expected: string }>; rejectionReason: string }
+  | { type: 'rejected'; reason: string };
+
+export interface ModelResponse {
+  text?: string;
+  toolCalls?: ToolCall[];
+}
+
+export type SwarmEvent =
+  | { type: 'open'; agent: string; turn: number }
+  | ({ type: 'handoff' } & Omit<Extract<HandoffOutcome, { type: 'handoff' }>, 'type'>)
+  | ({ type: 'handoff_blocked' } & Omit<Extract<HandoffOutcome, { type: 'handoff_blocked' }>, 'type'>)
+  | { type: 'tool_use'; agent: string; call: ToolCall }
+  | { type: 'tool_result'; agent: string; call: ToolCall; result: string; outcome: HandoffOutcome }
+  | { type: 'chunk'; agent: string; text: string }
+  | { type: 'done'; agent: string; text: string; session: Session };
+
+export interface SessionStore {
+  get(id: string): Promise<Session | undefined>;
+  save(session: Session): Promise<void>;
+  appendCheckpoint(id: string, checkpoint: unknown): Promise<void>;
+  listCheckpoints(id: string): Promise<unknown[]>;
+}
+
+export class Swarm {
+  constructor(definition: SwarmDefinition | string, options?: { contexts?: Record<string, ContextPolicy> });
+  static fromJSON(definition: SwarmDefinition | string, options?: { contexts?: Record<string, ContextPolicy> }): Swarm;
+  readonly name: string;
+  toJSON(): Required<Pick<SwarmDefinition, 'format' | 'version'>> & SwarmDefinition;
+  agent(id: string): SwarmAgent | undefined;
+  createSession(options?: { id?: string; variables?: Record<string, unknown> }): Session;
+  tools(session: Session, format?: ToolFormat): unknown;
+  offered(session: Session): Array<{ name: string; to: string }>;
+  applyRules(session: Session): HandoffOutcome | null;
+  updateState(session: Session, variables: Record<string, unknown>): HandoffOutcome | null;
+  applyToolCall(session: Session, call: ToolCall): HandoffOutcome;
+  messages(session: Session): Message[];
+  runTurn(
+    session: Session,
+    input: string,
+    options: {
+      model: (request: { agent: SwarmAgent; messages: Message[]; tools: unknown }) => ModelResponse | Promise<ModelResponse>;
+      toolFormat?: ToolFormat;
+      maxModelCalls?: number;
+      signal?: AbortSignal;
+      store?: SessionStore;
+    },
+  ): AsyncGenerator<SwarmEvent, void, undefined>;
   dispose(): void;
   [Symbol.dispose](): void;
 }

@@ -109,7 +109,7 @@ export class StateMachine {
   #handlers = new Map();  // state name → handler
   #states = null;         // state index → { name, handler, paths, pathTexts, edges }: built on first run
   #ids = new Map();
-  #executions = new Set();
+  #executions = new Set();  // WeakRefs: an execution nobody holds is left to the FinalizationRegistry
 
   /**
    * @param {{ name?: string, start?: string, maxSteps?: number, onMaxSteps?: 'return' | 'throw',
@@ -320,7 +320,7 @@ export class StateMachine {
   /** Frees the WebAssembly side, and every execution of this machine still alive. */
   dispose() {
     if (this.#native === null) return;
-    for (const execution of this.#executions) execution.dispose();
+    for (const ref of this.#executions) ref.deref()?.dispose();
     registry?.unregister(this);
     this.#native.delete();
     this.#native = null;
@@ -342,13 +342,17 @@ export class Execution {
   #failed = null;
   #running = false;
   #abortRequested = false;
+  #self = new WeakRef(this);
 
   constructor(prepared, native, state, snapshot) {
     this.#prepared = prepared;
     this.#native = native;
     this.#address = native.address();
     this.#state = state;
-    prepared.executions.add(this);
+    if (prepared.executions.size >= 64) {
+      for (const ref of prepared.executions) if (ref.deref() === undefined) prepared.executions.delete(ref);
+    }
+    prepared.executions.add(this.#self);
     registry?.register(this, native, this);
     if (snapshot !== null) {
       const durations = Array.isArray(snapshot.durations) ? snapshot.durations : [];
@@ -378,7 +382,8 @@ export class Execution {
 
   /** null while running (or after a handler failed); then 'end', 'max-steps', 'aborted' or 'no-edge-matched'. */
   get reason() {
-    switch (requireRuntime().execStatus(this.#live.address())) {
+    this.#live;
+    switch (requireRuntime().execStatus(this.#address)) {
       case STATUS_END: return 'end';
       case MAX_STEPS: return 'max-steps';
       case ABORTED: return 'aborted';
@@ -407,9 +412,20 @@ export class Execution {
     const state = this.#prepared.states[index];
     const step = info[1];
     const visit = info[3];
-    const revision = info[6] === 1
-      ? { visit, previous: this.#updates.has(state.name) ? this.#updates.get(state.name) : null, feedback: this.#native.feedback() }
-      : null;
+    let revision = null;
+    if (info[6] === 1) {
+      const native = this.#native;
+      let feedback;
+      // The sentence comes from the core on first read: most handlers never read it.
+      revision = {
+        visit,
+        previous: this.#updates.has(state.name) ? this.#updates.get(state.name) : null,
+        get feedback() {
+          feedback ??= native.feedback();
+          return feedback;
+        },
+      };
+    }
     return { index, state, step, visit, finished: false, ctx: { state: this.#state, step, visit, stateName: state.name, signal, revision } };
   }
 
@@ -436,7 +452,8 @@ export class Execution {
     this.#updates.set(state.name, update ?? null);
 
     const runtime = requireRuntime();
-    const address = this.#live.address();
+    this.#live;
+    const address = this.#address;
     const cells = state.paths.length === 0 ? 0 : runtime.writer.write(this.#state, state.paths, this.#prepared.ids);
     const status = runtime.execComplete(address, cells);
     const info = runtime.execInfo();
@@ -588,7 +605,7 @@ export class Execution {
 
   dispose() {
     if (this.#native === null) return;
-    this.#prepared.executions.delete(this);
+    this.#prepared.executions.delete(this.#self);
     registry?.unregister(this);
     this.#native.delete();
     this.#native = null;

@@ -7,6 +7,7 @@ import { makeInit } from './runtime.js';
 
 export * from './api.js';
 export * from './machine.js';
+export * from './swarm.js';
 export * from './errors.js';
 
 async function compileFrom(location) {

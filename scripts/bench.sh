@@ -9,3 +9,4 @@ echo "== native (Google Benchmark)"
 build/native/handoff_native_bench --benchmark_min_time=0.3
 echo "== Node"
 node bench/route.mjs "$@"
+node bench/machine.mjs "$@"

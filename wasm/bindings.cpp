@@ -19,6 +19,8 @@
 #include "export/dag.h"
 #include "export/definition.h"
 #include "graph/handoff_graph.h"
+#include "handoff/policy.h"
+#include "handoff/swarm.h"
 #include "machine/execution.h"
 #include "machine/machine.h"
 
@@ -233,6 +235,84 @@ val render(handoff::dag::Dag dag, const std::string& trace, const std::string& f
 val graph_export(const HandoffGraph& g, const std::string& trace, const std::string& format, const std::string& kind,
                  const std::string& direction) {
   return render(handoff::dag::dag_of(g), trace, format, kind, direction);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Swarm: every call takes and returns JSON text (a session's routing core, a tool call), since
+// none of it is per-route.
+
+using handoff::swarm::SessionCore;
+using handoff::swarm::Swarm;
+
+// { problems } or { swarm }: JS wraps the result in its Swarm class.
+struct SwarmHolder {
+  std::unique_ptr<Swarm> swarm;
+};
+
+// Loads a definition into `holder`; null, or [{ pointer, message }].
+val swarm_load(SwarmHolder& holder, const std::string& text) {
+  val problems = val::array();
+  auto document = handoff::condition::Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (document.is_discarded()) {
+    val p = val::object();
+    p.set("pointer", val(""));
+    p.set("message", val("not valid JSON"));
+    problems.set(0, p);
+    return problems;
+  }
+  auto loaded = Swarm::from_json(document);
+  if (!loaded) {
+    for (std::size_t i = 0; i < loaded.error().size(); ++i) {
+      val p = val::object();
+      p.set("pointer", val(loaded.error()[i].pointer));
+      p.set("message", val(loaded.error()[i].message));
+      problems.set(i, p);
+    }
+    return problems;
+  }
+  holder.swarm = std::move(loaded.value());
+  return val::null();
+}
+
+std::string swarm_to_json(const SwarmHolder& holder) { return dump(holder.swarm->to_json()); }
+
+// Runs `fn(session core)` on the JSON session text; { error } or fn's JSON with { session }.
+template <class Fn>
+std::string with_session(const SwarmHolder& holder, const std::string& session_text, Fn fn) {
+  auto parsed = handoff::condition::Json::parse(session_text, nullptr, /*allow_exceptions=*/false);
+  auto core = SessionCore::from_json(*holder.swarm, parsed);
+  if (!core) return dump({{"error", core.error()}});
+  handoff::condition::Json out = fn(core.value());
+  out["session"] = core->to_json();
+  return dump(out);
+}
+
+std::string swarm_tools(const SwarmHolder& holder, const std::string& session, const std::string& format) {
+  return with_session(holder, session, [&](SessionCore& core) {
+    auto edges = handoff::swarm::offered_tools(*holder.swarm, core);
+    handoff::condition::Json names = handoff::condition::Json::array();
+    for (const auto* e : edges) names.push_back({{"name", e->tool_name}, {"to", e->to}});
+    auto tools = handoff::swarm::tool_definitions(edges, format);
+    if (!tools) return handoff::condition::Json{{"error", tools.error()}};
+    return handoff::condition::Json{{"tools", tools.value()}, {"offered", names}};
+  });
+}
+
+std::string swarm_apply_rules(const SwarmHolder& holder, const std::string& session) {
+  return with_session(holder, session, [&](SessionCore& core) {
+    return handoff::condition::Json{{"outcome", handoff::swarm::apply_rules(*holder.swarm, core)}};
+  });
+}
+
+std::string swarm_apply_tool_call(const SwarmHolder& holder, const std::string& session, const std::string& name,
+                                  const std::string& arguments) {
+  return with_session(holder, session, [&](SessionCore& core) {
+    auto args = handoff::condition::Json::parse(arguments, nullptr, /*allow_exceptions=*/false);
+    if (args.is_discarded()) {
+      return handoff::condition::Json{{"outcome", {{"type", "rejected"}, {"reason", "the arguments of '" + name + "' are not valid JSON"}}}};
+    }
+    return handoff::condition::Json{{"outcome", handoff::swarm::apply_tool_call(*holder.swarm, core, name, args)}};
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -580,6 +660,14 @@ EMSCRIPTEN_BINDINGS(handoff_graph) {
       .function("snapshot", &execution_snapshot)
       .function("history", &execution_history)
       .function("feedback", &Execution::feedback);
+
+  class_<SwarmHolder>("Swarm")
+      .constructor<>()
+      .function("load", &swarm_load)
+      .function("toJSON", &swarm_to_json)
+      .function("tools", &swarm_tools)
+      .function("applyRules", &swarm_apply_rules)
+      .function("applyToolCall", &swarm_apply_tool_call);
 
   class_<StandaloneCondition>("StandaloneCondition")
       .constructor<>()

@@ -3,7 +3,7 @@
 import {
   init, HandoffGraph, Condition, compileCondition, evaluateCondition, heapUsed,
   ConditionSyntaxError, CycleError, DefinitionError, GraphValidationError, MaxStepsError, NoEdgeMatchedError,
-  StateMachine, Execution, END,
+  StateMachine, Execution, END, Swarm, TOOL_FORMATS, type Session, type HandoffOutcome, type SwarmEvent,
   type Explanation, type EdgeInfo, type GraphDefinition, type WasmSource, type Run, type StepRecord,
   type MachineEvent, type ExecutionSnapshot, type HandlerContext, type DagModel,
 } from 'handoff-graph';
@@ -45,6 +45,24 @@ async function machines(): Promise<void> {
   void [reason, record, resumed.done, m.validate(), dag, text];
 }
 void machines;
+
+async function swarms(): Promise<void> {
+  const swarm = new Swarm({
+    name: 'support',
+    agents: [{ id: 'triage', entry: true, handoffs: 2 }, { id: 'human', name: 'Human' }],
+    edges: [{ from: 'triage', to: 'human', requires: ['ticketId', { name: 'urgency', from: 'model', type: 'integer' }] }],
+  }, { contexts: { summary: (messages) => messages.slice(-2) } });
+  const session: Session = swarm.createSession({ variables: { ticketId: 'T-1' } });
+  const outcome: HandoffOutcome = swarm.applyToolCall(session, { name: 'transfer_to_human', arguments: '{"urgency": 2}' });
+  if (outcome.type === 'handoff_blocked') void outcome.rejectionReason;
+  const formats: readonly string[] = TOOL_FORMATS;
+  void [swarm.tools(session, 'anthropic'), swarm.updateState(session, { x: 1 }), formats];
+  for await (const event of swarm.runTurn(session, 'hi', { model: async () => ({ text: 'hello' }) })) {
+    const e: SwarmEvent = event;
+    if (e.type === 'done') void e.session.active;
+  }
+}
+void swarms;
 
 async function main(): Promise<void> {
   const sources: WasmSource[] = [new URL('file:///x.wasm'), 'x.wasm', new ArrayBuffer(8), new Uint8Array(8)];

@@ -1,0 +1,40 @@
+// What a swarm does in a session: which transfer tools the active agent is offered, which rule
+// edge fires on its own, and what a tool call does (docs/handoffs.md).
+//
+// The host keeps the session (plain JSON); these functions read and update only its routing
+// core: the active agent, the counters and the variables.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "handoff/swarm.h"
+
+namespace handoff::swarm {
+
+struct SessionCore {
+  std::string active;
+  std::map<std::string, std::uint32_t> selections;  // tool handoffs made, per agent
+  std::uint32_t hops = 0;                           // handoffs of any kind
+  Json variables = Json::object();
+
+  static Expected<SessionCore, std::string> from_json(const Swarm& swarm, const Json& json);
+  Json to_json() const;
+};
+
+// The edges offered as tools to the active agent now, in declaration order.
+std::vector<const Edge*> offered_tools(const Swarm& swarm, const SessionCore& session);
+
+// The tool definitions of `edges` in an SDK's shape: "openai-responses", "openai-chat",
+// "anthropic" or "ai-sdk".
+Expected<Json, std::string> tool_definitions(const std::vector<const Edge*>& edges, const std::string& format);
+
+// Takes the first rule edge of the active agent whose condition holds (and whose session-sourced
+// variables are present), if the hop limit allows: the outcome, or null when none fires.
+Json apply_rules(const Swarm& swarm, SessionCore& session);
+
+// A tool call of the active agent's model: { type: "handoff" | "handoff_blocked" | "rejected", … }.
+// Only a handoff changes the session.
+Json apply_tool_call(const Swarm& swarm, SessionCore& session, const std::string& name, const Json& arguments);
+
+}  // namespace handoff::swarm

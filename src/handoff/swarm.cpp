@@ -1,0 +1,294 @@
+#include "handoff/swarm.h"
+
+#include <set>
+
+namespace handoff::swarm {
+namespace {
+
+constexpr std::size_t kMaxToolName = 64;
+
+bool valid_tool_name(const std::string& name) {
+  if (name.empty() || name.size() > kMaxToolName) return false;
+  for (char c : name) {
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+    if (!ok) return false;
+  }
+  return true;
+}
+
+// transfer_to_<id> with every character outside [a-zA-Z0-9_-] (a UTF-8 sequence counts as one)
+// replaced by '_', cut to 64.
+std::string generated_tool_name(const std::string& to) {
+  std::string out = "transfer_to_";
+  for (std::size_t i = 0; i < to.size(); ++i) {
+    auto c = static_cast<unsigned char>(to[i]);
+    if ((c & 0xC0) == 0x80) continue;  // a continuation byte: its lead byte was replaced already
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+    out += ok ? static_cast<char>(c) : '_';
+  }
+  return out.substr(0, kMaxToolName);
+}
+
+std::string escape_token(const std::string& key) {
+  std::string out;
+  for (char c : key) {
+    if (c == '~') out += "~0";
+    else if (c == '/') out += "~1";
+    else out += c;
+  }
+  return out;
+}
+
+struct Reader {
+  std::vector<definition::Problem> problems;
+  void problem(std::string pointer, std::string message) { problems.push_back({std::move(pointer), std::move(message)}); }
+  void only(const Json& object, const std::string& pointer, std::initializer_list<const char*> known) {
+    for (auto it = object.begin(); it != object.end(); ++it) {
+      bool ok = false;
+      for (const char* k : known) ok = ok || it.key() == k;
+      if (!ok) problem(pointer + "/" + escape_token(it.key()), "unknown property '" + it.key() + "'");
+    }
+  }
+  const std::string* string(const Json& object, const std::string& pointer, const char* key, bool required) {
+    auto it = object.find(key);
+    if (it == object.end()) {
+      if (required) problem(pointer + "/" + key, "required");
+      return nullptr;
+    }
+    if (!it->is_string()) {
+      if (!(it->is_null() && !required)) problem(pointer + "/" + key, "expected a string");
+      return nullptr;
+    }
+    return &it->get_ref<const std::string&>();
+  }
+  std::optional<bool> boolean(const Json& object, const std::string& pointer, const char* key) {
+    auto it = object.find(key);
+    if (it == object.end()) return std::nullopt;
+    if (!it->is_boolean()) {
+      problem(pointer + "/" + key, "expected true or false");
+      return std::nullopt;
+    }
+    return it->get<bool>();
+  }
+  std::optional<std::uint32_t> count(const Json& object, const std::string& pointer, const char* key) {
+    auto it = object.find(key);
+    if (it == object.end()) return std::nullopt;
+    if (!it->is_number_integer() || it->get<std::int64_t>() < 0 || it->get<std::int64_t>() > 1'000'000) {
+      problem(pointer + "/" + key, "expected an integer from 0 to 1000000");
+      return std::nullopt;
+    }
+    return it->get<std::uint32_t>();
+  }
+};
+
+
+}  // namespace
+
+const Agent* Swarm::agent(const std::string& id) const {
+  for (const Agent& a : agents_) {
+    if (a.id == id) return &a;
+  }
+  return nullptr;
+}
+
+const Agent& Swarm::entry() const {
+  for (const Agent& a : agents_) {
+    if (a.entry) return a;
+  }
+  return agents_.front();
+}
+
+Expected<std::unique_ptr<Swarm>, std::vector<definition::Problem>> Swarm::from_json(const Json& document) {
+  Reader r;
+  auto swarm = std::make_unique<Swarm>();
+  if (!document.is_object()) {
+    r.problem("", "expected an object");
+    return unexpected(std::move(r.problems));
+  }
+  r.only(document, "", {"format", "version", "name", "maxHops", "context", "includeSystem", "agents", "edges"});
+  if (const std::string* format = r.string(document, "", "format", true); format && *format != kSwarmFormat) {
+    r.problem("/format", "expected \"" + std::string(kSwarmFormat) + "\"");
+  }
+  if (!document.contains("version") || document["version"] != kSwarmVersion) {
+    r.problem("/version", "expected 1 (this library reads version 1)");
+  }
+  if (const std::string* name = r.string(document, "", "name", false)) swarm->name_ = *name;
+  if (auto hops = r.count(document, "", "maxHops")) swarm->max_hops_ = *hops;
+  if (const std::string* context = r.string(document, "", "context", false)) swarm->context_ = *context;
+  if (auto system = r.boolean(document, "", "includeSystem")) swarm->include_system_ = *system;
+
+  const Json& agents = document.contains("agents") ? document["agents"] : Json();
+  if (!agents.is_array() || agents.empty()) r.problem("/agents", "expected a non-empty array of agents");
+  std::set<std::string> ids;
+  std::size_t entries = 0;
+  for (std::size_t i = 0; agents.is_array() && i < agents.size(); ++i) {
+    const Json& a = agents[i];
+    std::string pointer = "/agents/" + std::to_string(i);
+    if (!a.is_object()) {
+      r.problem(pointer, "expected an object");
+      continue;
+    }
+    r.only(a, pointer, {"id", "name", "description", "instructions", "entry", "handoffs"});
+    Agent agent;
+    const std::string* id = r.string(a, pointer, "id", true);
+    if (!id) continue;
+    if (id->empty()) r.problem(pointer + "/id", "an agent id must not be empty");
+    if (!ids.insert(*id).second) r.problem(pointer + "/id", "agent '" + *id + "' is declared twice");
+    agent.id = *id;
+    if (const std::string* v = r.string(a, pointer, "name", false)) agent.name = *v;
+    if (const std::string* v = r.string(a, pointer, "description", false)) agent.description = *v;
+    if (const std::string* v = r.string(a, pointer, "instructions", false)) agent.instructions = *v;
+    agent.entry = r.boolean(a, pointer, "entry").value_or(false);
+    agent.handoffs = r.count(a, pointer, "handoffs");
+    if (agent.entry && ++entries > 1) r.problem(pointer + "/entry", "only one agent can be the entry agent");
+    swarm->agents_.push_back(std::move(agent));
+  }
+
+  const Json& edges = document.contains("edges") ? document["edges"] : Json::array();
+  if (!edges.is_array()) r.problem("/edges", "expected an array");
+  for (std::size_t i = 0; edges.is_array() && i < edges.size(); ++i) {
+    const Json& e = edges[i];
+    std::string pointer = "/edges/" + std::to_string(i);
+    if (!e.is_object()) {
+      r.problem(pointer, "expected an object");
+      continue;
+    }
+    r.only(e, pointer, {"from", "to", "description", "when", "offer", "toolName", "requires", "context", "includeSystem"});
+    Edge edge;
+    const std::string* from = r.string(e, pointer, "from", true);
+    const std::string* to = r.string(e, pointer, "to", true);
+    if (from && !ids.count(*from)) r.problem(pointer + "/from", "'" + *from + "' is not an agent of this swarm");
+    if (to && !ids.count(*to)) r.problem(pointer + "/to", "'" + *to + "' is not an agent of this swarm");
+    if (from && to && *from == *to) r.problem(pointer, "an agent cannot hand off to itself");
+    if (from) edge.from = *from;
+    if (to) edge.to = *to;
+    if (const std::string* v = r.string(e, pointer, "description", false)) edge.description = *v;
+    if (const std::string* when = r.string(e, pointer, "when", false)) {
+      auto compiled = condition::Condition::compile(*when, *swarm->strings_);
+      if (compiled) edge.when = std::move(compiled.value());
+      else r.problem(pointer + "/when", compiled.error().message);
+    }
+    auto offer = r.boolean(e, pointer, "offer");
+    edge.offered = !e.contains("when") || e["when"].is_null() || offer.value_or(false);
+    if (offer && !*offer && !edge.when) r.problem(pointer + "/offer", "an edge without `when` is always a tool; `offer: false` would make it unreachable");
+    if (const std::string* name = r.string(e, pointer, "toolName", false)) {
+      if (!valid_tool_name(*name)) r.problem(pointer + "/toolName", "a tool name must match ^[a-zA-Z0-9_-]{1,64}$");
+      if (!edge.offered) r.problem(pointer + "/toolName", "a rule edge is not offered as a tool; add `offer: true`");
+      edge.tool_name = *name;
+    }
+    if (const std::string* context = r.string(e, pointer, "context", false)) edge.context = *context;
+    edge.include_system = r.boolean(e, pointer, "includeSystem");
+    if (e.contains("requires")) {
+      const Json& requires_ = e["requires"];
+      if (!requires_.is_array()) r.problem(pointer + "/requires", "expected an array");
+      std::set<std::string> names;
+      for (std::size_t k = 0; requires_.is_array() && k < requires_.size(); ++k) {
+        const Json& v = requires_[k];
+        std::string at = pointer + "/requires/" + std::to_string(k);
+        Variable variable;
+        if (v.is_string()) {
+          variable.name = v.get<std::string>();
+        } else if (v.is_object()) {
+          r.only(v, at, {"name", "from", "type", "description"});
+          if (const std::string* n = r.string(v, at, "name", true)) variable.name = *n;
+          if (const std::string* source = r.string(v, at, "from", false)) {
+            if (*source == "model") variable.from_model = true;
+            else if (*source != "state") r.problem(at + "/from", "expected \"model\" or \"state\"");
+          }
+          if (const std::string* type = r.string(v, at, "type", false)) {
+            if (*type == "string" || *type == "number" || *type == "integer" || *type == "boolean") variable.type = *type;
+            else r.problem(at + "/type", "expected \"string\", \"number\", \"integer\" or \"boolean\"");
+          }
+          if (const std::string* d = r.string(v, at, "description", false)) variable.description = *d;
+        } else {
+          r.problem(at, "expected a variable name or { name, from, type, description }");
+          continue;
+        }
+        if (variable.name.empty()) r.problem(at, "a variable needs a name");
+        else if (variable.name == "reason") r.problem(at, "'reason' is the transfer tools' own argument");
+        else if (!names.insert(variable.name).second) r.problem(at, "variable '" + variable.name + "' is required twice");
+        if (variable.from_model && !edge.offered) r.problem(at + "/from", "a rule edge has no model to supply this variable");
+        edge.requires_.push_back(std::move(variable));
+      }
+    }
+    swarm->edges_.push_back(std::move(edge));
+  }
+  if (r.problems.empty()) {
+    swarm->assign_tool_names();
+    std::map<std::pair<std::string, std::string>, std::size_t> used;
+    for (std::size_t i = 0; i < swarm->edges_.size(); ++i) {
+      const Edge& e = swarm->edges_[i];
+      if (!e.offered) continue;
+      auto [it, inserted] = used.try_emplace({e.from, e.tool_name}, i);
+      if (!inserted) {
+        r.problem("/edges/" + std::to_string(i) + "/toolName",
+                  "tool '" + e.tool_name + "' is already the name of edge " + std::to_string(it->second));
+      }
+    }
+  }
+  if (!r.problems.empty()) return unexpected(std::move(r.problems));
+  return swarm;
+}
+
+// Per agent, in declaration order: explicit names are kept; generated ones avoid every name taken
+// so far by appending _2, _3, … (cutting the base so that the whole stays within 64 characters).
+void Swarm::assign_tool_names() {
+  std::map<std::string, std::set<std::string>> taken;
+  for (const Edge& e : edges_) {
+    if (e.offered && !e.tool_name.empty()) taken[e.from].insert(e.tool_name);
+  }
+  for (Edge& e : edges_) {
+    if (!e.offered || !e.tool_name.empty()) continue;
+    std::string base = generated_tool_name(e.to);
+    std::string name = base;
+    for (int n = 2; taken[e.from].count(name); ++n) {
+      std::string suffix = "_" + std::to_string(n);
+      name = base.substr(0, kMaxToolName - suffix.size()) + suffix;
+    }
+    taken[e.from].insert(name);
+    e.tool_name = name;
+  }
+}
+
+Json Swarm::to_json() const {
+  Json agents = Json::array();
+  for (const Agent& a : agents_) {
+    Json agent = {{"id", a.id}};
+    if (!a.name.empty()) agent["name"] = a.name;
+    if (!a.description.empty()) agent["description"] = a.description;
+    if (!a.instructions.empty()) agent["instructions"] = a.instructions;
+    if (a.entry) agent["entry"] = true;
+    if (a.handoffs) agent["handoffs"] = *a.handoffs;
+    agents.push_back(std::move(agent));
+  }
+  Json edges = Json::array();
+  for (const Edge& e : edges_) {
+    Json edge = {{"from", e.from}, {"to", e.to}};
+    if (!e.description.empty()) edge["description"] = e.description;
+    if (e.when) edge["when"] = e.when->source();
+    if (e.when && e.offered) edge["offer"] = true;
+    if (e.offered) edge["toolName"] = e.tool_name;
+    if (!e.requires_.empty()) {
+      Json requires_ = Json::array();
+      for (const Variable& v : e.requires_) {
+        Json variable = {{"name", v.name}, {"from", v.from_model ? "model" : "state"}, {"type", v.type}};
+        if (!v.description.empty()) variable["description"] = v.description;
+        requires_.push_back(std::move(variable));
+      }
+      edge["requires"] = std::move(requires_);
+    }
+    if (!e.context.empty()) edge["context"] = e.context;
+    if (e.include_system) edge["includeSystem"] = *e.include_system;
+    edges.push_back(std::move(edge));
+  }
+  Json out = {{"format", kSwarmFormat}, {"version", kSwarmVersion}};
+  if (!name_.empty()) out["name"] = name_;
+  out["maxHops"] = max_hops_;
+  out["context"] = context_;
+  out["includeSystem"] = include_system_;
+  out["agents"] = std::move(agents);
+  out["edges"] = std::move(edges);
+  return out;
+}
+
+}  // namespace handoff::swarm

@@ -1,0 +1,89 @@
+// A swarm: agents joined by handoff edges of two kinds (docs/handoffs.md).
+//
+// An edge with a `when` condition is a rule: it is taken automatically when the condition holds on
+// the session's variables, at zero tokens. An edge without one is offered to the active agent's
+// model as a `transfer_to_<agent>` tool. An edge can be both (`offer: true` with `when`): the tool
+// is offered only while the condition holds. Required variables block a handoff until they are
+// present (from the session, or from the model's tool arguments). Limits bound how many
+// selections an agent may make in a session and how many hops a session may take.
+//
+// This file is the definition; policy.h decides, given a session, what is offered and what a
+// tool call does. Sessions, messages and model calls belong to the host (js/swarm.js).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "condition/condition.h"
+#include "condition/json_state.h"
+#include "core/expected.h"
+#include "export/definition.h"
+
+namespace handoff::swarm {
+
+using condition::Json;
+
+inline constexpr const char* kSwarmFormat = "handoff-graph/swarm";
+inline constexpr int kSwarmVersion = 1;
+inline constexpr std::uint32_t kDefaultMaxHops = 10;
+
+struct Agent {
+  std::string id;
+  std::string name;
+  std::string description;
+  std::string instructions;
+  bool entry = false;
+  std::optional<std::uint32_t> handoffs;  // selections this agent may make in a session
+};
+
+struct Variable {
+  std::string name;
+  bool from_model = false;     // a tool argument the model must supply; else a session variable
+  std::string type = "string";  // string, number, integer, boolean
+  std::string description;
+};
+
+struct Edge {
+  std::string from;
+  std::string to;
+  std::string description;
+  std::optional<condition::Condition> when;
+  bool offered = true;  // a tool (always when there is no `when`; with `offer: true` too)
+  std::string tool_name;
+  std::vector<Variable> requires_;
+  std::string context;  // "" (the swarm's default), "full", "last-user", "none", or a custom name
+  std::optional<bool> include_system;
+};
+
+class Swarm {
+ public:
+  static Expected<std::unique_ptr<Swarm>, std::vector<definition::Problem>> from_json(const Json& document);
+  Json to_json() const;
+
+  const std::string& name() const { return name_; }
+  std::uint32_t max_hops() const { return max_hops_; }
+  const std::string& default_context() const { return context_; }
+  bool include_system() const { return include_system_; }
+  const std::vector<Agent>& agents() const { return agents_; }
+  const std::vector<Edge>& edges() const { return edges_; }
+  const Agent* agent(const std::string& id) const;
+  const Agent& entry() const;
+  const condition::Interner& strings() const { return *strings_; }
+
+ private:
+  void assign_tool_names();
+
+  std::string name_;
+  std::uint32_t max_hops_ = kDefaultMaxHops;
+  std::string context_ = "full";
+  bool include_system_ = false;
+  std::vector<Agent> agents_;
+  std::vector<Edge> edges_;
+  std::unique_ptr<condition::Interner> strings_ = std::make_unique<condition::Interner>();
+};
+
+}  // namespace handoff::swarm
