@@ -307,11 +307,7 @@ std::string swarm_apply_rules(const SwarmHolder& holder, const std::string& sess
 std::string swarm_apply_tool_call(const SwarmHolder& holder, const std::string& session, const std::string& name,
                                   const std::string& arguments) {
   return with_session(holder, session, [&](SessionCore& core) {
-    auto args = handoff::condition::Json::parse(arguments, nullptr, /*allow_exceptions=*/false);
-    if (args.is_discarded()) {
-      return handoff::condition::Json{{"outcome", {{"type", "rejected"}, {"reason", "the arguments of '" + name + "' are not valid JSON"}}}};
-    }
-    return handoff::condition::Json{{"outcome", handoff::swarm::apply_tool_call(*holder.swarm, core, name, args)}};
+    return handoff::condition::Json{{"outcome", handoff::swarm::apply_tool_call_text(*holder.swarm, core, name, arguments)}};
   });
 }
 

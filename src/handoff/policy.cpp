@@ -217,4 +217,10 @@ Json apply_tool_call(const Swarm& swarm, SessionCore& session, const std::string
   return handoff_outcome(swarm, session, *edge, "tool", std::move(variables), reason);
 }
 
+Json apply_tool_call_text(const Swarm& swarm, SessionCore& session, const std::string& name, const std::string& arguments) {
+  Json args = Json::parse(arguments, nullptr, /*allow_exceptions=*/false);
+  if (args.is_discarded()) return rejected("the arguments of '" + name + "' are not valid JSON");
+  return apply_tool_call(swarm, session, name, args);
+}
+
 }  // namespace handoff::swarm

@@ -36,5 +36,7 @@ Json apply_rules(const Swarm& swarm, SessionCore& session);
 // A tool call of the active agent's model: { type: "handoff" | "handoff_blocked" | "rejected", … }.
 // Only a handoff changes the session.
 Json apply_tool_call(const Swarm& swarm, SessionCore& session, const std::string& name, const Json& arguments);
+// The same, with the arguments as the JSON text models send; text that is not JSON is rejected.
+Json apply_tool_call_text(const Swarm& swarm, SessionCore& session, const std::string& name, const std::string& arguments);
 
 }  // namespace handoff::swarm

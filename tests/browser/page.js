@@ -38,10 +38,12 @@ const modes = {
     await api.init();
     const { runConditionCase, runGraphScenario } = await import('/tests/js/vector-runner.js');
     const { runMachineScenario } = await import('/tests/js/machine-runner.js');
-    const [conditions, graphs, machines] = await Promise.all([
+    const { runHandoffScenario } = await import('/tests/js/handoff-runner.js');
+    const [conditions, graphs, machines, handoffs] = await Promise.all([
       getJSON(params.get('conditions') ?? '/tests/vectors/conditions.json'),
       getJSON(params.get('graphs') ?? '/tests/vectors/graphs.json'),
       getJSON(params.get('machines') ?? '/tests/vectors/machines.json'),
+      getJSON(params.get('handoffs') ?? '/tests/vectors/handoffs.json'),
     ]);
     const failures = [];
     const started = performance.now();
@@ -72,7 +74,16 @@ const modes = {
       }
       machinesRun += 1;
     }
-    return { conditionsRun, scenariosRun, machinesRun, failures, ms: performance.now() - started };
+    let handoffsRun = 0;
+    for (const scenario of handoffs.scenarios) {
+      try {
+        runHandoffScenario(api, scenario);
+      } catch (e) {
+        failures.push({ kind: 'handoff', name: scenario.name, message: String(e?.message ?? e) });
+      }
+      handoffsRun += 1;
+    }
+    return { conditionsRun, scenariosRun, machinesRun, handoffsRun, failures, ms: performance.now() - started };
   },
 
   async triage() {

@@ -1,0 +1,46 @@
+// Runs tests/vectors/handoffs.json against the JavaScript API (Node and Chromium both use it).
+
+function same(a, b) {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  return ka.length === kb.length && ka.every((k) => Object.hasOwn(b, k) && same(a[k], b[k]));
+}
+
+function expectEqual(actual, expected, what) {
+  if (!same(actual, expected)) throw new Error(`${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
+}
+
+export function runHandoffScenario(api, scenario) {
+  let swarm;
+  try {
+    swarm = new api.Swarm(scenario.swarm);
+  } catch (error) {
+    if (!scenario.problems || !(error instanceof api.DefinitionError)) throw error;
+    expectEqual(error.problems.map((p) => p.pointer), scenario.problems, 'problems');
+    return;
+  }
+  if (scenario.problems) throw new Error('expected definition problems, the swarm loaded');
+  try {
+    let session;
+    scenario.ops.forEach((op, i) => {
+      const where = `op ${i} (${op.op})`;
+      switch (op.op) {
+        case 'session': session = swarm.createSession({ variables: op.variables ?? {} }); break;
+        case 'offered': expectEqual(swarm.offered(session), op.expect, where); break;
+        case 'tools': expectEqual(swarm.tools(session, op.format), op.expect, where); break;
+        case 'applyRules': expectEqual(swarm.applyRules(session), op.expect, where); break;
+        case 'setVariables': Object.assign(session.variables, op.variables); break;
+        case 'call': expectEqual(swarm.applyToolCall(session, { name: op.name, arguments: op.arguments }), op.expect, where); break;
+        case 'state':
+          expectEqual({ active: session.active, hops: session.hops, selections: session.selections, variables: session.variables }, op.expect, where);
+          break;
+        default: throw new Error(`${where}: unknown op`);
+      }
+    });
+  } finally {
+    swarm.dispose();
+  }
+}
