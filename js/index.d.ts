@@ -284,8 +284,17 @@ export class Execution<S extends Record<string, unknown> = Record<string, unknow
 export type ToolFormat = 'openai-responses' | 'openai-chat' | 'anthropic' | 'ai-sdk';
 export const TOOL_FORMATS: readonly ToolFormat[];
 
+export interface AgentTool {
+  name: string;
+  /** Required: the model reads it to decide when to call the tool. */
+  description: string;
+  /** A JSON Schema of type "object" (default: no arguments). */
+  parameters?: Record<string, unknown>;
+}
+
 export interface SwarmAgent {
   id: string;
+  tools?: AgentTool[];
   name?: string;
   description?: string;
   instructions?: string;
@@ -359,6 +368,7 @@ export interface ToolCall {
 }
 
 export type HandoffOutcome =
+  | { type: 'tool'; agent: string; tool: string; arguments: Record<string, unknown> }
   | { type: 'handoff'; via: 'tool' | 'rule'; from: string; to: string; tool?: string; variables: Record<string, unknown>; reason: string | null }
   | { type: 'handoff_blocked'; from: string; to: string; tool: string; missing: string[]; invalid: Array<{ name: string; expected: string }>; rejectionReason: string }
   | { type: 'rejected'; reason: string };
@@ -374,8 +384,43 @@ export type SwarmEvent =
   | ({ type: 'handoff_blocked' } & Omit<Extract<HandoffOutcome, { type: 'handoff_blocked' }>, 'type'>)
   | { type: 'tool_use'; agent: string; call: ToolCall }
   | { type: 'tool_result'; agent: string; call: ToolCall; result: string; outcome: HandoffOutcome }
+  | { type: 'tool_mock_required'; agent: string; tool: string; arguments: Record<string, unknown> }
+  | { type: 'state_rejected'; source: 'extract'; key: string; message: string }
   | { type: 'chunk'; agent: string; text: string }
   | { type: 'done'; agent: string; text: string; session: Session };
+
+export interface ToolContext {
+  session: Session;
+  /** The session's variables. */
+  state: Record<string, unknown>;
+  agent: SwarmAgent | undefined;
+  /** The user input of the turn. */
+  input: string;
+  /** What the host passed to runTurn (clients, credentials); never stored in the session. */
+  toolState: unknown;
+  call: ToolCall;
+  /** Changes variables through the reducers and state hooks: { ok: true } or { ok: false, key, message }. */
+  setVariables(variables: Record<string, unknown>): { ok: true } | { ok: false; key: string; message: string };
+}
+
+export interface SwarmOptions {
+  contexts?: Record<string, ContextPolicy>;
+  /** By tool name: run when the model calls the tool; the result is fed back (JSON unless a string). */
+  handlers?: Record<string, (args: Record<string, unknown>, ctx: ToolContext) => unknown>;
+  /** By tool name: a fixed result, or a function of the arguments (for tests and demos). */
+  mocks?: Record<string, unknown>;
+  /** By agent id: instructions computed at each model call. */
+  instructions?: Record<string, (info: { state: Record<string, unknown>; agent: SwarmAgent | undefined; session: Session }) => string>;
+  /** By variable: how updates merge ('replace' by default). */
+  reducers?: Record<string, Reducer>;
+  /** Applied to every change of variables (tool arguments, extractVariables, handlers, updateState). */
+  state?: {
+    normalize?(key: string, value: unknown, ctx: { session: Session; agent: string; source: string }): unknown;
+    /** true to accept; false or a message to refuse the whole change. */
+    validate?(key: string, value: unknown, ctx: { session: Session; agent: string; source: string }): boolean | string;
+  };
+  extractVariables?(input: string, ctx: { session: Session; agent: string }): Record<string, unknown> | null | undefined | Promise<Record<string, unknown> | null | undefined>;
+}
 
 export interface SessionStore {
   get(id: string): Promise<Session | undefined>;
@@ -385,8 +430,8 @@ export interface SessionStore {
 }
 
 export class Swarm {
-  constructor(definition: SwarmDefinition | string, options?: { contexts?: Record<string, ContextPolicy> });
-  static fromJSON(definition: SwarmDefinition | string, options?: { contexts?: Record<string, ContextPolicy> }): Swarm;
+  constructor(definition: SwarmDefinition | string, options?: SwarmOptions);
+  static fromJSON(definition: SwarmDefinition | string, options?: SwarmOptions): Swarm;
   readonly name: string;
   toJSON(): Required<Pick<SwarmDefinition, 'format' | 'version'>> & SwarmDefinition;
   agent(id: string): SwarmAgent | undefined;
@@ -396,6 +441,8 @@ export class Swarm {
   applyRules(session: Session): HandoffOutcome | null;
   updateState(session: Session, variables: Record<string, unknown>): HandoffOutcome | null;
   applyToolCall(session: Session, call: ToolCall): HandoffOutcome;
+  /** The active agent's instructions now. */
+  instructions(session: Session): string;
   messages(session: Session): Message[];
   runTurn(
     session: Session,
@@ -406,6 +453,7 @@ export class Swarm {
       maxModelCalls?: number;
       signal?: AbortSignal;
       store?: SessionStore;
+      toolState?: unknown;
     },
   ): AsyncGenerator<SwarmEvent, void, undefined>;
   dispose(): void;

@@ -5,6 +5,7 @@
 // adapts the result to JavaScript idioms: promises, AbortSignal, events, errors, disposal.
 import { ConditionSyntaxError, DefinitionError, GraphValidationError, MaxStepsError, NoEdgeMatchedError } from './errors.js';
 import { exportOf } from './export.js';
+import { REDUCERS } from './reducers.js';
 import { resolvePath } from './marshal.js';
 import { requireRuntime } from './runtime.js';
 
@@ -31,23 +32,7 @@ const ABORTED = 5;
 const NEXT_END = -1;
 const SNAPSHOT_FORMAT = 'handoff-graph/execution';
 
-const REDUCERS = {
-  replace: (_previous, value) => value,
-  // A previous value that is not an array becomes its first element.
-  append: (previous, value) =>
-    (previous === undefined || previous === null ? [] : Array.isArray(previous) ? previous : [previous]).concat(Array.isArray(value) ? value : [value]),
-  merge: (previous, value, key) => {
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-      throw new TypeError(`the 'merge' reducer of '${key}' needs an object update, got ${describe(value)}`);
-    }
-    const base = typeof previous === 'object' && previous !== null && !Array.isArray(previous) ? previous : {};
-    return { ...base, ...value };
-  },
-  sum: (previous, value, key) => {
-    if (typeof value !== 'number') throw new TypeError(`the 'sum' reducer of '${key}' needs a number update, got ${describe(value)}`);
-    return (typeof previous === 'number' ? previous : 0) + value;
-  },
-};
+
 
 function describe(value) {
   if (value === null) return 'null';

@@ -6,6 +6,7 @@
 // and schemas) are the C++ core's (src/handoff/). This file keeps the session, a plain JSON
 // object the host can store anywhere, and runs the host's model function in runTurn().
 import { DefinitionError } from './errors.js';
+import { REDUCERS } from './reducers.js';
 import { requireRuntime } from './runtime.js';
 
 const disposeSymbol = Symbol.dispose ?? Symbol.for('nodejs.dispose');
@@ -41,40 +42,77 @@ const CONTEXT_POLICIES = {
   none: () => [],
 };
 
+function bindFunctions(kind, given, known) {
+  const out = new Map();
+  const problems = [];
+  if (typeof given !== 'object' || given === null) throw new TypeError(`options.${kind} must be an object, got ${describe(given)}`);
+  for (const [name, fn] of Object.entries(given)) {
+    if (!known.has(name)) problems.push({ pointer: '', message: `options.${kind}.${name}: no ${kind === 'instructions' ? 'agent' : 'tool'} '${name}' in the definition` });
+    else out.set(name, fn);
+  }
+  return { out, problems };
+}
+
 export class Swarm {
   #native;
   #definition;
   #agents = new Map();
   #contexts;
+  #handlers;
+  #mocks;
+  #instructions;
+  #reducers = new Map();
+  #hooks;
+  #extract;
 
   /**
    * @param definition the swarm definition (docs/handoffs.md); `format` and `version` may be omitted
-   * @param options `contexts`: custom context policies by name, `(messages, info) => messages`
+   * @param options `contexts`: custom context policies by name, `(messages, info) => messages`;
+   *   `handlers` / `mocks`: by tool name; `instructions`: functions by agent id; `reducers`: by
+   *   variable; `state`: { normalize(key, value, ctx), validate(key, value, ctx) };
+   *   `extractVariables(input, ctx)`: variables taken from each user input
    */
-  constructor(definition, { contexts = {} } = {}) {
+  constructor(definition, { contexts = {}, handlers = {}, mocks = {}, instructions = {}, reducers = {}, state = {}, extractVariables } = {}) {
     if (typeof definition === 'string') definition = JSON.parse(definition);
     if (typeof definition !== 'object' || definition === null) throw new TypeError(`a swarm definition must be an object, got ${describe(definition)}`);
     const document = { format: 'handoff-graph/swarm', version: 1, ...definition };
     const { Swarm: NativeSwarm } = requireRuntime().module;
     const native = new NativeSwarm();
-    const problems = native.load(JSON.stringify(document));
-    if (problems !== null) {
+    const loadProblems = native.load(JSON.stringify(document));
+    if (loadProblems !== null) {
       native.delete();
-      throw new DefinitionError(problems);
+      throw new DefinitionError(loadProblems);
     }
     this.#native = native;
     this.#definition = JSON.parse(native.toJSON());
     for (const agent of this.#definition.agents) this.#agents.set(agent.id, agent);
     this.#contexts = { ...CONTEXT_POLICIES };
     for (const [name, policy] of Object.entries(contexts)) {
-      if (typeof policy !== 'function') throw new TypeError(`context policy '${name}' must be a function`);
+      if (typeof policy !== 'function') {
+        native.delete();
+        throw new TypeError(`context policy '${name}' must be a function`);
+      }
       this.#contexts[name] = policy;
     }
     const missing = [this.#definition.context, ...this.#definition.edges.map((e) => e.context)].filter((c) => c !== undefined && !(c in this.#contexts));
-    if (missing.length > 0) {
-      native.delete();
-      throw new DefinitionError(missing.map((c) => ({ pointer: '', message: `context policy '${c}' is neither full, last-user, none nor given in options.contexts` })));
+    const problems = missing.map((c) => ({ pointer: '', message: `context policy '${c}' is neither full, last-user, none nor given in options.contexts` }));
+    const toolNames = new Set(this.#definition.agents.flatMap((a) => (a.tools ?? []).map((t) => t.name)));
+    const bound = [bindFunctions('handlers', handlers, toolNames), bindFunctions('mocks', mocks, toolNames), bindFunctions('instructions', instructions, new Set(this.#agents.keys()))];
+    [this.#handlers, this.#mocks, this.#instructions] = bound.map((b) => b.out);
+    problems.push(...bound.flatMap((b) => b.problems));
+    for (const [key, reducer] of Object.entries(reducers)) {
+      if (typeof reducer === 'function') this.#reducers.set(key, reducer);
+      else if (Object.hasOwn(REDUCERS, reducer)) this.#reducers.set(key, REDUCERS[reducer]);
+      else problems.push({ pointer: '', message: `options.reducers.${key} must be 'replace', 'append', 'merge', 'sum' or a function` });
     }
+    if (problems.length > 0) {
+      native.delete();
+      throw new DefinitionError(problems);
+    }
+    if (typeof state !== 'object' || state === null) throw new TypeError(`options.state must be an object, got ${describe(state)}`);
+    this.#hooks = state;
+    if (extractVariables !== undefined && typeof extractVariables !== 'function') throw new TypeError('options.extractVariables must be a function');
+    this.#extract = extractVariables;
     registry?.register(this, native, this);
   }
 
@@ -132,12 +170,51 @@ export class Swarm {
     return result;
   }
 
+  /**
+   * Applies a change of variables: each value normalized, merged with its key's reducer, then
+   * validated. All or nothing: { ok: true } or { ok: false, key, message } with the session as it was.
+   */
+  #change(session, updates, source) {
+    const next = { ...session.variables };
+    const ctx = { session, agent: session.active, source };
+    for (const key of Object.keys(updates)) {
+      let value = updates[key];
+      if (typeof this.#hooks.normalize === 'function') value = this.#hooks.normalize(key, value, ctx);
+      const reducer = this.#reducers.get(key) ?? REDUCERS.replace;
+      const merged = reducer(Object.hasOwn(next, key) ? next[key] : undefined, value, key);
+      if (typeof this.#hooks.validate === 'function') {
+        const verdict = this.#hooks.validate(key, merged, ctx);
+        if (verdict === false || typeof verdict === 'string') {
+          return { ok: false, key, message: typeof verdict === 'string' ? verdict : `the value of '${key}' is not valid` };
+        }
+      }
+      Object.defineProperty(next, key, { value: clone(merged), enumerable: true, writable: true, configurable: true });
+    }
+    session.variables = next;
+    return { ok: true };
+  }
+
   // Writes the core's view of the session back, moves the history along a handoff, checkpoints.
   // `settle(outcome)` runs before the history moves (runTurn adds the tool's result message).
   #commit(session, result, settle) {
     const before = session.active;
-    Object.assign(session, { active: result.session.active, hops: result.session.hops, selections: result.session.selections, variables: result.session.variables });
-    const outcome = result.outcome;
+    let outcome = result.outcome;
+    if (outcome !== null && outcome.type === 'handoff' && outcome.via === 'tool' && Object.keys(outcome.variables).length > 0) {
+      // What the model supplied goes through the reducers and state hooks; a refusal blocks the handoff.
+      const saved = session.variables;
+      const changed = this.#change(session, outcome.variables, 'tool');
+      if (!changed.ok) {
+        session.variables = saved;
+        outcome = {
+          type: 'handoff_blocked', from: outcome.from, to: outcome.to, tool: outcome.tool, missing: [], invalid: [{ name: changed.key, expected: 'a valid value' }],
+          rejectionReason: `Cannot transfer to ${this.#agents.get(outcome.to)?.name ?? outcome.to} yet: ${changed.message}. Correct it, then call ${outcome.tool} again.`,
+        };
+        settle?.(outcome);
+        session.checkpoints.push({ turn: session.turn, hops: session.hops, active: session.active, outcome });
+        return outcome;
+      }
+    }
+    Object.assign(session, { active: result.session.active, hops: result.session.hops, selections: result.session.selections });
     settle?.(outcome);
     if (outcome !== null && outcome.type === 'handoff') {
       const edge = this.#definition.edges.find((e) => e.from === before && e.to === outcome.to && (outcome.via === 'rule' ? e.when !== undefined && e.offer !== true : e.toolName === outcome.tool));
@@ -152,7 +229,7 @@ export class Swarm {
         ...carried,
       ];
     }
-    if (outcome !== null) session.checkpoints.push({ turn: session.turn, hops: session.hops, active: session.active, outcome });
+    if (outcome !== null && outcome.type !== 'tool') session.checkpoints.push({ turn: session.turn, hops: session.hops, active: session.active, outcome });
     return outcome;
   }
 
@@ -177,9 +254,8 @@ export class Swarm {
     if (typeof variables !== 'object' || variables === null || Array.isArray(variables)) {
       throw new TypeError(`variables must be an object, got ${describe(variables)}`);
     }
-    for (const [key, value] of Object.entries(variables)) {
-      Object.defineProperty(session.variables, key, { value: clone(value), enumerable: true, writable: true, configurable: true });
-    }
+    const changed = this.#change(session, variables, 'host');
+    if (!changed.ok) throw new RangeError(`updateState: ${changed.message}`);
     return this.applyRules(session);
   }
 
@@ -208,10 +284,34 @@ export class Swarm {
     return `Error: ${outcome.reason}`;
   }
 
+  /** The active agent's instructions now (a bound function of { state, agent, session }, or the text). */
+  instructions(session) {
+    const agent = this.#agents.get(session.active);
+    const dynamic = this.#instructions.get(session.active);
+    return dynamic === undefined ? agent?.instructions ?? '' : String(dynamic({ state: session.variables, agent, session }));
+  }
+
   /** The messages the active agent's model gets: its instructions, then its history. */
   messages(session) {
-    const agent = this.#agents.get(session.active);
-    return [...(agent?.instructions ? [{ role: 'system', content: agent.instructions }] : []), ...session.histories[session.active]];
+    const instructions = this.instructions(session);
+    return [...(instructions ? [{ role: 'system', content: instructions }] : []), ...session.histories[session.active]];
+  }
+
+  // Runs one of the agent's own tools: its handler, else its mock, else tool_mock_required.
+  async #runTool(session, outcome, call, extra) {
+    const { tool, arguments: args } = outcome;
+    const ctx = {
+      session, state: session.variables, agent: this.#agents.get(outcome.agent), input: extra.input, toolState: extra.toolState, call,
+      setVariables: (variables) => this.#change(session, variables, 'handler'),
+    };
+    const handler = this.#handlers.get(tool);
+    const mock = this.#mocks.get(tool);
+    if (handler !== undefined) return { kind: 'handler', value: await handler(args, ctx) };
+    if (mock !== undefined) return { kind: 'mock', value: typeof mock === 'function' ? await mock(args, ctx) : clone(mock) };
+    return {
+      kind: 'missing',
+      value: { error: 'tool_mock_required', tool, message: `Tool '${tool}' has no handler and no mock in this environment; continue without its result.` },
+    };
   }
 
   /**
@@ -219,12 +319,19 @@ export class Swarm {
    * { text?, toolCalls?: [{ id?, name, arguments }] }. Yields events: open, handoff,
    * handoff_blocked, tool_use, tool_result, chunk, done.
    */
-  async *runTurn(session, input, { model, toolFormat = 'openai-chat', maxModelCalls = 10, signal, store } = {}) {
+  async *runTurn(session, input, { model, toolFormat = 'openai-chat', maxModelCalls = 10, signal, store, toolState } = {}) {
     if (typeof model !== 'function') throw new TypeError('runTurn needs { model }: a function ({ agent, messages, tools }) => { text, toolCalls }');
     if (typeof input !== 'string') throw new TypeError(`input must be a string, got ${describe(input)}`);
     session.turn += 1;
     yield { type: 'open', agent: session.active, turn: session.turn };
     session.histories[session.active].push({ role: 'user', content: input });
+    if (this.#extract !== undefined) {
+      const extracted = await this.#extract(input, { session, agent: session.active });
+      if (extracted !== undefined && extracted !== null) {
+        const changed = this.#change(session, extracted, 'extract');
+        if (!changed.ok) yield { type: 'state_rejected', source: 'extract', key: changed.key, message: changed.message };
+      }
+    }
     for (let outcome = this.applyRules(session); outcome !== null; outcome = this.applyRules(session)) {
       yield { type: 'handoff', ...outcome };
     }
@@ -254,10 +361,17 @@ export class Swarm {
         // that every tool call in the target's context has its answer.
         let result;
         const outcome = this.#applyToolCall(session, call, (settled) => {
+          if (settled.type === 'tool') return;  // its result comes from the handler, below
           result = this.#toolResult(settled);
           history.push({ role: 'tool', toolCallId: call.id, name: call.name, content: result });
         });
-        if (outcome.type === 'handoff') {
+        if (outcome.type === 'tool') {
+          const ran = await this.#runTool(session, outcome, call, { input, toolState });
+          if (ran.kind === 'missing') yield { type: 'tool_mock_required', agent: agentId, tool: outcome.tool, arguments: outcome.arguments };
+          result = typeof ran.value === 'string' ? ran.value : JSON.stringify(ran.value ?? null);
+          history.push({ role: 'tool', toolCallId: call.id, name: call.name, content: result });
+          session.checkpoints.push({ turn: session.turn, hops: session.hops, active: session.active, tool: outcome.tool, arguments: outcome.arguments, result, by: ran.kind });
+        } else if (outcome.type === 'handoff') {
           handedOff = true;
           yield { type: 'handoff', ...outcome };
         } else if (outcome.type === 'handoff_blocked') {

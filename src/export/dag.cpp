@@ -266,6 +266,7 @@ std::string dot_string(const std::string& text) {
     std::size_t at = i;
     char32_t c = condition::unicode::decode_utf8(text, i);
     if (c == '"') out += "\\\"";
+    else if (c == '&') out += "&amp;";  // Graphviz decodes HTML entities in labels
     else if (c == '\\') out += "\\\\";
     else if (c == '\n') out += "\\n";
     else if (c == condition::unicode::kInvalid || c < 0x20 || c == 0x7F) out += ' ';
@@ -296,7 +297,9 @@ std::string to_dot(const Dag& dag) {
     out += "  " + ids[e.from] + " -> " + ids[e.to] + " [";
     std::string label = edge_label(e);
     std::vector<std::string> attributes;
-    if (!label.empty()) attributes.push_back("label=" + dot_string(label));
+    // A label of nothing but white space makes Graphviz 2.43 abort beside an xlabel: leave it out.
+    bool visible = std::any_of(label.begin(), label.end(), [](char c) { return c != ' ' && c != '\n' && c != '\t' && c != '\r'; });
+    if (visible) attributes.push_back("label=" + dot_string(label));
     if (!e.when) attributes.push_back("style=dashed");
     if (!e.fired_at.empty()) {
       attributes.push_back("color=\"" + std::string(kFired) + "\"");

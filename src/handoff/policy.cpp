@@ -68,7 +68,6 @@ Json handoff_outcome(const Swarm& swarm, SessionCore& session, const Edge& edge,
   for (const Variable& v : edge.requires_) {
     if (!v.from_model) variables[v.name] = session.variables[v.name];
   }
-  for (auto it = variables.begin(); it != variables.end(); ++it) session.variables[it.key()] = it.value();
   ++session.hops;
   session.active = edge.to;
   outcome["variables"] = std::move(variables);
@@ -122,22 +121,32 @@ std::vector<const Edge*> offered_tools(const Swarm& swarm, const SessionCore& se
   return out;
 }
 
-Expected<Json, std::string> tool_definitions(const std::vector<const Edge*>& edges, const std::string& format) {
+Expected<Json, std::string> tool_definitions(const Agent* agent, const std::vector<const Edge*>& edges,
+                                             const std::string& format) {
+  struct Tool {
+    std::string name;
+    std::string description;
+    Json schema;
+  };
+  std::vector<Tool> tools;
+  if (agent != nullptr) {
+    for (const AgentTool& tool : agent->tools) tools.push_back({tool.name, tool.description, tool.parameters});
+  }
+  for (const Edge* edge : edges) tools.push_back({edge->tool_name, description_of(*edge), schema_of(*edge)});
+
   Json out = format == "ai-sdk" ? Json::object() : Json::array();
-  for (const Edge* edge : edges) {
-    Json schema = schema_of(*edge);
-    std::string description = description_of(*edge);
+  for (Tool& tool : tools) {
     if (format == "openai-responses") {
-      out.push_back({{"type", "function"}, {"name", edge->tool_name}, {"description", description},
-                     {"parameters", std::move(schema)}, {"strict", true}});
+      out.push_back({{"type", "function"}, {"name", tool.name}, {"description", tool.description},
+                     {"parameters", std::move(tool.schema)}, {"strict", true}});
     } else if (format == "openai-chat") {
       out.push_back({{"type", "function"},
-                     {"function", {{"name", edge->tool_name}, {"description", description},
-                                   {"parameters", std::move(schema)}, {"strict", true}}}});
+                     {"function", {{"name", tool.name}, {"description", tool.description},
+                                   {"parameters", std::move(tool.schema)}, {"strict", true}}}});
     } else if (format == "anthropic") {
-      out.push_back({{"name", edge->tool_name}, {"description", description}, {"input_schema", std::move(schema)}});
+      out.push_back({{"name", tool.name}, {"description", tool.description}, {"input_schema", std::move(tool.schema)}});
     } else if (format == "ai-sdk") {
-      out[edge->tool_name] = {{"description", description}, {"inputSchema", std::move(schema)}};
+      out[tool.name] = {{"description", tool.description}, {"inputSchema", std::move(tool.schema)}};
     } else {
       return unexpected("unknown tool format '" + format + "' (openai-responses, openai-chat, anthropic, ai-sdk)");
     }
@@ -158,6 +167,14 @@ Json apply_rules(const Swarm& swarm, SessionCore& session) {
 }
 
 Json apply_tool_call(const Swarm& swarm, SessionCore& session, const std::string& name, const Json& arguments) {
+  if (const Agent* agent = swarm.agent(session.active)) {
+    for (const AgentTool& tool : agent->tools) {
+      if (tool.name != name) continue;
+      Json args = arguments.is_null() ? Json::object() : arguments;
+      if (!args.is_object()) return rejected("the arguments of '" + name + "' must be a JSON object");
+      return {{"type", "tool"}, {"agent", agent->id}, {"tool", name}, {"arguments", std::move(args)}};
+    }
+  }
   const Edge* edge = nullptr;
   for (const Edge& e : swarm.edges()) {
     if (e.from == session.active && e.offered && e.tool_name == name) edge = &e;

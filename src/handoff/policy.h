@@ -25,16 +25,19 @@ struct SessionCore {
 // The edges offered as tools to the active agent now, in declaration order.
 std::vector<const Edge*> offered_tools(const Swarm& swarm, const SessionCore& session);
 
-// The tool definitions of `edges` in an SDK's shape: "openai-responses", "openai-chat",
-// "anthropic" or "ai-sdk".
-Expected<Json, std::string> tool_definitions(const std::vector<const Edge*>& edges, const std::string& format);
+// The tools the active agent's model gets, in an SDK's shape ("openai-responses", "openai-chat",
+// "anthropic" or "ai-sdk"): the agent's own tools, then the transfer tools of `edges`.
+Expected<Json, std::string> tool_definitions(const Agent* agent, const std::vector<const Edge*>& edges,
+                                             const std::string& format);
 
 // Takes the first rule edge of the active agent whose condition holds (and whose session-sourced
 // variables are present), if the hop limit allows: the outcome, or null when none fires.
 Json apply_rules(const Swarm& swarm, SessionCore& session);
 
-// A tool call of the active agent's model: { type: "handoff" | "handoff_blocked" | "rejected", … }.
-// Only a handoff changes the session.
+// A tool call of the active agent's model: { type: "handoff" | "handoff_blocked" | "rejected" |
+// "tool", … }. A handoff moves the session and counts it; the variables it brings (`variables`)
+// are for the host to merge, through its reducers and state hooks. "tool" is a call of one of the
+// agent's own tools, for the host to run.
 Json apply_tool_call(const Swarm& swarm, SessionCore& session, const std::string& name, const Json& arguments);
 // The same, with the arguments as the JSON text models send; text that is not JSON is rejected.
 Json apply_tool_call_text(const Swarm& swarm, SessionCore& session, const std::string& name, const std::string& arguments);

@@ -95,7 +95,7 @@ const Agent& Swarm::entry() const {
   for (const Agent& a : agents_) {
     if (a.entry) return a;
   }
-  return agents_.front();
+  return agents_.front();  // a swarm of one agent needs no mark
 }
 
 Expected<std::unique_ptr<Swarm>, std::vector<definition::Problem>> Swarm::from_json(const Json& document) {
@@ -128,7 +128,7 @@ Expected<std::unique_ptr<Swarm>, std::vector<definition::Problem>> Swarm::from_j
       r.problem(pointer, "expected an object");
       continue;
     }
-    r.only(a, pointer, {"id", "name", "description", "instructions", "entry", "handoffs"});
+    r.only(a, pointer, {"id", "name", "description", "instructions", "entry", "handoffs", "tools"});
     Agent agent;
     const std::string* id = r.string(a, pointer, "id", true);
     if (!id) continue;
@@ -141,6 +141,36 @@ Expected<std::unique_ptr<Swarm>, std::vector<definition::Problem>> Swarm::from_j
     agent.entry = r.boolean(a, pointer, "entry").value_or(false);
     agent.handoffs = r.count(a, pointer, "handoffs");
     if (agent.entry && ++entries > 1) r.problem(pointer + "/entry", "only one agent can be the entry agent");
+    if (a.contains("tools")) {
+      const Json& tools = a["tools"];
+      if (!tools.is_array()) r.problem(pointer + "/tools", "expected an array");
+      std::set<std::string> names;
+      for (std::size_t k = 0; tools.is_array() && k < tools.size(); ++k) {
+        const Json& t = tools[k];
+        std::string at = pointer + "/tools/" + std::to_string(k);
+        if (!t.is_object()) {
+          r.problem(at, "expected an object");
+          continue;
+        }
+        r.only(t, at, {"name", "description", "parameters"});
+        AgentTool tool;
+        if (const std::string* n = r.string(t, at, "name", true)) {
+          if (!valid_tool_name(*n)) r.problem(at + "/name", "a tool name must match ^[a-zA-Z0-9_-]{1,64}$");
+          else if (!names.insert(*n).second) r.problem(at + "/name", "tool '" + *n + "' is declared twice");
+          tool.name = *n;
+        }
+        const std::string* d = r.string(t, at, "description", true);
+        if (d && d->empty()) r.problem(at + "/description", "a tool needs a description: the model reads it to decide");
+        if (d) tool.description = *d;
+        tool.parameters = {{"type", "object"}, {"properties", Json::object()}, {"additionalProperties", false}};
+        if (t.contains("parameters")) {
+          const Json& p = t["parameters"];
+          if (!p.is_object() || p.value("type", "") != "object") r.problem(at + "/parameters", "expected a JSON Schema of type \"object\"");
+          else tool.parameters = p;
+        }
+        agent.tools.push_back(std::move(tool));
+      }
+    }
     swarm->agents_.push_back(std::move(agent));
   }
 
@@ -213,13 +243,23 @@ Expected<std::unique_ptr<Swarm>, std::vector<definition::Problem>> Swarm::from_j
     }
     swarm->edges_.push_back(std::move(edge));
   }
-  if (r.problems.empty()) {
+  if (entries == 0 && swarm->agents_.size() > 1) {
+    r.problem("/agents", "mark the agent sessions start with: exactly one agent needs \"entry\": true");
+  }
+  {  // every problem at once: tool names are checked even when other parts have problems
     swarm->assign_tool_names();
     std::map<std::pair<std::string, std::string>, std::size_t> used;
+    for (const Agent& agent : swarm->agents_) {
+      for (const AgentTool& tool : agent.tools) used.try_emplace({agent.id, tool.name}, SIZE_MAX);
+    }
     for (std::size_t i = 0; i < swarm->edges_.size(); ++i) {
       const Edge& e = swarm->edges_[i];
       if (!e.offered) continue;
       auto [it, inserted] = used.try_emplace({e.from, e.tool_name}, i);
+      if (!inserted && it->second == SIZE_MAX) {
+        r.problem("/edges/" + std::to_string(i) + "/toolName", "tool '" + e.tool_name + "' is already a tool of agent '" + e.from + "'");
+        continue;
+      }
       if (!inserted) {
         r.problem("/edges/" + std::to_string(i) + "/toolName",
                   "tool '" + e.tool_name + "' is already the name of edge " + std::to_string(it->second));
@@ -234,6 +274,9 @@ Expected<std::unique_ptr<Swarm>, std::vector<definition::Problem>> Swarm::from_j
 // so far by appending _2, _3, … (cutting the base so that the whole stays within 64 characters).
 void Swarm::assign_tool_names() {
   std::map<std::string, std::set<std::string>> taken;
+  for (const Agent& a : agents_) {
+    for (const AgentTool& tool : a.tools) taken[a.id].insert(tool.name);
+  }
   for (const Edge& e : edges_) {
     if (e.offered && !e.tool_name.empty()) taken[e.from].insert(e.tool_name);
   }
@@ -259,6 +302,11 @@ Json Swarm::to_json() const {
     if (!a.instructions.empty()) agent["instructions"] = a.instructions;
     if (a.entry) agent["entry"] = true;
     if (a.handoffs) agent["handoffs"] = *a.handoffs;
+    if (!a.tools.empty()) {
+      Json tools = Json::array();
+      for (const AgentTool& t : a.tools) tools.push_back({{"name", t.name}, {"description", t.description}, {"parameters", t.parameters}});
+      agent["tools"] = std::move(tools);
+    }
     agents.push_back(std::move(agent));
   }
   Json edges = Json::array();

@@ -31,6 +31,13 @@ inline constexpr const char* kSwarmFormat = "handoff-graph/swarm";
 inline constexpr int kSwarmVersion = 1;
 inline constexpr std::uint32_t kDefaultMaxHops = 10;
 
+// A tool of an agent's own (not a transfer): the host runs its handler or mock.
+struct AgentTool {
+  std::string name;
+  std::string description;
+  Json parameters;  // a JSON Schema for an object
+};
+
 struct Agent {
   std::string id;
   std::string name;
@@ -38,6 +45,7 @@ struct Agent {
   std::string instructions;
   bool entry = false;
   std::optional<std::uint32_t> handoffs;  // selections this agent may make in a session
+  std::vector<AgentTool> tools;
 };
 
 struct Variable {

@@ -38,11 +38,12 @@ void run_scenario(const Json& scenario) {
       for (const Edge* e : offered_tools(swarm, session)) offered.push_back({{"name", e->tool_name}, {"to", e->to}});
       EXPECT_EQ(offered, op["expect"]);
     } else if (name == "tools") {
-      auto tools = tool_definitions(offered_tools(swarm, session), op["format"].get<std::string>());
+      auto tools = tool_definitions(swarm.agent(session.active), offered_tools(swarm, session), op["format"].get<std::string>());
       ASSERT_TRUE(tools.ok());
       EXPECT_EQ(tools.value(), op["expect"]);
     } else if (name == "applyRules") {
-      EXPECT_EQ(apply_rules(swarm, session), op["expect"]);
+      Json outcome = apply_rules(swarm, session);
+      EXPECT_EQ(outcome, op["expect"]);
     } else if (name == "setVariables") {
       for (auto it = op["variables"].begin(); it != op["variables"].end(); ++it) session.variables[it.key()] = it.value();
     } else if (name == "call") {
@@ -50,6 +51,10 @@ void run_scenario(const Json& scenario) {
       Json outcome = args.is_string() ? apply_tool_call_text(swarm, session, op["name"].get<std::string>(), args.get<std::string>())
                                       : apply_tool_call(swarm, session, op["name"].get<std::string>(), args);
       EXPECT_EQ(outcome, op["expect"]);
+      // The host merges what a handoff brings (here: replace, the default reducer).
+      if (outcome["type"] == "handoff") {
+        for (auto it = outcome["variables"].begin(); it != outcome["variables"].end(); ++it) session.variables[it.key()] = it.value();
+      }
     } else if (name == "state") {
       Json core = session.to_json();
       core.erase("hops");

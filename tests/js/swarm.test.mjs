@@ -59,7 +59,7 @@ describe('tools', () => {
 
   test('tool names are sanitized, cut to 64, made unique per agent, and overridable', () => {
     const swarm = new Swarm({
-      agents: [{ id: 'a' }, { id: 'b c/é' }, { id: 'b_c__' }, { id: 'x'.repeat(80) }, { id: 'y' }],
+      agents: [{ id: 'a', entry: true }, { id: 'b c/é' }, { id: 'b_c__' }, { id: 'x'.repeat(80) }, { id: 'y' }],
       edges: [
         { from: 'a', to: 'b c/é' },
         { from: 'a', to: 'b_c__' },
@@ -120,7 +120,7 @@ describe('tool calls', () => {
     assert.equal(swarm.applyToolCall(session, { name: 'transfer_to_a' }).type, 'handoff');
     assert.deepEqual(swarm.offered(session), [], 'a has used its one selection');
     assert.match(swarm.applyToolCall(session, { name: 'transfer_to_b' }).reason, /used all its handoffs/);
-    const hops = new Swarm({ maxHops: 2, agents: [{ id: 'a' }, { id: 'b' }], edges: [{ from: 'a', to: 'b' }, { from: 'b', to: 'a' }] });
+    const hops = new Swarm({ maxHops: 2, agents: [{ id: 'a', entry: true }, { id: 'b' }], edges: [{ from: 'a', to: 'b' }, { from: 'b', to: 'a' }] });
     const s = hops.createSession();
     hops.applyToolCall(s, { name: 'transfer_to_b' });
     hops.applyToolCall(s, { name: 'transfer_to_a' });
@@ -154,7 +154,7 @@ describe('context policies', () => {
   ];
   for (const [context, expected] of [['full', history], ['last-user', [history[2]]], ['none', []]]) {
     test(`'${context}'`, () => {
-      const swarm = new Swarm({ context, agents: [{ id: 'a', instructions: 'A rules' }, { id: 'b' }], edges: [{ from: 'a', to: 'b' }] });
+      const swarm = new Swarm({ context, agents: [{ id: 'a', entry: true, instructions: 'A rules' }, { id: 'b' }], edges: [{ from: 'a', to: 'b' }] });
       const session = swarm.createSession();
       session.histories.a = structuredClone(history);
       swarm.applyToolCall(session, { name: 'transfer_to_b' });
@@ -164,7 +164,7 @@ describe('context policies', () => {
 
   test('includeSystem carries the source instructions; custom policies by name', () => {
     const swarm = new Swarm(
-      { agents: [{ id: 'a', instructions: 'A rules' }, { id: 'b' }], edges: [{ from: 'a', to: 'b', context: 'lastTwo', includeSystem: true }] },
+      { agents: [{ id: 'a', entry: true, instructions: 'A rules' }, { id: 'b' }], edges: [{ from: 'a', to: 'b', context: 'lastTwo', includeSystem: true }] },
       { contexts: { lastTwo: (messages, info) => messages.slice(-2).map((m) => ({ ...m, via: `${info.from}>${info.to}` })) } },
     );
     const session = swarm.createSession();
@@ -228,7 +228,7 @@ describe('runTurn', () => {
 
 test('definitions report problems with pointers', () => {
   assert.throws(
-    () => new Swarm({ agents: [{ id: 'a' }, { id: 'a' }], edges: [{ from: 'a', to: 'ghost', when: 'x = 1', toolName: 'bad name!' }] }),
+    () => new Swarm({ agents: [{ id: 'a', entry: true }, { id: 'a' }], edges: [{ from: 'a', to: 'ghost', when: 'x = 1', toolName: 'bad name!' }] }),
     (error) => {
       assert.ok(error instanceof DefinitionError);
       assert.deepEqual(error.problems.map((p) => p.pointer), ['/agents/1/id', '/edges/0/to', '/edges/0/when', '/edges/0/toolName', '/edges/0/toolName']);

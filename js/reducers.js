@@ -1,0 +1,26 @@
+// The built-in reducers: how one key of an update merges into a state (StateMachine states and
+// Swarm variables alike).
+
+function describe(value) {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`;
+}
+
+export const REDUCERS = Object.freeze({
+  replace: (_previous, value) => value,
+  // A previous value that is not an array becomes its first element.
+  append: (previous, value) =>
+    (previous === undefined || previous === null ? [] : Array.isArray(previous) ? previous : [previous]).concat(Array.isArray(value) ? value : [value]),
+  merge: (previous, value, key) => {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      throw new TypeError(`the 'merge' reducer of '${key}' needs an object update, got ${describe(value)}`);
+    }
+    const base = typeof previous === 'object' && previous !== null && !Array.isArray(previous) ? previous : {};
+    return { ...base, ...value };
+  },
+  sum: (previous, value, key) => {
+    if (typeof value !== 'number') throw new TypeError(`the 'sum' reducer of '${key}' needs a number update, got ${describe(value)}`);
+    return (typeof previous === 'number' ? previous : 0) + value;
+  },
+});
