@@ -357,7 +357,11 @@ export interface Session {
   selections: Record<string, number>;
   variables: Record<string, unknown>;
   histories: Record<string, Message[]>;
-  checkpoints: Array<{ turn: number; hops: number; active: string; outcome: HandoffOutcome }>;
+  /** Handoffs, blocked and rejected transfers, and tool runs of this session (moved to the store's log when runTurn is given one). */
+  checkpoints: Array<
+    | { turn: number; hops: number; active: string; outcome: HandoffOutcome }
+    | { turn: number; hops: number; active: string; tool: string; arguments: Record<string, unknown>; result: string; by: 'handler' | 'mock' | 'missing' }
+  >;
 }
 
 export interface ToolCall {
@@ -387,7 +391,7 @@ export type SwarmEvent =
   | { type: 'tool_mock_required'; agent: string; tool: string; arguments: Record<string, unknown> }
   | { type: 'state_rejected'; source: 'extract'; key: string; message: string }
   | { type: 'chunk'; agent: string; text: string }
-  | { type: 'done'; agent: string; text: string; session: Session };
+  | { type: 'done'; agent: string; text: string; reason: 'answered' | 'max-model-calls'; session: Session };
 
 export interface ToolContext {
   session: Session;

@@ -323,8 +323,8 @@ export class Swarm {
     if (typeof model !== 'function') throw new TypeError('runTurn needs { model }: a function ({ agent, messages, tools }) => { text, toolCalls }');
     if (typeof input !== 'string') throw new TypeError(`input must be a string, got ${describe(input)}`);
     session.turn += 1;
+    const checkpointsBefore = session.checkpoints.length;
     yield { type: 'open', agent: session.active, turn: session.turn };
-    session.histories[session.active].push({ role: 'user', content: input });
     if (this.#extract !== undefined) {
       const extracted = await this.#extract(input, { session, agent: session.active });
       if (extracted !== undefined && extracted !== null) {
@@ -335,7 +335,10 @@ export class Swarm {
     for (let outcome = this.applyRules(session); outcome !== null; outcome = this.applyRules(session)) {
       yield { type: 'handoff', ...outcome };
     }
+    // The question goes to whichever agent the rules settled on.
+    session.histories[session.active].push({ role: 'user', content: input });
     let text = '';
+    let reason = 'max-model-calls';
     for (let calls = 0; calls < maxModelCalls; calls++) {
       signal?.throwIfAborted();
       const agentId = session.active;
@@ -348,15 +351,23 @@ export class Swarm {
       }
       const toolCalls = Array.isArray(response.toolCalls) ? response.toolCalls : [];
       history.push({ role: 'assistant', content: response.text ?? '', ...(toolCalls.length > 0 ? { toolCalls: clone(toolCalls) } : {}) });
-      if (toolCalls.length === 0) break;
+      if (toolCalls.length === 0) {
+        reason = 'answered';
+        break;
+      }
+      // Every tool call gets an answer in the history it belongs to, before any handoff copies it.
+      const notRun = (from, why) => {
+        for (const later of toolCalls.slice(from)) history.push({ role: 'tool', toolCallId: later.id, name: later.name, content: `Not run: ${why}.` });
+      };
+      if (session.active !== agentId) {
+        // The session moved while the model was answering (the host changed its state): this
+        // response's calls belong to an agent that is no longer active.
+        notRun(0, 'the conversation was transferred while this call was made');
+        continue;
+      }
       let handedOff = false;
-      for (const call of toolCalls) {
+      for (const [index, call] of toolCalls.entries()) {
         yield { type: 'tool_use', agent: agentId, call };
-        if (handedOff) {
-          // The conversation moved on: later calls of the same response are not run.
-          history.push({ role: 'tool', toolCallId: call.id, name: call.name, content: 'Not run: the conversation was transferred.' });
-          continue;
-        }
         // The result joins the source's history before a handoff carries that history along, so
         // that every tool call in the target's context has its answer.
         let result;
@@ -364,6 +375,7 @@ export class Swarm {
           if (settled.type === 'tool') return;  // its result comes from the handler, below
           result = this.#toolResult(settled);
           history.push({ role: 'tool', toolCallId: call.id, name: call.name, content: result });
+          if (settled.type === 'handoff') notRun(index + 1, 'the conversation was transferred');
         });
         if (outcome.type === 'tool') {
           const ran = await this.#runTool(session, outcome, call, { input, toolState });
@@ -378,6 +390,7 @@ export class Swarm {
           yield { type: 'handoff_blocked', ...outcome };
         }
         yield { type: 'tool_result', agent: agentId, call, result, outcome };
+        if (handedOff) break;
       }
       if (handedOff) {
         for (let outcome = this.applyRules(session); outcome !== null; outcome = this.applyRules(session)) {
@@ -385,8 +398,13 @@ export class Swarm {
         }
       }
     }
-    if (store !== undefined) await store.save(session);
-    yield { type: 'done', agent: session.active, text, session };
+    if (store !== undefined) {
+      // The store keeps the checkpoint log; the session keeps only what this turn has not handed over.
+      for (const checkpoint of session.checkpoints.slice(checkpointsBefore)) await store.appendCheckpoint(session.id, checkpoint);
+      session.checkpoints = [];
+      await store.save(session);
+    }
+    yield { type: 'done', agent: session.active, text, reason, session };
   }
 
   dispose() {

@@ -292,7 +292,7 @@ std::string swarm_tools(const SwarmHolder& holder, const std::string& session, c
     auto edges = handoff::swarm::offered_tools(*holder.swarm, core);
     handoff::condition::Json names = handoff::condition::Json::array();
     for (const auto* e : edges) names.push_back({{"name", e->tool_name}, {"to", e->to}});
-    auto tools = handoff::swarm::tool_definitions(holder.swarm->agent(core.active), edges, format);
+    auto tools = handoff::swarm::tool_definitions(*holder.swarm, holder.swarm->agent(core.active), edges, format);
     if (!tools) return handoff::condition::Json{{"error", tools.error()}};
     return handoff::condition::Json{{"tools", tools.value()}, {"offered", names}};
   });

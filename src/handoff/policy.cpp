@@ -36,10 +36,10 @@ std::string agent_label(const Swarm& swarm, const std::string& id) {
   return agent != nullptr && !agent->name.empty() ? agent->name : id;
 }
 
-Json schema_of(const Edge& edge) {
+Json schema_of(const Swarm& swarm, const Edge& edge) {
   Json properties = Json::object();
   properties["reason"] = {{"type", {"string", "null"}},
-                          {"description", "Why the conversation should go to " + edge.to + " (optional)."}};
+                          {"description", "Why the conversation should go to " + agent_label(swarm, edge.to) + " (optional)."}};
   Json required = Json::array({"reason"});
   for (const Variable& v : edge.requires_) {
     if (!v.from_model) continue;
@@ -54,8 +54,8 @@ Json schema_of(const Edge& edge) {
           {"additionalProperties", false}};
 }
 
-std::string description_of(const Edge& edge) {
-  return edge.description.empty() ? "Hand the conversation over to " + edge.to + "." : edge.description;
+std::string description_of(const Swarm& swarm, const Edge& edge) {
+  return edge.description.empty() ? "Hand the conversation over to " + agent_label(swarm, edge.to) + "." : edge.description;
 }
 
 Json handoff_outcome(const Swarm& swarm, SessionCore& session, const Edge& edge, const char* via, Json variables,
@@ -121,7 +121,7 @@ std::vector<const Edge*> offered_tools(const Swarm& swarm, const SessionCore& se
   return out;
 }
 
-Expected<Json, std::string> tool_definitions(const Agent* agent, const std::vector<const Edge*>& edges,
+Expected<Json, std::string> tool_definitions(const Swarm& swarm, const Agent* agent, const std::vector<const Edge*>& edges,
                                              const std::string& format) {
   struct Tool {
     std::string name;
@@ -132,7 +132,7 @@ Expected<Json, std::string> tool_definitions(const Agent* agent, const std::vect
   if (agent != nullptr) {
     for (const AgentTool& tool : agent->tools) tools.push_back({tool.name, tool.description, tool.parameters});
   }
-  for (const Edge* edge : edges) tools.push_back({edge->tool_name, description_of(*edge), schema_of(*edge)});
+  for (const Edge* edge : edges) tools.push_back({edge->tool_name, description_of(swarm, *edge), schema_of(swarm, *edge)});
 
   Json out = format == "ai-sdk" ? Json::object() : Json::array();
   for (Tool& tool : tools) {
@@ -212,13 +212,13 @@ Json apply_tool_call(const Swarm& swarm, SessionCore& session, const std::string
         problems += (problems.empty() ? "" : "; ") + std::string("missing ") + v.name + what;
       } else if (!has_type(args[v.name], v.type)) {
         invalid.push_back({{"name", v.name}, {"expected", v.type}});
-        problems += (problems.empty() ? "" : "; ") + v.name + " must be " + (v.type == "integer" ? "an " : "a ") + v.type;
+        problems += (problems.empty() ? "" : "; ") + v.name + what + " must be " + (v.type == "integer" ? "an " : "a ") + v.type;
       } else {
         variables[v.name] = args[v.name];
       }
     } else if (!present(session.variables, v.name)) {
       missing.push_back(v.name);
-      problems += (problems.empty() ? "" : "; ") + std::string("the conversation has not established ") + v.name + what + " yet";
+      problems += (problems.empty() ? "" : "; ") + std::string("the conversation has not established ") + v.name + what;
     }
   }
   if (!missing.empty() || !invalid.empty()) {
@@ -229,7 +229,7 @@ Json apply_tool_call(const Swarm& swarm, SessionCore& session, const std::string
             {"missing", std::move(missing)},
             {"invalid", std::move(invalid)},
             {"rejectionReason", "Cannot transfer to " + agent_label(swarm, edge->to) + " yet: " + problems +
-                                    ". Gather what is missing, then call " + edge->tool_name + " again."}};
+                                    ". Provide what is missing or correct, then call " + edge->tool_name + " again."}};
   }
   return handoff_outcome(swarm, session, *edge, "tool", std::move(variables), reason);
 }

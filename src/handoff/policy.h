@@ -27,7 +27,7 @@ std::vector<const Edge*> offered_tools(const Swarm& swarm, const SessionCore& se
 
 // The tools the active agent's model gets, in an SDK's shape ("openai-responses", "openai-chat",
 // "anthropic" or "ai-sdk"): the agent's own tools, then the transfer tools of `edges`.
-Expected<Json, std::string> tool_definitions(const Agent* agent, const std::vector<const Edge*>& edges,
+Expected<Json, std::string> tool_definitions(const Swarm& swarm, const Agent* agent, const std::vector<const Edge*>& edges,
                                              const std::string& format);
 
 // Takes the first rule edge of the active agent whose condition holds (and whose session-sourced

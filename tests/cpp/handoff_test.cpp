@@ -38,7 +38,7 @@ void run_scenario(const Json& scenario) {
       for (const Edge* e : offered_tools(swarm, session)) offered.push_back({{"name", e->tool_name}, {"to", e->to}});
       EXPECT_EQ(offered, op["expect"]);
     } else if (name == "tools") {
-      auto tools = tool_definitions(swarm.agent(session.active), offered_tools(swarm, session), op["format"].get<std::string>());
+      auto tools = tool_definitions(swarm, swarm.agent(session.active), offered_tools(swarm, session), op["format"].get<std::string>());
       ASSERT_TRUE(tools.ok());
       EXPECT_EQ(tools.value(), op["expect"]);
     } else if (name == "applyRules") {

@@ -33,7 +33,7 @@ describe('tools', () => {
     const schema = {
       type: 'object',
       properties: {
-        reason: { type: ['string', 'null'], description: 'Why the conversation should go to human (optional).' },
+        reason: { type: ['string', 'null'], description: 'Why the conversation should go to Human operator (optional).' },
         urgency: { type: 'integer', description: '1 to 5' },
       },
       required: ['reason', 'urgency'],
@@ -82,7 +82,7 @@ describe('tool calls', () => {
     assert.equal(blocked.type, 'handoff_blocked');
     assert.deepEqual(blocked.missing, ['ticketId']);
     assert.deepEqual(blocked.invalid, [{ name: 'urgency', expected: 'integer' }]);
-    assert.match(blocked.rejectionReason, /^Cannot transfer to Human operator yet: .*ticketId.*urgency must be an integer.*call transfer_to_human again\.$/);
+    assert.match(blocked.rejectionReason, /^Cannot transfer to Human operator yet: the conversation has not established ticketId; urgency \(1 to 5\) must be an integer\. .*call transfer_to_human again\.$/);
     assert.equal(session.active, 'triage');
     assert.equal(session.hops, 0);
   });
@@ -214,13 +214,37 @@ describe('runTurn', () => {
     assert.deepEqual(agents, ['billing']);
   });
 
+  test("a rule at the start of a turn takes the question along, even under 'none'", async () => {
+    const swarm = new Swarm({ context: 'none', agents: [{ id: 'triage', entry: true }, { id: 'billing' }], edges: [{ from: 'triage', to: 'billing', when: "category == 'billing'" }] });
+    const session = swarm.createSession({ variables: { category: 'billing' } });
+    const seen = [];
+    for await (const e of swarm.runTurn(session, 'my invoice is wrong', { model: (r) => (seen.push(r.messages), { text: 'ok' }) })) void e;
+    assert.deepEqual(seen[0], [{ role: 'user', content: 'my invoice is wrong' }]);
+  });
+
+  test('calls after a transfer in the same response are answered "not run" before the history moves', async () => {
+    const swarm = new Swarm({ agents: [{ id: 'a', entry: true }, { id: 'b' }], edges: [{ from: 'a', to: 'b' }] });
+    const session = swarm.createSession();
+    const script = [{ toolCalls: [{ id: '1', name: 'transfer_to_b' }, { id: '2', name: 'transfer_to_b' }] }, { text: 'b here' }];
+    const events = [];
+    for await (const e of swarm.runTurn(session, 'x', { model: () => script.shift() })) events.push(e);
+    const target = session.histories.b;
+    const answered = target.filter((m) => m.role === 'tool').map((m) => m.toolCallId);
+    assert.deepEqual(answered, ['1', '2'], 'every call in the carried history has its result');
+    assert.match(target.find((m) => m.toolCallId === '2').content, /^Not run/);
+    assert.equal(events.filter((e) => e.type === 'tool_use').length, 1);
+    assert.equal(events.at(-1).reason, 'answered');
+  });
+
   test('maxModelCalls bounds a turn; a session survives JSON', async () => {
     const swarm = support();
     const session = swarm.createSession();
     let n = 0;
     const model = () => ({ toolCalls: [{ id: `c${++n}`, name: 'transfer_to_nowhere', arguments: {} }] });
-    for await (const e of swarm.runTurn(session, 'x', { model, maxModelCalls: 3 })) void e;
+    let done;
+    for await (const e of swarm.runTurn(session, 'x', { model, maxModelCalls: 3 })) done = e;
     assert.equal(n, 3);
+    assert.equal(done.reason, 'max-model-calls');
     const copy = JSON.parse(JSON.stringify(session));
     assert.deepEqual(swarm.offered(copy), swarm.offered(session));
   });
