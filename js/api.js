@@ -137,7 +137,7 @@ export class HandoffGraph {
   #route(node) {
     let route = this.#routes.get(node);
     if (route === undefined) {
-      const id = this.#live.find(node);
+      const id = this.#live.find(wellFormed(node));
       if (id < 0) return null;  // not cached: the node may be created later
       route = {
         id,
@@ -156,8 +156,7 @@ export class HandoffGraph {
     const route = this.#route(node);
     if (route === null) return null;
     const runtime = requireRuntime();
-    const cells = route.paths.length === 0 ? 0 : runtime.writer.write(state, route.paths, this.#ids);
-    const index = runtime.route(this.#address, route.id, cells);
+    const index = runtime.writer.call(state, route.paths, this.#ids, runtime.route, this.#address, route.id);
     return index < 0 ? null : route.targets[index];
   }
 
@@ -168,8 +167,7 @@ export class HandoffGraph {
     const route = this.#route(node);
     if (route === null) return { node, result: null, edges: [] };
     const runtime = requireRuntime();
-    const cells = route.paths.length === 0 ? 0 : runtime.writer.write(state, route.paths, this.#ids);
-    const flags = native.explain(route.id, cells);
+    const flags = runtime.writer.call(state, route.paths, this.#ids, (id, _, cells) => native.explain(id, cells), route.id);
     const edges = native.outEdges(route.id).map((edge, index) => ({
       index,
       to: edge.to,
@@ -296,8 +294,7 @@ export class Condition {
   evaluate(state) {
     if (this.#native === null) requireLive(null, 'Condition');
     const runtime = requireRuntime();
-    const cells = this.#paths.length === 0 ? 0 : runtime.writer.write(state, this.#paths, this.#ids);
-    return runtime.evaluate(this.#address, cells) === 1;
+    return runtime.writer.call(state, this.#paths, this.#ids, runtime.evaluate, this.#address) === 1;
   }
 
   dispose() {

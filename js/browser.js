@@ -5,6 +5,8 @@ import { makeInit } from './runtime.js';
 export * from './api.js';
 export * from './machine.js';
 export * from './swarm.js';
+export { ConflictError } from './stores/errors.js';
+export { MemoryStore } from './stores/memory.js';
 export * from './errors.js';
 
 async function compileFrom(location) {

@@ -433,6 +433,45 @@ export interface SessionStore {
   listCheckpoints(id: string): Promise<unknown[]>;
 }
 
+// Type aliases, not interfaces: the SDKs take parameters as { [key: string]: unknown }, which an
+// object type alias satisfies and an interface (no implicit index signature) does not.
+export type TransferArgumentSchema = {
+  type: 'string' | 'number' | 'integer' | 'boolean' | ['string', 'null'];
+  description?: string;
+};
+/** A transfer tool's parameters: strict (every property required, `reason` nullable). */
+export type TransferSchema = {
+  type: 'object';
+  properties: { reason: TransferArgumentSchema } & Record<string, TransferArgumentSchema>;
+  required: string[];
+  additionalProperties: false;
+};
+/** Parameters of a tool: a transfer's, or an agent tool's own JSON Schema. */
+export type ToolSchema = TransferSchema | { type: 'object'; [key: string]: unknown };
+export interface OpenAIResponsesTool {
+  type: 'function';
+  name: string;
+  description: string;
+  parameters: ToolSchema;
+  strict: true;
+}
+export interface OpenAIChatTool {
+  type: 'function';
+  function: { name: string; description: string; parameters: ToolSchema; strict: true };
+}
+export interface AnthropicTool {
+  name: string;
+  description: string;
+  input_schema: ToolSchema;
+}
+export type AiSdkTools = Record<string, { description: string; inputSchema: ToolSchema }>;
+export interface ToolsByFormat {
+  'openai-responses': OpenAIResponsesTool[];
+  'openai-chat': OpenAIChatTool[];
+  anthropic: AnthropicTool[];
+  'ai-sdk': AiSdkTools;
+}
+
 export class Swarm {
   constructor(definition: SwarmDefinition | string, options?: SwarmOptions);
   static fromJSON(definition: SwarmDefinition | string, options?: SwarmOptions): Swarm;
@@ -440,7 +479,10 @@ export class Swarm {
   toJSON(): Required<Pick<SwarmDefinition, 'format' | 'version'>> & SwarmDefinition;
   agent(id: string): SwarmAgent | undefined;
   createSession(options?: { id?: string; variables?: Record<string, unknown> }): Session;
-  tools(session: Session, format?: ToolFormat): unknown;
+  /** The tools the active agent is offered now (its own, then the transfers), in an SDK's shape. */
+  tools<F extends ToolFormat = 'openai-chat'>(session: Session, format?: F): ToolsByFormat[F];
+  /** The AI SDK shape with each schema wrapped by `jsonSchema` from 'ai', ready for a ToolSet. */
+  tools<S>(session: Session, format: 'ai-sdk', options: { jsonSchema: (schema: ToolSchema) => S }): Record<string, { description: string; inputSchema: S; strict: true }>;
   offered(session: Session): Array<{ name: string; to: string }>;
   applyRules(session: Session): HandoffOutcome | null;
   updateState(session: Session, variables: Record<string, unknown>): HandoffOutcome | null;
@@ -454,6 +496,8 @@ export class Swarm {
     options: {
       model: (request: { agent: SwarmAgent; messages: Message[]; tools: unknown }) => ModelResponse | Promise<ModelResponse>;
       toolFormat?: ToolFormat;
+      /** With toolFormat 'ai-sdk': `jsonSchema` from 'ai', to wrap the schemas. */
+      jsonSchema?: (schema: ToolSchema) => unknown;
       maxModelCalls?: number;
       signal?: AbortSignal;
       store?: SessionStore;
@@ -463,6 +507,12 @@ export class Swarm {
   dispose(): void;
   [Symbol.dispose](): void;
 }
+
+/** A save of a session that another writer saved first (optimistic versioning of the stores). */
+export { ConflictError } from './stores/errors.js';
+
+/** The in-memory SessionStore (browser-safe); FileStore and RedisStore are 'handoff-graph/stores/file' and '/redis'. */
+export { MemoryStore } from './stores/memory.js';
 
 export class ConditionSyntaxError extends SyntaxError {
   constructor(message: string, details: { condition: string; index: number });

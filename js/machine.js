@@ -275,7 +275,7 @@ export class StateMachine {
     const functions = new Map();
     for (const [key, reducer] of native.reducers()) {
       if (reducer !== 'custom') functions.set(key, REDUCERS[reducer]);
-      else if (typeof reducers[key] === 'function') functions.set(key, reducers[key]);
+      else if (Object.hasOwn(reducers, key) && typeof reducers[key] === 'function') functions.set(key, reducers[key]);
       else errors.push({ pointer: `/reducers/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`, message: `'${key}' needs a custom reducer: pass it in options.reducers` });
     }
     if (errors.length > 0) {
@@ -439,8 +439,7 @@ export class Execution {
     const runtime = requireRuntime();
     this.#live;
     const address = this.#address;
-    const cells = state.paths.length === 0 ? 0 : runtime.writer.write(this.#state, state.paths, this.#prepared.ids);
-    const status = runtime.execComplete(address, cells);
+    const status = runtime.writer.call(this.#state, state.paths, this.#prepared.ids, runtime.execComplete, address);
     const info = runtime.execInfo();
     const next = info[4];
     const record = {
@@ -467,7 +466,11 @@ export class Execution {
     const saved = JSON.parse(this.#native.snapshot());
     // The reserved names as routing saw them (the executor supplies them, not the state).
     const reserved = { $step: saved.step, $state: state.name, $visits: saved.visits };
-    for (const other of this.#prepared.states) reserved.$visits[other.name] ??= 0;
+    for (const other of this.#prepared.states) {
+      if (!Object.hasOwn(reserved.$visits, other.name)) {
+        Object.defineProperty(reserved.$visits, other.name, { value: 0, enumerable: true, writable: true, configurable: true });
+      }
+    }
     const candidates = state.edges.map(({ to, when }) => `-> ${to}${when === null ? '' : ` when ${when}`}`);
     const read = {};
     state.paths.forEach((steps, i) => {

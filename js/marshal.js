@@ -81,6 +81,8 @@ export class StateWriter {
     this.exhausted = false;
     this.work = 0;
     this.slotStart = 0;
+    this.slotCount = 0;
+    this.busy = false;
     this.ids = null;
     this.reserve(256, 4096, 64);
   }
@@ -107,6 +109,50 @@ export class StateWriter {
   }
 
   /**
+   * Writes the values at `paths` of `state`, then returns `fn(a, b, cells)`: the core call that
+   * reads them. Reading a state can run user code (getters, Proxy traps) that evaluates another
+   * condition meanwhile; such a nested call saves the outer call's cells and restores them after,
+   * so the outer answer does not change.
+   */
+  call(state, paths, ids, fn, a, b) {
+    if (!this.busy) {
+      this.busy = true;
+      try {
+        return fn(a, b, paths.length === 0 ? 0 : this.write(state, paths, ids));
+      } finally {
+        this.busy = false;
+      }
+    }
+    if (paths.length === 0) return fn(a, b, 0);
+    const saved = this.#save();
+    try {
+      return fn(a, b, this.write(state, paths, ids));
+    } finally {
+      this.#restore(saved);
+    }
+  }
+
+  #save() {
+    if (this.u32.length === 0) this.refreshViews();
+    const { cells, bytes, slotCount } = this;
+    return {
+      counters: { cells, bytes, exhausted: this.exhausted, work: this.work, slotStart: this.slotStart, ids: this.ids, slotCount },
+      cellWords: this.u32.slice(this.cellWords, this.cellWords + cells * 4),
+      bytes: this.u8.slice(this.bytesBase, this.bytesBase + bytes),
+      slots: this.u32.slice(this.slotWords, this.slotWords + slotCount),
+    };
+  }
+
+  // The nested call may have grown memory and moved the transfer area: write back where it is now.
+  #restore(saved) {
+    if (this.u32.length === 0) this.refreshViews();
+    this.u32.set(saved.cellWords, this.cellWords);
+    this.u8.set(saved.bytes, this.bytesBase);
+    this.u32.set(saved.slots, this.slotWords);
+    Object.assign(this, saved.counters);
+  }
+
+  /**
    * Writes the value at each path of `state`; slot i starts at the cell the core finds in the slot
    * table. `ids` maps the strings the core knows to their ids. Returns the number of cells.
    */
@@ -119,6 +165,7 @@ export class StateWriter {
     this.exhausted = false;
     this.work = 0;
     this.ids = ids;
+    this.slotCount = paths.length;
     for (let i = 0; i < paths.length; i++) {
       const value = resolvePath(state, paths[i]);
       this.slotStart = this.cells;

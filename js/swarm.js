@@ -32,6 +32,26 @@ function describe(value) {
 
 const clone = (value) => JSON.parse(JSON.stringify(value));
 
+const wellFormed = (s) => (s.isWellFormed() ? s : s.toWellFormed());
+
+// JSON text for the core, which reads UTF-8: lone surrogates in strings and keys become U+FFFD
+// (JSON.stringify would write them as \ud800 escapes, which are not Unicode). Nesting too deep
+// for the engine to serialize is a DefinitionError, not a RangeError from deep inside.
+function coreJSON(value) {
+  try {
+    return JSON.stringify(value, (key, v) => {
+      if (typeof v === 'string') return wellFormed(v);
+      if (typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).some((k) => !k.isWellFormed())) {
+        return Object.fromEntries(Object.entries(v).map(([k, x]) => [wellFormed(k), x]));
+      }
+      return v;
+    });
+  } catch (error) {
+    if (error instanceof RangeError) throw new DefinitionError([{ pointer: '', message: 'the value nests too deeply to read' }]);
+    throw error;
+  }
+}
+
 // What the target of a handoff receives of the source's history.
 const CONTEXT_POLICIES = {
   full: (messages) => messages,
@@ -73,12 +93,25 @@ export class Swarm {
    *   `extractVariables(input, ctx)`: variables taken from each user input
    */
   constructor(definition, { contexts = {}, handlers = {}, mocks = {}, instructions = {}, reducers = {}, state = {}, extractVariables } = {}) {
-    if (typeof definition === 'string') definition = JSON.parse(definition);
+    if (typeof definition === 'string') {
+      try {
+        definition = JSON.parse(definition);
+      } catch (error) {
+        throw new DefinitionError([{ pointer: '', message: error instanceof RangeError ? 'the definition nests too deeply to read' : 'not valid JSON' }]);
+      }
+    }
     if (typeof definition !== 'object' || definition === null) throw new TypeError(`a swarm definition must be an object, got ${describe(definition)}`);
     const document = { format: 'handoff-graph/swarm', version: 1, ...definition };
     const { Swarm: NativeSwarm } = requireRuntime().module;
     const native = new NativeSwarm();
-    const loadProblems = native.load(JSON.stringify(document));
+    let text;
+    try {
+      text = coreJSON(document);
+    } catch (error) {
+      native.delete();
+      throw error;
+    }
+    const loadProblems = native.load(text);
     if (loadProblems !== null) {
       native.delete();
       throw new DefinitionError(loadProblems);
@@ -86,7 +119,7 @@ export class Swarm {
     this.#native = native;
     this.#definition = JSON.parse(native.toJSON());
     for (const agent of this.#definition.agents) this.#agents.set(agent.id, agent);
-    this.#contexts = { ...CONTEXT_POLICIES };
+    this.#contexts = Object.assign(Object.create(null), CONTEXT_POLICIES);
     for (const [name, policy] of Object.entries(contexts)) {
       if (typeof policy !== 'function') {
         native.delete();
@@ -165,7 +198,7 @@ export class Swarm {
       throw new TypeError(`expected a session from swarm.createSession(), got ${describe(session)}`);
     }
     const { active, hops, selections, variables } = session;
-    const result = JSON.parse(this.#live[call](JSON.stringify({ active, hops, selections, variables }), ...args));
+    const result = JSON.parse(this.#live[call](coreJSON({ active, hops, selections, variables }), ...args));
     if (result.error !== undefined) throw new TypeError(result.error);
     return result;
   }
@@ -233,10 +266,16 @@ export class Swarm {
     return outcome;
   }
 
-  /** The transfer tools the active agent is offered now, in an SDK's shape. */
-  tools(session, format = 'openai-chat') {
+  /**
+   * The tools the active agent is offered now (its own, then the transfers), in an SDK's shape.
+   * For 'ai-sdk', pass `{ jsonSchema }` from 'ai' to get a ToolSet-ready object.
+   */
+  tools(session, format = 'openai-chat', { jsonSchema } = {}) {
     if (!TOOL_FORMATS.includes(format)) throw new TypeError(`format must be one of ${TOOL_FORMATS.join(', ')}, got ${describe(format)}`);
-    return this.#core(session, 'tools', format).tools;
+    const tools = this.#core(session, 'tools', format).tools;
+    if (format !== 'ai-sdk' || jsonSchema === undefined) return tools;
+    if (typeof jsonSchema !== 'function') throw new TypeError("jsonSchema must be the jsonSchema function from 'ai'");
+    return Object.fromEntries(Object.entries(tools).map(([name, tool]) => [name, { ...tool, inputSchema: jsonSchema(tool.inputSchema), strict: true }]));
   }
 
   /** Names and targets of the tools offered now: [{ name, to }]. */
@@ -273,7 +312,17 @@ export class Swarm {
       throw new TypeError(`a tool call is { name, arguments }, got ${describe(call)}`);
     }
     const args = call.arguments ?? call.input ?? call.args ?? {};
-    const text = typeof args === 'string' ? args : JSON.stringify(args);
+    let text;
+    if (typeof args !== 'string') {
+      text = coreJSON(args);
+    } else {
+      // Models send JSON text; re-serialize what parses, so that \ud800-style escapes become U+FFFD.
+      try {
+        text = coreJSON(JSON.parse(args));
+      } catch {
+        text = args;  // not JSON: the core rejects it and says so
+      }
+    }
     return this.#commit(session, this.#core(session, 'applyToolCall', call.name, text === undefined ? 'null' : text), settle);
   }
 
@@ -319,7 +368,7 @@ export class Swarm {
    * { text?, toolCalls?: [{ id?, name, arguments }] }. Yields events: open, handoff,
    * handoff_blocked, tool_use, tool_result, chunk, done.
    */
-  async *runTurn(session, input, { model, toolFormat = 'openai-chat', maxModelCalls = 10, signal, store, toolState } = {}) {
+  async *runTurn(session, input, { model, toolFormat = 'openai-chat', jsonSchema, maxModelCalls = 10, signal, store, toolState } = {}) {
     if (typeof model !== 'function') throw new TypeError('runTurn needs { model }: a function ({ agent, messages, tools }) => { text, toolCalls }');
     if (typeof input !== 'string') throw new TypeError(`input must be a string, got ${describe(input)}`);
     session.turn += 1;
@@ -343,7 +392,7 @@ export class Swarm {
       signal?.throwIfAborted();
       const agentId = session.active;
       const agent = this.#agents.get(agentId);
-      const response = (await model({ agent, messages: this.messages(session), tools: this.tools(session, toolFormat) })) ?? {};
+      const response = (await model({ agent, messages: this.messages(session), tools: this.tools(session, toolFormat, { jsonSchema }) })) ?? {};
       const history = session.histories[agentId];
       if (typeof response.text === 'string' && response.text.length > 0) {
         text = response.text;

@@ -20,4 +20,5 @@ npx --no-install esbuild js/node.js --bundle --platform=node --format=cjs --targ
   --outfile=dist/index.cjs \
   --define:import.meta.url=__import_meta_url \
   --banner:js="const __import_meta_url = require('node:url').pathToFileURL(__filename).href;"
-cp js/index.d.ts dist/index.d.cts
+# The CommonJS typings are the same declarations, with paths relative to dist/.
+sed "s#'./stores/#'../js/stores/#g" js/index.d.ts > dist/index.d.cts

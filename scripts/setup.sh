@@ -12,6 +12,8 @@ packages=(
   libbenchmark-dev        # Google Benchmark (npm run bench)
   nlohmann-json3-dev      # JSON for the definition format and the native test harness
   chromium                # browser tests (driven by playwright-core, never downloaded)
+  graphviz                # `dot -Tsvg` proves every DOT export parses (tests/js/export.test.mjs)
+  redis-server            # RedisStore tests start a real server on 127.0.0.1 (tests/js/stores.test.mjs)
 )
 
 missing=()

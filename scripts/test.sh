@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Every test suite: native (GoogleTest, also under ASan + UBSan), Node, and Chromium.
+# Every test suite: native (GoogleTest, also under ASan + UBSan and built by clang with -Werror),
+# clang-tidy, a fuzz smoke run, Node, and Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -13,6 +14,23 @@ cmake -S . -B build/asan -DCMAKE_BUILD_TYPE=Debug -DHANDOFF_SANITIZE=ON >/dev/nu
 cmake --build build/asan -j"$(nproc)" --target handoff_tests
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 build/asan/handoff_tests --gtest_brief=1
 
+echo "== clang++-14 with -Wall -Wextra -Werror: the library and the native tests"
+cmake -S . -B build/clang -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_CXX_FLAGS="-Wall -Wextra -Werror" >/dev/null
+cmake --build build/clang -j"$(nproc)" --target handoff_tests
+build/clang/handoff_tests --gtest_brief=1
+
+echo "== clang-tidy-14 over src/ (.clang-tidy): no findings"
+# The compile commands are g++'s; -Wno-restrict (GCC bug 105329) is unknown to clang.
+find src -name '*.cpp' -print0 | xargs -0 -n 3 -P "$(nproc)" \
+  clang-tidy-14 -p build/native --quiet --extra-arg=-Wno-unknown-warning-option
+
+# libFuzzer targets (fuzz/, clang + ASan + UBSan) from the committed corpus; a crash fails the run.
+# scripts/fuzz.sh runs them longer (60 s each by default).
+fuzz_seconds=${HANDOFF_FUZZ_SECONDS:-15}
+echo "== fuzz smoke: each fuzz target for ${fuzz_seconds} s"
+bash scripts/fuzz.sh "$fuzz_seconds"
+
 echo "== TypeScript typings (tsc --strict)"
 npx --no-install tsc -p tests/types
 
@@ -22,7 +40,9 @@ trap 'rm -rf "$pack_dir"' EXIT
 npm pack --silent --pack-destination "$pack_dir" >/dev/null
 npx --no-install publint run "$pack_dir"/handoff-graph-*.tgz
 # The .wasm subpath is an asset, not a module: there are no types to resolve for it.
-npx --no-install attw "$pack_dir"/handoff-graph-*.tgz --exclude-entrypoints handoff-graph.wasm
+# The .wasm and the schema are assets; the stores are ESM-only (checked with that profile).
+npx --no-install attw "$pack_dir"/handoff-graph-*.tgz --exclude-entrypoints handoff-graph.wasm schema.json stores/memory stores/file stores/redis
+npx --no-install attw "$pack_dir"/handoff-graph-*.tgz --entrypoints stores/memory stores/file stores/redis --profile esm-only
 
 echo "== JavaScript tests (node --test): Node, Chromium, the packed tarball"
 node --test tests/js/ tests/browser/ tests/package/

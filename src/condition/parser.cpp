@@ -254,9 +254,11 @@ class Parser {
     std::size_t first = digits.find_first_not_of('0');
     digits = first == std::string_view::npos ? "0" : digits.substr(first);
     negative = negative && digits != "0";
-    constexpr std::int64_t kLimit = INT64_MAX / 10;
     std::int64_t value = 0;
-    for (char c : digits) value = value > kLimit ? INT64_MAX : value * 10 + (c - '0');
+    for (char c : digits) {
+      int digit = c - '0';
+      value = value > (INT64_MAX - digit) / 10 ? INT64_MAX : value * 10 + digit;  // saturate, never overflow
+    }
     step.is_index = true;
     step.key = (negative ? "-" : "") + std::string(digits);
     step.index = negative ? -value : value;

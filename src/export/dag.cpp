@@ -106,7 +106,7 @@ Expected<void, std::string> apply_trace(Dag& dag, const Json& trace) {
       const std::string& from = hop["node"].get_ref<const std::string&>();
       if (hop.contains("edges") && hop["edges"].is_array()) {
         for (const Json& e : hop["edges"]) {
-          if (e.is_object() && e.value("matched", false) && e.contains("index")) {
+          if (e.is_object() && e.contains("matched") && e["matched"] == true && e.contains("index")) {
             if (auto fired = fire(from, e["index"], step); !fired) return fired;
           }
         }
@@ -161,6 +161,12 @@ Json to_json(const Dag& dag) {
 namespace {
 
 std::string mermaid_text(const std::string& text) {
+  // A label of spaces only would be drawn as the node's generated id.
+  if (!text.empty() && text.find_first_not_of(' ') == std::string::npos) {
+    std::string spaces;
+    for (std::size_t i = 0; i < text.size(); ++i) spaces += "#32;";
+    return spaces;
+  }
   std::string out;
   for (std::size_t i = 0; i < text.size();) {
     std::size_t at = i;
@@ -170,6 +176,7 @@ std::string mermaid_text(const std::string& text) {
       case '\n': out += "<br>"; break;
       case '#': case '<': case '>': case '&': case '|': case '[': case ']': case '{': case '}': case '(':
       case ')': case ';': case ':': case '`': case '\\': case '%':
+      case '$': case '*': case '_': case '~':  // KaTeX ($$) and markdown emphasis in state diagrams
         out += "#" + std::to_string(static_cast<std::uint32_t>(c)) + ";";
         break;
       default:
@@ -206,7 +213,13 @@ std::string to_mermaid(const Dag& dag, const MermaidOptions& options) {
     out += "stateDiagram-v2\n";
     out += "  direction " + std::string(options.direction == "TD" ? "TB" : options.direction) + "\n";
     for (const Node& n : dag.nodes) {
-      if (n.type != "end") out += "  state \"" + mermaid_text(node_label(n)) + "\" as " + ids[n.id] + "\n";
+      if (n.type == "end") continue;
+      std::string label = mermaid_text(node_label(n));
+      if (node_label(n).find('\n') != std::string::npos) {
+        // A multi-line state name is read as Markdown, where a backslash escapes what follows.
+        for (std::size_t at = 0; (at = label.find("#92;", at)) != std::string::npos; at += 8) label.replace(at, 4, "#92;#92;");
+      }
+      out += "  state \"" + label + "\" as " + ids[n.id] + "\n";
     }
     for (const Node& n : dag.nodes) {
       if (n.start) out += "  [*] --> " + ids[n.id] + "\n";

@@ -44,6 +44,14 @@ std::string escape_pointer_token(const std::string& key) {
   return out;
 }
 
+// A value as a message shows it: scalars as JSON, arrays and objects by kind only (they may nest
+// deeper than a recursive dump can go).
+std::string shown(const Json& value) {
+  if (value.is_array()) return "an array";
+  if (value.is_object()) return "an object";
+  return value.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
 class Reader {
  public:
   std::vector<Problem> problems;
@@ -92,7 +100,7 @@ Expected<HandoffGraph, std::vector<Problem>> graph_from_json(const Json& documen
   if (version == document.end()) {
     r.problem("/version", "required");
   } else if (!version->is_number_integer() || version->get<std::int64_t>() != kGraphVersion) {
-    r.problem("/version", "unsupported version " + version->dump() + " (this library reads version " +
+    r.problem("/version", "unsupported version " + shown(*version) + " (this library reads version " +
                               std::to_string(kGraphVersion) + ")");
   }
   CyclePolicy policy = CyclePolicy::Error;
@@ -201,7 +209,7 @@ Expected<std::unique_ptr<machine::Machine>, std::vector<Problem>> machine_from_j
   if (version == document.end()) {
     r.problem("/version", "required");
   } else if (!version->is_number_integer() || version->get<std::int64_t>() != kMachineVersion) {
-    r.problem("/version", "unsupported version " + version->dump() + " (this library reads version " +
+    r.problem("/version", "unsupported version " + shown(*version) + " (this library reads version " +
                               std::to_string(kMachineVersion) + ")");
   }
   machine::MachineOptions options;

@@ -235,8 +235,19 @@ Json apply_tool_call(const Swarm& swarm, SessionCore& session, const std::string
 }
 
 Json apply_tool_call_text(const Swarm& swarm, SessionCore& session, const std::string& name, const std::string& arguments) {
-  Json args = Json::parse(arguments, nullptr, /*allow_exceptions=*/false);
+  // The text comes from a model. Parsing is iterative, but copying and printing JSON recurse once
+  // per level, so arguments nested deeper than kMaxArgumentDepth are refused here, unread.
+  bool too_deep = false;
+  auto depth = [&too_deep](int level, Json::parse_event_t event, Json&) {
+    bool opens = event == Json::parse_event_t::object_start || event == Json::parse_event_t::array_start;
+    too_deep = too_deep || (opens && level >= kMaxArgumentDepth);
+    return true;
+  };
+  Json args = Json::parse(arguments, depth, /*allow_exceptions=*/false);
   if (args.is_discarded()) return rejected("the arguments of '" + name + "' are not valid JSON");
+  if (too_deep) {
+    return rejected("the arguments of '" + name + "' nest deeper than " + std::to_string(kMaxArgumentDepth) + " levels");
+  }
   return apply_tool_call(swarm, session, name, args);
 }
 

@@ -39,6 +39,9 @@ Json apply_rules(const Swarm& swarm, SessionCore& session);
 // are for the host to merge, through its reducers and state hooks. "tool" is a call of one of the
 // agent's own tools, for the host to run.
 Json apply_tool_call(const Swarm& swarm, SessionCore& session, const std::string& name, const Json& arguments);
+// Arrays and objects nested deeper than this in a tool call's arguments text are rejected
+// (docs/limits.md): `[[1]]` is two levels.
+inline constexpr int kMaxArgumentDepth = 512;
 // The same, with the arguments as the JSON text models send; text that is not JSON is rejected.
 Json apply_tool_call_text(const Swarm& swarm, SessionCore& session, const std::string& name, const std::string& arguments);
 

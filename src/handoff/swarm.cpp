@@ -20,8 +20,8 @@ bool valid_tool_name(const std::string& name) {
 // replaced by '_', cut to 64.
 std::string generated_tool_name(const std::string& to) {
   std::string out = "transfer_to_";
-  for (std::size_t i = 0; i < to.size(); ++i) {
-    auto c = static_cast<unsigned char>(to[i]);
+  for (char byte : to) {
+    auto c = static_cast<unsigned char>(byte);
     if ((c & 0xC0) == 0x80) continue;  // a continuation byte: its lead byte was replaced already
     bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
     out += ok ? static_cast<char>(c) : '_';

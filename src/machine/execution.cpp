@@ -170,7 +170,7 @@ Json Execution::snapshot() const {
 
 Expected<Execution, std::string> Execution::restore(Machine& machine, const Json& snapshot) {
   auto fail = [](std::string why) { return unexpected("cannot resume: " + std::move(why)); };
-  if (!snapshot.is_object() || snapshot.value("format", "") != kSnapshotFormat) {
+  if (!snapshot.is_object() || !snapshot.contains("format") || snapshot["format"] != kSnapshotFormat) {
     return fail("not a snapshot (expected format \"" + std::string(kSnapshotFormat) + "\")");
   }
   if (!snapshot.contains("version") || snapshot["version"] != kSnapshotVersion) {
@@ -194,7 +194,8 @@ Expected<Execution, std::string> Execution::restore(Machine& machine, const Json
   else if (status == "max-steps") execution.status_ = Status::MaxSteps;
   else if (status == "no-edge-matched") execution.status_ = Status::NoEdgeMatched;
   else if (status == "aborted") execution.status_ = Status::Aborted;
-  else return fail("a snapshot is taken between steps; status " + status.dump() + " is not one");
+  else if (!status.is_string()) return fail("a snapshot is taken between steps; its status must be a string");
+  else return fail("a snapshot is taken between steps; status " + status.dump(-1, ' ', false, Json::error_handler_t::replace) + " is not one");
 
   auto current = state_of(snapshot.contains("current") ? snapshot["current"] : Json());
   if (!current) return fail("'current' is not a state of this machine");

@@ -387,6 +387,6 @@ describe('conditions', () => {
 test('typings cover every export', () => {
   const typings = readFileSync(new URL('../../js/index.d.ts', import.meta.url), 'utf8');
   for (const name of Object.keys(api)) {
-    assert.match(typings, new RegExp(`export (declare )?(function|class|const) ${name}\\b`), name);
+    assert.match(typings, new RegExp(`export ((declare )?(function|class|const) ${name}\\b|\\{ ${name} \\} from )`), name);
   }
 });

@@ -86,6 +86,9 @@ try {
 
 // What the tarball may hold (npm always adds package.json, README and a license file).
 const ALLOWED = [
+  /^schema\/[^/]+\.json$/,
+  /^js\/stores\/[^/]+\.js$/,
+  /^js\/stores\/[^/]+\.d\.ts$/,
   /^js\/[^/]+\.js$/,
   /^js\/[^/]+\.d\.ts$/,
   /^dist\/handoff-graph\.mjs$/,

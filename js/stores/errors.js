@@ -1,0 +1,64 @@
+// What every session store shares: the optimistic-versioning rule and its error.
+//
+// A session is plain JSON with a numeric `version`. `save(session)` succeeds only when the stored
+// version equals `session.version` (a session that was never saved counts as version 0); the store
+// then keeps version + 1 and sets `session.version` to it. Otherwise it rejects with ConflictError
+// and changes nothing: reload with `get(id)`, reapply, save again.
+
+/** A save whose `session.version` is not the stored version: another writer saved first. */
+export class ConflictError extends Error {
+  constructor(message, { id, expected, actual }) {
+    super(message);
+    this.name = 'ConflictError';
+    this.code = 'ERR_SESSION_CONFLICT';
+    /** The session id. */
+    this.id = id;
+    /** The version the writer had (`session.version`). */
+    this.expected = expected;
+    /** The version in the store (0: none stored). */
+    this.actual = actual;
+  }
+}
+
+export function conflict(id, expected, actual) {
+  return new ConflictError(
+    `session '${id}' was saved by another writer: it is at version ${actual} in the store, this copy is at version ${expected}; get() it again, reapply, then save()`,
+    { id, expected, actual },
+  );
+}
+
+function describe(value) {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`;
+}
+
+export function checkId(id) {
+  if (typeof id !== 'string' || id.length === 0) throw new TypeError(`a session id is a non-empty string, got ${describe(id)}`);
+  return id;
+}
+
+/** Checks a session before a save; returns its id and version. */
+export function checkSession(session) {
+  if (typeof session !== 'object' || session === null || Array.isArray(session)) {
+    throw new TypeError(`save() takes a session object, got ${describe(session)}`);
+  }
+  checkId(session.id);
+  const { version } = session;
+  if (!Number.isSafeInteger(version) || version < 0) {
+    throw new TypeError(`session '${session.id}' has version ${describe(version)}: a session's version is an integer >= 0 (0 before its first save)`);
+  }
+  return { id: session.id, version };
+}
+
+/** The JSON text of `value`, or a TypeError that says what cannot be stored. */
+export function toJSON(value, what) {
+  let text;
+  try {
+    text = JSON.stringify(value);
+  } catch (error) {
+    throw new TypeError(`${what} is not JSON: ${error.message}`);
+  }
+  if (text === undefined) throw new TypeError(`${what} is not JSON: got ${describe(value)}`);
+  return text;
+}

@@ -1,0 +1,402 @@
+// FileStore: sessions in a directory, for Node. Per session:
+//   NAME.json              the session, replaced whole: written to a temporary file, fsynced, then
+//                          renamed over the old one, so a reader (or a process killed mid-save)
+//                          only ever sees a complete session, the old one or the new one;
+//   NAME.checkpoints.jsonl its checkpoint log, one JSON value a line, appended with O_APPEND (one
+//                          write each); a line cut short by a killed process is ignored on read
+//                          and reported (onTornLine), and the next append starts on a new line;
+//   NAME.lock              held during a save only (optimistic versioning: compare the stored
+//                          version, then write).
+// NAME is the session id made safe for every file system (see fileName below).
+//
+// Scope: processes on ONE host sharing a local file system. The lock is a file created with
+// link(2) (atomic, fails if it exists) that names its owner's pid and host; a lock whose owner
+// process is gone (a kill mid-save) is broken by the next writer, as is any lock older than
+// `staleLockMs`. Network file systems (NFS, SMB) and several hosts need RedisStore.
+import { randomBytes, createHash } from 'node:crypto';
+import { link, mkdir, open, readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { checkId, checkSession, conflict, toJSON } from './errors.js';
+
+export { ConflictError } from './errors.js';
+
+const HOST = hostname();
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The file name stem for a session id: a-z, 0-9, '_' and '-' stay, an upper-case letter becomes
+ * '^' and its lower case (so that case-insensitive file systems keep 'A' and 'a' apart), any other
+ * UTF-8 byte becomes %XX. Stems past 120 characters are cut and end in '~' and the id's SHA-256.
+ */
+export function fileName(id) {
+  let stem = '';
+  for (const byte of new TextEncoder().encode(checkId(id))) {
+    const c = String.fromCharCode(byte);
+    if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c === '_' || c === '-') stem += c;
+    else if (c >= 'A' && c <= 'Z') stem += `^${c.toLowerCase()}`;
+    else stem += `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+  }
+  if (stem.length > 120) stem = `${stem.slice(0, 50)}~${createHash('sha256').update(id).digest('hex')}`;
+  return stem;
+}
+
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === 'EPERM';
+  }
+}
+
+const ignoreMissing = (error) => {
+  if (error.code !== 'ENOENT') throw error;
+};
+
+export class FileStore {
+  #dir;
+  #fsync;
+  #lockTimeoutMs;
+  #staleLockMs;
+  #onTornLine;
+  #reported = new Set();
+  #ready = null;
+
+  /**
+   * @param directory where the files go (created if missing)
+   * @param options `fsync` (default true): flush every save and append to the disk, so they also
+   *   survive a power cut, not only a killed process; `lockTimeoutMs` (default 10000): how long a
+   *   save waits for another save of the same session; `staleLockMs` (default 30000): a lock older
+   *   than this is broken even if its owner seems alive; `onTornLine(info)`: told of each line of
+   *   a checkpoint log that is not whole JSON (default: a process warning, once per line).
+   */
+  constructor(directory, { fsync = true, lockTimeoutMs = 10_000, staleLockMs = 30_000, onTornLine } = {}) {
+    if (typeof directory !== 'string' && !(directory instanceof URL)) throw new TypeError('new FileStore(directory): directory must be a path or a file: URL');
+    if (onTornLine !== undefined && typeof onTornLine !== 'function') throw new TypeError('onTornLine must be a function');
+    this.#dir = path.resolve(directory instanceof URL ? fileURLToPath(directory) : directory);
+    this.#fsync = fsync !== false;
+    this.#lockTimeoutMs = lockTimeoutMs;
+    this.#staleLockMs = staleLockMs;
+    this.#onTornLine =
+      onTornLine ??
+      ((info) => process.emitWarning(`${info.path}:${info.line}: ${info.reason}; the line is ignored`, { code: 'HANDOFF_GRAPH_TORN_CHECKPOINT' }));
+  }
+
+  get directory() {
+    return this.#dir;
+  }
+
+  /** Where session `id` is stored: { session, checkpoints, lock }. */
+  paths(id) {
+    const base = path.join(this.#dir, fileName(id));
+    return { session: `${base}.json`, checkpoints: `${base}.checkpoints.jsonl`, lock: `${base}.lock` };
+  }
+
+  #ensureDir() {
+    this.#ready ??= mkdir(this.#dir, { recursive: true }).catch((error) => {
+      this.#ready = null;
+      throw error;
+    });
+    return this.#ready;
+  }
+
+  /** The stored session `id`, or undefined. */
+  async get(id) {
+    const file = this.paths(id).session;
+    let text;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch (error) {
+      if (error.code === 'ENOENT') return undefined;
+      throw error;
+    }
+    try {
+      return JSON.parse(text);
+    } catch (error) {
+      // Never written by this store (saves replace the file whole): something else changed it.
+      throw new Error(`${file} is not a session (${error.message}); it was changed outside the FileStore`);
+    }
+  }
+
+  async #storedVersion(file) {
+    const session = await readFile(file, 'utf8').then(JSON.parse, (error) => (error.code === 'ENOENT' ? null : Promise.reject(error)));
+    return session === null ? 0 : session.version;
+  }
+
+  /**
+   * Saves `session` if the stored version is `session.version` (0 when none is stored), then sets
+   * `session.version` to the new version. Rejects with ConflictError otherwise.
+   */
+  async save(session) {
+    const { id, version } = checkSession(session);
+    const next = version + 1;
+    const text = `${toJSON({ ...session, version: next }, `session '${id}'`)}\n`;
+    await this.#ensureDir();
+    const paths = this.paths(id);
+    const lock = await this.#lock(paths.lock);
+    try {
+      const actual = await this.#storedVersion(paths.session);
+      if (actual !== version) throw conflict(id, version, actual);
+      await this.#replace(paths.session, text);
+    } finally {
+      await this.#unlock(lock);
+    }
+    session.version = next;
+  }
+
+  // Write a temporary file, flush it, rename it over `file`, flush the directory entry.
+  async #replace(file, text) {
+    const temp = `${file}.tmp-${process.pid}-${randomBytes(6).toString('hex')}`;
+    let handle = await open(temp, 'wx');
+    try {
+      await handle.writeFile(text);
+      if (this.#fsync) await handle.sync();
+      await handle.close();
+      handle = null;
+      await rename(temp, file);
+    } catch (error) {
+      await handle?.close().catch(() => {});
+      await unlink(temp).catch(() => {});
+      throw error;
+    }
+    if (this.#fsync) await this.#syncDir();
+  }
+
+  async #syncDir() {
+    let dir;
+    try {
+      dir = await open(this.#dir, 'r');
+      await dir.sync();
+    } catch {
+      // Some platforms cannot fsync a directory (Windows): the rename is still atomic.
+    } finally {
+      await dir?.close().catch(() => {});
+    }
+  }
+
+  // The lock: a file with its owner, made complete under a temporary name, then link()ed into
+  // place (EEXIST while another writer holds it).
+  async #lock(lockPath) {
+    const token = `${HOST}:${process.pid}:${randomBytes(8).toString('hex')}`;
+    const temp = `${lockPath}.tmp-${process.pid}-${randomBytes(6).toString('hex')}`;
+    let written = 0;
+    try {
+      const deadline = Date.now() + this.#lockTimeoutMs;
+      for (let attempt = 0; ; attempt++) {
+        // The lock's age is its file's: rewrite the owner file when it has waited a while.
+        if (Date.now() - written > 1000) {
+          await unlink(temp).catch(ignoreMissing);
+          await this.#writeOwner(temp, token);
+          written = Date.now();
+        }
+        try {
+          await link(temp, lockPath);
+          return { path: lockPath, token };
+        } catch (error) {
+          if (error.code !== 'EEXIST') throw error;
+        }
+        if ((await this.#breakIfStale(lockPath)) !== 'held') continue;
+        if (Date.now() > deadline) {
+          throw new Error(`timed out after ${this.#lockTimeoutMs} ms waiting for ${lockPath}, held by another save (a lock left by a dead process on this host is broken automatically; one from another host is not: FileStore is for one host)`);
+        }
+        await sleep(Math.min(1 + attempt, 20) * (0.5 + Math.random()));
+      }
+    } finally {
+      await unlink(temp).catch(() => {});
+    }
+  }
+
+  async #writeOwner(file, token) {
+    const handle = await open(file, 'wx');
+    try {
+      await handle.writeFile(JSON.stringify({ token, host: HOST, pid: process.pid, since: new Date().toISOString() }));
+    } finally {
+      await handle.close();
+    }
+  }
+
+  async #unlock(lock) {
+    // Remove the lock only if it is still ours (it was not broken as stale meanwhile).
+    const seen = await this.#owner(lock.path);
+    if (seen?.owner?.token === lock.token) await unlink(lock.path).catch(ignoreMissing);
+  }
+
+  // A lock is stale when its owner was a process of this host that is gone, or when it is older
+  // than staleLockMs. Breakers take turns under a second lock (NAME.lock.break, held for two
+  // system calls), and remove the lock only if it still holds the stale owner they read.
+  // Returns 'released' (no lock any more), 'broken' or 'held'.
+  async #breakIfStale(lockPath) {
+    const seen = await this.#owner(lockPath);
+    if (seen === null) return 'released';
+    if (!this.#stale(seen)) return 'held';
+    const breaker = `${lockPath}.break`;
+    const token = `${HOST}:${process.pid}:${randomBytes(8).toString('hex')}`;
+    try {
+      await this.#writeOwner(breaker, token);
+    } catch (error) {
+      if (error.code !== 'EEXIST') throw error;
+      // Another process is breaking it. A breaker lock older than a second was left by a process
+      // that died between two system calls: remove it.
+      const other = await this.#owner(breaker);
+      if (other !== null && other.age > 1000) await unlink(breaker).catch(ignoreMissing);
+      return 'held';
+    }
+    try {
+      const now = await this.#owner(lockPath);
+      if (now === null) return 'released';
+      if (now.text !== seen.text) return 'held';
+      await unlink(lockPath).catch(ignoreMissing);
+      return 'broken';
+    } finally {
+      await unlink(breaker).catch(ignoreMissing);
+    }
+  }
+
+  #stale(seen) {
+    const { owner } = seen;
+    return (owner?.host === HOST && Number.isInteger(owner.pid) && !alive(owner.pid)) || seen.age > this.#staleLockMs;
+  }
+
+  async #owner(file) {
+    try {
+      const [text, info] = await Promise.all([readFile(file, 'utf8'), stat(file)]);
+      let owner = null;
+      try {
+        owner = JSON.parse(text);
+      } catch {
+        // an owner file is complete before it is linked into place; treat junk by its age alone
+      }
+      return { text, owner, age: Date.now() - info.mtimeMs };
+    } catch (error) {
+      if (error.code === 'ENOENT') return null;
+      throw error;
+    }
+  }
+
+  /**
+   * Appends a checkpoint (any JSON value) to the session's log as one line, in one O_APPEND write.
+   * Never conflicts: appends from several writers all land, each line whole.
+   */
+  async appendCheckpoint(id, checkpoint) {
+    const line = `${toJSON(checkpoint, `a checkpoint of session '${checkId(id)}'`)}\n`;
+    await this.#ensureDir();
+    const handle = await open(this.paths(id).checkpoints, 'a+');
+    try {
+      // A log that does not end in a newline ends in a line torn by a killed writer: start a new
+      // line so that this checkpoint stays whole.
+      const { size } = await handle.stat();
+      let data = Buffer.from(line);
+      if (size > 0) {
+        const last = Buffer.alloc(1);
+        await handle.read(last, 0, 1, size - 1);
+        if (last[0] !== 0x0a) data = Buffer.concat([Buffer.from('\n'), data]);
+      }
+      const { bytesWritten } = await handle.write(data);
+      if (bytesWritten !== data.length) throw new Error(`short write to ${this.paths(id).checkpoints}: ${bytesWritten} of ${data.length} bytes`);
+      if (this.#fsync) await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /** The session's checkpoints, oldest first ([] when none); lines that are not whole JSON are skipped and reported. */
+  async listCheckpoints(id) {
+    const { checkpoints, torn } = await this.readCheckpoints(id);
+    for (const info of torn) {
+      const key = `${info.path}\0${info.offset}\0${info.text.length}`;
+      if (this.#reported.has(key)) continue;
+      this.#reported.add(key);
+      this.#onTornLine(info);
+    }
+    return checkpoints;
+  }
+
+  /**
+   * The checkpoint log as read: { checkpoints, torn }, `torn` listing each skipped line as
+   * { id, path, line (1-based), offset (bytes), text (its first 200 characters), reason }.
+   */
+  async readCheckpoints(id) {
+    const file = this.paths(id).checkpoints;
+    let buffer;
+    try {
+      buffer = await readFile(file);
+    } catch (error) {
+      if (error.code === 'ENOENT') return { checkpoints: [], torn: [] };
+      throw error;
+    }
+    const checkpoints = [];
+    const torn = [];
+    let start = 0;
+    for (let line = 1; start < buffer.length; line++) {
+      const newline = buffer.indexOf(0x0a, start);
+      const end = newline === -1 ? buffer.length : newline;
+      const text = buffer.toString('utf8', start, end);
+      if (text.length > 0) {
+        if (newline === -1) {
+          torn.push({ id, path: file, line, offset: start, text: text.slice(0, 200), reason: 'the last line has no newline: a write cut short' });
+        } else {
+          try {
+            checkpoints.push(JSON.parse(text));
+          } catch (error) {
+            torn.push({ id, path: file, line, offset: start, text: text.slice(0, 200), reason: `not JSON (${error.message}): a write cut short` });
+          }
+        }
+      }
+      start = end + 1;
+    }
+    return { checkpoints, torn };
+  }
+
+  /** Removes the session and its checkpoint log; true if there was anything to remove. */
+  async delete(id) {
+    const paths = this.paths(id);
+    await this.#ensureDir();
+    const lock = await this.#lock(paths.lock);
+    let removed = 0;
+    try {
+      for (const file of [paths.session, paths.checkpoints]) {
+        removed += await unlink(file).then(() => 1, (error) => (error.code === 'ENOENT' ? 0 : Promise.reject(error)));
+      }
+    } finally {
+      await this.#unlock(lock);
+    }
+    return removed > 0;
+  }
+
+  /**
+   * Removes what processes of this host that died mid-save left behind: temporary files and
+   * locks. Never needed for correctness (a later save breaks a dead owner's lock, and temporary
+   * files are never read); returns the names removed.
+   */
+  async sweep() {
+    let names;
+    try {
+      names = await readdir(this.#dir);
+    } catch (error) {
+      if (error.code === 'ENOENT') return [];
+      throw error;
+    }
+    const removed = [];
+    for (const name of names) {
+      const file = path.join(this.#dir, name);
+      const temp = /\.tmp-(\d+)-[0-9a-f]+$/.exec(name);
+      if (temp !== null) {
+        if (alive(Number(temp[1]))) continue;
+        await unlink(file).catch(ignoreMissing);
+        removed.push(name);
+      } else if (name.endsWith('.lock')) {
+        if ((await this.#breakIfStale(file)) === 'broken') removed.push(name);
+      } else if (name.endsWith('.lock.break')) {
+        const seen = await this.#owner(file);
+        if (seen !== null && seen.age > 1000 && (seen.owner === null || this.#stale(seen))) {
+          await unlink(file).catch(ignoreMissing);
+          removed.push(name);
+        }
+      }
+    }
+    return removed;
+  }
+}

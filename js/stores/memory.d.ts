@@ -1,0 +1,21 @@
+// MemoryStore: sessions in this process's memory; browser-safe; deep copies in and out.
+import type { Session, SessionStore } from '../index.js';
+
+export { ConflictError } from './errors.js';
+
+export class MemoryStore implements SessionStore {
+  constructor();
+  /** The stored session (a copy), or undefined. */
+  get(id: string): Promise<Session | undefined>;
+  /**
+   * Saves if the stored version equals `session.version` (0 when none is stored), then sets
+   * `session.version` to the new version; rejects with ConflictError otherwise.
+   */
+  save(session: Session): Promise<void>;
+  /** Appends a checkpoint (any JSON value); never conflicts. */
+  appendCheckpoint(id: string, checkpoint: unknown): Promise<void>;
+  /** The checkpoints (copies), oldest first. */
+  listCheckpoints(id: string): Promise<unknown[]>;
+  /** Removes the session and its checkpoints; true if there was anything to remove. */
+  delete(id: string): Promise<boolean>;
+}

@@ -1,0 +1,42 @@
+// RedisStore: sessions in Redis, for fleets of Node workers (docs/handoffs.md).
+import type { Session, SessionStore } from '../index.js';
+
+export { ConflictError } from './errors.js';
+
+/**
+ * What RedisStore uses of a client of the npm `redis` package (node-redis v4 to v6): pass
+ * `createClient(...)`'s client, connected. This package does not depend on `redis`.
+ */
+export interface RedisClientLike {
+  eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
+  hGet(key: string, field: string): Promise<unknown>;
+  lRange(key: string, start: number, stop: number): Promise<ReadonlyArray<unknown>>;
+  del(keys: string[]): Promise<unknown>;
+}
+
+export interface RedisStoreOptions {
+  /** Prefix of every key (default 'handoff-graph:'). */
+  prefix?: string;
+  /** Let a session and its checkpoints expire this long after their last write (default: never). */
+  ttlSeconds?: number;
+}
+
+export class RedisStore implements SessionStore {
+  constructor(client: RedisClientLike, options?: RedisStoreOptions);
+  /** The Redis keys of session `id`. */
+  keys(id: string): { session: string; checkpoints: string };
+  /** The stored session, or undefined. */
+  get(id: string): Promise<Session | undefined>;
+  /**
+   * Saves if the stored version equals `session.version` (0 when none is stored), then sets
+   * `session.version` to the new version; rejects with ConflictError otherwise. The compare and
+   * the write are one Lua script, atomic on the server.
+   */
+  save(session: Session): Promise<void>;
+  /** Appends a checkpoint (any JSON value) to a list; never conflicts. */
+  appendCheckpoint(id: string, checkpoint: unknown): Promise<void>;
+  /** The checkpoints, oldest first. */
+  listCheckpoints(id: string): Promise<unknown[]>;
+  /** Removes the session and its checkpoints; true if there was anything to remove. */
+  delete(id: string): Promise<boolean>;
+}

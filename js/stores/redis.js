@@ -1,0 +1,97 @@
+// RedisStore: sessions in Redis, for fleets of Node workers. Takes a connected client of the npm
+// `redis` package (v4, v5 or v6: `createClient(...)` then `await client.connect()`); this package
+// depends on none. Per session, two keys with the session id as hash tag (so a cluster keeps them
+// on one slot):
+//   PREFIX{ID}:session      a hash: `version` and `session` (the JSON text), written by one Lua
+//                           script that compares the version and writes, atomically on the server;
+//   PREFIX{ID}:checkpoints  a list: one JSON text per checkpoint, RPUSHed (never conflicts).
+// A Lua script and not WATCH/MULTI: node-redis shares one connection between concurrent callers,
+// and WATCH belongs to the connection, so one caller's WATCH would cover another's writes.
+import { checkId, checkSession, conflict, toJSON } from './errors.js';
+
+export { ConflictError } from './errors.js';
+
+// KEYS[1] the session hash; ARGV: expected version, new version, JSON text, TTL in ms (0: none).
+// Returns -1 when saved, else the stored version (0: none stored).
+const SAVE = `local stored = tonumber(redis.call('HGET', KEYS[1], 'version') or '0')
+if stored ~= tonumber(ARGV[1]) then return stored end
+redis.call('HSET', KEYS[1], 'version', ARGV[2], 'session', ARGV[3])
+if tonumber(ARGV[4]) > 0 then redis.call('PEXPIRE', KEYS[1], ARGV[4]) end
+return -1`;
+
+// KEYS[1] the checkpoint list; ARGV: JSON text, TTL in ms (0: none).
+const APPEND = `redis.call('RPUSH', KEYS[1], ARGV[1])
+if tonumber(ARGV[2]) > 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return 1`;
+
+// Replies are strings, or Buffers for a client whose typeMapping asks for them.
+const text = (reply) => (reply === null || reply === undefined ? null : typeof reply === 'string' ? reply : String(reply));
+
+export class RedisStore {
+  #client;
+  #prefix;
+  #ttlMs;
+
+  /**
+   * @param client a connected client of the npm `redis` package (node-redis v4 to v6)
+   * @param options `prefix` of every key (default 'handoff-graph:'); `ttlSeconds`: let a session
+   *   and its checkpoints expire that long after their last write (default: never)
+   */
+  constructor(client, { prefix = 'handoff-graph:', ttlSeconds } = {}) {
+    for (const method of ['eval', 'hGet', 'lRange', 'del']) {
+      if (typeof client?.[method] !== 'function') {
+        throw new TypeError(`new RedisStore(client): client must be a client of the npm 'redis' package (createClient()), it has no ${method}()`);
+      }
+    }
+    if (typeof prefix !== 'string') throw new TypeError('prefix must be a string');
+    if (ttlSeconds !== undefined && !(Number.isFinite(ttlSeconds) && ttlSeconds > 0)) throw new TypeError('ttlSeconds must be a positive number');
+    this.#client = client;
+    this.#prefix = prefix;
+    this.#ttlMs = ttlSeconds === undefined ? 0 : Math.ceil(ttlSeconds * 1000);
+  }
+
+  /** The Redis keys of session `id`: { session, checkpoints }. */
+  keys(id) {
+    const base = `${this.#prefix}{${checkId(id)}}`;
+    return { session: `${base}:session`, checkpoints: `${base}:checkpoints` };
+  }
+
+  /** The stored session `id`, or undefined. */
+  async get(id) {
+    const json = text(await this.#client.hGet(this.keys(id).session, 'session'));
+    return json === null ? undefined : JSON.parse(json);
+  }
+
+  /**
+   * Saves `session` if the stored version is `session.version` (0 when none is stored), then sets
+   * `session.version` to the new version. Rejects with ConflictError otherwise.
+   */
+  async save(session) {
+    const { id, version } = checkSession(session);
+    const next = version + 1;
+    const json = toJSON({ ...session, version: next }, `session '${id}'`);
+    const reply = Number(
+      await this.#client.eval(SAVE, { keys: [this.keys(id).session], arguments: [String(version), String(next), json, String(this.#ttlMs)] }),
+    );
+    if (reply !== -1) throw conflict(id, version, reply);
+    session.version = next;
+  }
+
+  /** Appends a checkpoint (any JSON value) to the session's list; never conflicts. */
+  async appendCheckpoint(id, checkpoint) {
+    const json = toJSON(checkpoint, `a checkpoint of session '${checkId(id)}'`);
+    await this.#client.eval(APPEND, { keys: [this.keys(id).checkpoints], arguments: [json, String(this.#ttlMs)] });
+  }
+
+  /** The session's checkpoints, oldest first; [] when there are none. */
+  async listCheckpoints(id) {
+    const items = await this.#client.lRange(this.keys(id).checkpoints, 0, -1);
+    return items.map((item) => JSON.parse(text(item)));
+  }
+
+  /** Removes the session and its checkpoints; true if there was anything to remove. */
+  async delete(id) {
+    const { session, checkpoints } = this.keys(id);
+    return Number(await this.#client.del([session, checkpoints])) > 0;
+  }
+}

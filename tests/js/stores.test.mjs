@@ -1,0 +1,665 @@
+// Session stores (issue 6, point 7): one contract suite run against MemoryStore, FileStore and
+// RedisStore (a real redis-server from Debian, started here on 127.0.0.1 on a free port and stopped
+// after), then what each store adds: FileStore's atomic files, torn-line handling, dead-owner locks
+// and a child process SIGKILLed mid-write; several processes saving one session; Redis keys and TTL.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { appendFile, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+import { init, Swarm } from 'handoff-graph';
+import { FileStore, ConflictError as FileConflictError } from 'handoff-graph/stores/file';
+import { MemoryStore, ConflictError } from 'handoff-graph/stores/memory';
+import { RedisStore, ConflictError as RedisConflictError } from 'handoff-graph/stores/redis';
+import { createClient } from 'redis';
+
+await init();
+
+const FILE_STORE_URL = new URL('../../js/stores/file.js', import.meta.url).href;
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function swarm() {
+  return new Swarm({
+    name: 'support',
+    agents: [
+      { id: 'triage', name: 'Triage', instructions: 'You triage.', entry: true },
+      { id: 'human', name: 'Human operator' },
+    ],
+    edges: [{ from: 'triage', to: 'human', description: 'The user needs a human' }],
+  });
+}
+
+async function temporaryDirectory(t) {
+  const dir = await mkdtemp(path.join(tmpdir(), 'handoff-graph-stores-'));
+  t.after(() => rm(dir, { recursive: true, force: true, maxRetries: 3 }));
+  return dir;
+}
+
+// ------------------------------------------------------------------------------------------
+// The contract every SessionStore keeps. `open(t)` returns two stores over the same backend:
+// two writers (two FileStore objects on one directory, two Redis connections).
+
+function contract(name, open) {
+  describe(`${name}: the SessionStore contract`, () => {
+    test('an unknown session: get() is undefined, listCheckpoints() is []', async (t) => {
+      const [store] = await open(t);
+      assert.equal(await store.get(randomUUID()), undefined);
+      assert.deepEqual(await store.listCheckpoints(randomUUID()), []);
+    });
+
+    test('save() of a new session (version 0) stores version 1; get() returns a deep copy', async (t) => {
+      const [store, other] = await open(t);
+      const s = swarm();
+      const session = s.createSession({ variables: { ticket: { id: 'T-1', tags: ['a'] } } });
+      assert.equal(session.version, 0);
+      assert.equal(await store.save(session), undefined);
+      assert.equal(session.version, 1);
+      const loaded = await other.get(session.id);
+      assert.deepEqual(loaded, session);
+      assert.notEqual(loaded, session);
+      // Nothing shared in either direction.
+      session.variables.ticket.tags.push('changed after save');
+      loaded.variables.ticket.tags.push('changed after get');
+      assert.deepEqual((await store.get(session.id)).variables.ticket.tags, ['a']);
+      // The loaded copy is a session the swarm takes up where it was.
+      assert.deepEqual(s.offered(loaded), [{ name: 'transfer_to_human', to: 'human' }]);
+      await other.save(loaded);
+      assert.equal(loaded.version, 2);
+      assert.equal((await store.get(session.id)).version, 2);
+    });
+
+    test('a stale save rejects with ConflictError and changes nothing', async (t) => {
+      const [store, other] = await open(t);
+      const session = swarm().createSession();
+      await store.save(session);
+      const stale = await other.get(session.id);
+      session.variables.winner = 'first';
+      await store.save(session);
+      stale.variables.winner = 'second';
+      const error = await store.save(stale).then(() => assert.fail('a stale save succeeded'), (e) => e);
+      assert.ok(error instanceof ConflictError, `${error}`);
+      assert.equal(error.name, 'ConflictError');
+      assert.equal(error.code, 'ERR_SESSION_CONFLICT');
+      assert.deepEqual([error.id, error.expected, error.actual], [session.id, 1, 2]);
+      assert.match(error.message, /saved by another writer.*version 2 in the store.*version 1/);
+      assert.equal(stale.version, 1, 'a rejected save leaves session.version alone');
+      const stored = await other.get(session.id);
+      assert.deepEqual([stored.version, stored.variables.winner], [2, 'first']);
+      // A session the store has never seen is at version 0: any other version conflicts.
+      const ghost = { ...swarm().createSession(), version: 3 };
+      await assert.rejects(other.save(ghost), (e) => e instanceof ConflictError && e.expected === 3 && e.actual === 0);
+      assert.equal(await store.get(ghost.id), undefined);
+    });
+
+    test('checkpoints: any JSON value, kept in order, copies out', async (t) => {
+      const [store, other] = await open(t);
+      const id = randomUUID();
+      const values = [{ turn: 1, outcome: { type: 'handoff', to: 'human' } }, 'text', 42, null, [1, { deep: ['x'] }], 'line\nbreak "quoted" \u2028 é'];
+      for (const value of values) await store.appendCheckpoint(id, value);
+      const listed = await other.listCheckpoints(id);
+      assert.deepEqual(listed, values);
+      listed[0].turn = 99;
+      assert.equal((await store.listCheckpoints(id))[0].turn, 1);
+      assert.equal(await store.get(id), undefined, 'checkpoints do not make a session');
+    });
+
+    test('what cannot be stored is a TypeError, before anything is written', async (t) => {
+      const [store] = await open(t);
+      const session = swarm().createSession();
+      for (const bad of [null, 'session', [], { ...session, id: '' }, { ...session, id: 7 }, { ...session, version: -1 }, { ...session, version: 1.5 }, { ...session, version: '0' }]) {
+        await assert.rejects(store.save(bad), TypeError, JSON.stringify(bad)?.slice(0, 60));
+      }
+      await assert.rejects(store.save({ ...session, variables: { n: 10n } }), /is not JSON/);
+      await assert.rejects(store.get(''), TypeError);
+      await assert.rejects(store.appendCheckpoint(session.id, undefined), TypeError);
+      await assert.rejects(store.appendCheckpoint(session.id, () => 1), TypeError);
+      assert.equal(await store.get(session.id), undefined);
+      assert.deepEqual(await store.listCheckpoints(session.id), []);
+    });
+
+    test('two writers of one session: one wins, the other gets ConflictError, no checkpoint is lost', async (t) => {
+      const [a, b] = await open(t);
+      const s = swarm();
+      const base = s.createSession();
+      await a.save(base);
+      const writer = async (store, name) => {
+        const session = await store.get(base.id);
+        for (let i = 1; i <= 3; i++) {
+          session.variables[name] = i;
+          await store.appendCheckpoint(base.id, { writer: name, i });
+        }
+        await store.save(session);
+        return session;
+      };
+      const results = await Promise.allSettled([writer(a, 'A'), writer(b, 'B')]);
+      const won = results.filter((r) => r.status === 'fulfilled');
+      const lost = results.filter((r) => r.status === 'rejected');
+      assert.equal(won.length, 1, 'exactly one writer wins');
+      assert.equal(lost.length, 1);
+      assert.ok(lost[0].reason instanceof ConflictError, `${lost[0].reason}`);
+      assert.deepEqual([lost[0].reason.expected, lost[0].reason.actual], [1, 2]);
+      const winner = won[0].value.variables.A === 3 ? 'A' : 'B';
+      const loser = winner === 'A' ? 'B' : 'A';
+      let stored = await b.get(base.id);
+      assert.deepEqual([stored.version, stored.variables[winner], stored.variables[loser]], [2, 3, undefined]);
+      // The loser reloads, reapplies and saves.
+      const retry = await (loser === 'A' ? a : b).get(base.id);
+      retry.variables[loser] = 3;
+      await (loser === 'A' ? a : b).save(retry);
+      stored = await a.get(base.id);
+      assert.deepEqual([stored.version, stored.variables.A, stored.variables.B], [3, 3, 3]);
+      const checkpoints = await a.listCheckpoints(base.id);
+      assert.equal(checkpoints.length, 6);
+      for (const name of ['A', 'B']) {
+        assert.deepEqual(checkpoints.filter((c) => c.writer === name).map((c) => c.i), [1, 2, 3], `writer ${name}'s checkpoints, in order`);
+      }
+    });
+
+    test('four writers retrying on conflict: no update and no checkpoint is lost', async (t) => {
+      const [a, b] = await open(t);
+      const base = swarm().createSession({ variables: { count: 0 } });
+      await a.save(base);
+      const WRITERS = 4;
+      const EACH = 10;
+      let conflicts = 0;
+      const writer = async (store, name) => {
+        for (let done = 0; done < EACH; ) {
+          const session = await store.get(base.id);
+          session.variables.count += 1;
+          session.variables[name] = (session.variables[name] ?? 0) + 1;
+          try {
+            await store.save(session);
+          } catch (error) {
+            if (!(error instanceof ConflictError)) throw error;
+            conflicts++;
+            continue;
+          }
+          done++;
+          await store.appendCheckpoint(base.id, { writer: name, done });
+        }
+      };
+      const started = performance.now();
+      await Promise.all(Array.from({ length: WRITERS }, (_, i) => writer(i % 2 === 0 ? a : b, `w${i}`)));
+      const stored = await b.get(base.id);
+      assert.equal(stored.variables.count, WRITERS * EACH, 'every successful save built on the one before');
+      assert.equal(stored.version, 1 + WRITERS * EACH);
+      for (let i = 0; i < WRITERS; i++) assert.equal(stored.variables[`w${i}`], EACH);
+      const checkpoints = await a.listCheckpoints(base.id);
+      assert.equal(checkpoints.length, WRITERS * EACH);
+      for (let i = 0; i < WRITERS; i++) {
+        assert.deepEqual(checkpoints.filter((c) => c.writer === `w${i}`).map((c) => c.done), Array.from({ length: EACH }, (_, k) => k + 1));
+      }
+      assert.ok(conflicts > 0, 'the writers did interleave');
+      t.diagnostic(`${WRITERS * EACH} saves, ${conflicts} conflicts retried, ${(performance.now() - started).toFixed(0)} ms`);
+    });
+
+    test("runTurn({ store }) saves the session; the stored copy goes on in another worker", async (t) => {
+      const [store, other] = await open(t);
+      const s = swarm();
+      const session = s.createSession();
+      const model = ({ agent }) => (agent.id === 'triage' ? { toolCalls: [{ id: 'c1', name: 'transfer_to_human', arguments: {} }] } : { text: 'A human here.' });
+      for await (const event of s.runTurn(session, 'a person please', { model, store })) void event;
+      assert.equal(session.version, 1);
+      const loaded = await other.get(session.id);
+      assert.deepEqual(loaded, session);
+      assert.equal(loaded.active, 'human');
+      // runTurn hands the turn's checkpoints to the store's log.
+      assert.deepEqual((await other.listCheckpoints(session.id)).map((c) => [c.turn, c.outcome?.type, c.outcome?.to]), [[1, 'handoff', 'human']]);
+      for await (const event of s.runTurn(loaded, 'thanks', { model, store: other })) void event;
+      assert.deepEqual([loaded.version, loaded.turn], [2, 2]);
+      // The first worker's copy is now stale.
+      await assert.rejects(async () => {
+        for await (const event of s.runTurn(session, 'hello?', { model, store })) void event;
+      }, ConflictError);
+    });
+
+    test('delete() removes the session and its checkpoints', async (t) => {
+      const [store, other] = await open(t);
+      const session = swarm().createSession();
+      await store.save(session);
+      await store.appendCheckpoint(session.id, { n: 1 });
+      assert.equal(await other.delete(session.id), true);
+      assert.equal(await store.get(session.id), undefined);
+      assert.deepEqual(await store.listCheckpoints(session.id), []);
+      assert.equal(await other.delete(session.id), false);
+      // Deleted, a session starts again at version 0.
+      session.version = 0;
+      await store.save(session);
+      assert.equal(session.version, 1);
+    });
+  });
+}
+
+test('every store rejects with the same ConflictError class', () => {
+  assert.equal(FileConflictError, ConflictError);
+  assert.equal(RedisConflictError, ConflictError);
+});
+
+test('MemoryStore is browser-safe: it bundles for the browser with no Node built-in', async () => {
+  const { build } = await import('esbuild');
+  const entry = new URL('../../js/stores/memory.js', import.meta.url);
+  const result = await build({ entryPoints: [fileURLToPath(entry)], bundle: true, platform: 'browser', format: 'esm', write: false, logLevel: 'silent', metafile: true, absWorkingDir: fileURLToPath(new URL('../../', import.meta.url)) });
+  const inputs = Object.keys(result.metafile.inputs).sort();
+  assert.deepEqual(inputs, ['js/stores/errors.js', 'js/stores/memory.js']);
+  // And the Node store does not pretend to be: its imports are node: built-ins.
+  await assert.rejects(build({ entryPoints: [fileURLToPath(new URL('file.js', entry))], bundle: true, platform: 'browser', write: false, logLevel: 'silent' }), /node:fs\/promises/);
+});
+
+// ------------------------------------------------------------------------------------------
+
+contract('MemoryStore', async () => {
+  const store = new MemoryStore();
+  return [store, store];
+});
+
+// ------------------------------------------------------------------------------------------
+
+contract('FileStore', async (t) => {
+  const dir = await temporaryDirectory(t);
+  return [new FileStore(dir), new FileStore(dir)];
+});
+
+// The child processes below: a FileStore in another process, on the same directory.
+// `fileSizeLimitKiB`: run it under `ulimit -f`, so that a write past that size is cut short.
+function child(code, env = {}, { fileSizeLimitKiB } = {}) {
+  const args = ['--input-type=module', '-e', `import { FileStore, ConflictError } from ${JSON.stringify(FILE_STORE_URL)};\n${code}`];
+  const [command, argv] =
+    fileSizeLimitKiB === undefined ? [process.execPath, args] : ['bash', ['-c', `ulimit -f ${fileSizeLimitKiB} && exec "$0" "$@"`, process.execPath, ...args]];
+  const proc = spawn(command, argv, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  proc.output = '';
+  proc.stdoutText = '';
+  proc.stdout.setEncoding('utf8').on('data', (d) => {
+    proc.output += d;
+    proc.stdoutText += d;
+  });
+  proc.stderr.setEncoding('utf8').on('data', (d) => (proc.output += d));
+  proc.exited = once(proc, 'exit');
+  return proc;
+}
+
+async function untilOutput(proc, pattern, ms = 10_000) {
+  const deadline = Date.now() + ms;
+  while (!pattern.test(proc.output)) {
+    if (proc.exitCode !== null || proc.signalCode !== null) throw new Error(`child exited before printing ${pattern}:\n${proc.output}`);
+    if (Date.now() > deadline) throw new Error(`child did not print ${pattern} in ${ms} ms:\n${proc.output}`);
+    await sleep(5);
+  }
+}
+
+describe('FileStore', () => {
+  test('one JSON file per session, one JSON-lines log; no lock or temporary file left', async (t) => {
+    const dir = await temporaryDirectory(t);
+    const store = new FileStore(dir);
+    const session = { ...swarm().createSession({ id: 'Ticket 7/é' }) };
+    await store.save(session);
+    await store.appendCheckpoint(session.id, { n: 1 });
+    await store.appendCheckpoint(session.id, { n: 2 });
+    assert.deepEqual((await readdir(dir)).sort(), ['^ticket%207%2F%C3%A9.checkpoints.jsonl', '^ticket%207%2F%C3%A9.json']);
+    assert.deepEqual(JSON.parse(await readFile(store.paths(session.id).session, 'utf8')), session);
+    assert.equal(await readFile(store.paths(session.id).checkpoints, 'utf8'), '{"n":1}\n{"n":2}\n');
+    // Ids that differ only in case, or that are long, get files of their own.
+    await store.save({ ...session, id: 'ticket 7/é', version: 0 });
+    const long = 'x'.repeat(300);
+    await store.save({ ...session, id: long, version: 0 });
+    assert.equal((await store.get(long)).id, long);
+    assert.ok(path.basename(store.paths(long).session).length < 200);
+    assert.equal((await store.get('Ticket 7/é')).id, 'Ticket 7/é');
+    assert.equal((await store.get('ticket 7/é')).id, 'ticket 7/é');
+    assert.deepEqual(await store.sweep(), []);
+  });
+
+  test('a torn last line is ignored on read and reported; the next append starts a new line', async (t) => {
+    const dir = await temporaryDirectory(t);
+    const torn = [];
+    const store = new FileStore(dir, { onTornLine: (info) => torn.push(info) });
+    const id = 'torn';
+    await store.appendCheckpoint(id, { n: 1 });
+    await appendFile(store.paths(id).checkpoints, '{"n":2,"pad":"xx');
+    assert.deepEqual(await store.listCheckpoints(id), [{ n: 1 }]);
+    assert.equal(torn.length, 1);
+    assert.deepEqual({ ...torn[0], path: path.basename(torn[0].path) }, { id, path: 'torn.checkpoints.jsonl', line: 2, offset: 8, text: '{"n":2,"pad":"xx', reason: 'the last line has no newline: a write cut short' });
+    await store.listCheckpoints(id);
+    assert.equal(torn.length, 1, 'reported once');
+    await store.appendCheckpoint(id, { n: 3 });
+    assert.equal(await readFile(store.paths(id).checkpoints, 'utf8'), '{"n":1}\n{"n":2,"pad":"xx\n{"n":3}\n');
+    const read = await store.readCheckpoints(id);
+    assert.deepEqual(read.checkpoints, [{ n: 1 }, { n: 3 }]);
+    assert.equal(read.torn.length, 1);
+    assert.match(read.torn[0].reason, /^not JSON/);
+    // Without onTornLine, a process warning.
+    const warnings = [];
+    const listener = (w) => warnings.push(w);
+    process.on('warning', listener);
+    t.after(() => process.off('warning', listener));
+    await new FileStore(dir).listCheckpoints(id);
+    await sleep(10);
+    assert.equal(warnings.length, 1);
+    assert.equal(warnings[0].code, 'HANDOFF_GRAPH_TORN_CHECKPOINT');
+    assert.match(warnings[0].message, /torn\.checkpoints\.jsonl:2: not JSON/);
+  });
+
+  test("a lock left by a dead process is broken at once; a live owner's lock is waited for", async (t) => {
+    const dir = await temporaryDirectory(t);
+    const store = new FileStore(dir, { lockTimeoutMs: 300 });
+    const session = swarm().createSession({ id: 'locked' });
+    await store.save(session);
+    const { lock } = store.paths(session.id);
+    // A process that has exited: its pid names no live process.
+    const gone = child('');
+    await gone.exited;
+    const { hostname } = await import('node:os');
+    await writeFile(lock, JSON.stringify({ token: 'dead', host: hostname(), pid: gone.pid, since: new Date().toISOString() }));
+    let started = performance.now();
+    await store.save(session);
+    assert.ok(performance.now() - started < 250, 'no wait for a dead owner');
+    assert.equal(session.version, 2);
+    // A live owner (this process) holds it: the save waits, then gives up with a clear message.
+    await writeFile(lock, JSON.stringify({ token: 'live', host: hostname(), pid: process.pid, since: new Date().toISOString() }));
+    started = performance.now();
+    await assert.rejects(store.save(session), /timed out after 300 ms waiting for .*locked\.lock/);
+    assert.ok(performance.now() - started >= 290);
+    // ... and gets it as soon as the owner lets go.
+    setTimeout(() => rm(lock), 100);
+    await new FileStore(dir, { lockTimeoutMs: 2000 }).save(session);
+    assert.equal(session.version, 3);
+    // A lock from another host, or unreadable, is broken only once older than staleLockMs.
+    await writeFile(lock, JSON.stringify({ token: 'far', host: 'another-host', pid: 1, since: new Date().toISOString() }));
+    await assert.rejects(store.save(session), /timed out/);
+    const old = new Date(Date.now() - 60_000);
+    await utimes(lock, old, old);
+    await store.save(session);
+    assert.equal(session.version, 4);
+    assert.deepEqual((await readdir(dir)).sort(), ['locked.json']);
+  });
+
+  test('three processes save one session, retrying on conflict: no update and no checkpoint is lost', async (t) => {
+    const dir = await temporaryDirectory(t);
+    const store = new FileStore(dir);
+    const id = 'shared';
+    await store.save({ ...swarm().createSession({ id }), variables: { count: 0 } });
+    const EACH = 15;
+    const code = `
+      const store = new FileStore(process.env.DIR);
+      const name = process.env.NAME;
+      let conflicts = 0;
+      for (let done = 0; done < ${EACH}; ) {
+        const session = await store.get('${id}');
+        session.variables.count += 1;
+        session.variables[name] = (session.variables[name] ?? 0) + 1;
+        try { await store.save(session); } catch (e) { if (!(e instanceof ConflictError)) throw e; conflicts++; continue; }
+        done++;
+        await store.appendCheckpoint('${id}', { writer: name, done });
+      }
+      console.log(JSON.stringify({ conflicts }));`;
+    const started = performance.now();
+    const procs = ['p0', 'p1', 'p2'].map((name) => child(code, { DIR: dir, NAME: name }));
+    await Promise.all(procs.map((p) => p.exited));
+    for (const p of procs) assert.equal(p.exitCode, 0, p.output);
+    const conflicts = procs.reduce((n, p) => n + JSON.parse(p.stdoutText).conflicts, 0);
+    const stored = await store.get(id);
+    assert.equal(stored.variables.count, 3 * EACH);
+    assert.equal(stored.version, 1 + 3 * EACH);
+    const checkpoints = await store.listCheckpoints(id);
+    assert.equal(checkpoints.length, 3 * EACH);
+    for (const name of ['p0', 'p1', 'p2']) {
+      assert.deepEqual(checkpoints.filter((c) => c.writer === name).map((c) => c.done), Array.from({ length: EACH }, (_, k) => k + 1));
+    }
+    t.diagnostic(`3 processes, ${3 * EACH} saves, ${conflicts} conflicts retried, ${(performance.now() - started).toFixed(0)} ms`);
+  });
+
+  test('an append cut short mid-write, then SIGKILL: the torn line is ignored and reported, later lines are whole', async (t) => {
+    // The file size limit cuts the write of the second checkpoint short, which is exactly what a
+    // kill landing in the middle of the write() leaves on disk; then the process is SIGKILLed.
+    const dir = await temporaryDirectory(t);
+    const torn = [];
+    const store = new FileStore(dir, { onTornLine: (info) => torn.push(info) });
+    const id = 'cut';
+    const code = `
+      const store = new FileStore(process.env.DIR);
+      const session = { format: 'handoff-graph/session', version: 0, id: '${id}', variables: { n: 0 } };
+      await store.appendCheckpoint('${id}', { n: 1 });
+      session.variables.n = 1;
+      await store.save(session);
+      try {
+        await store.appendCheckpoint('${id}', { n: 2, pad: 'x'.repeat(100 << 10) });
+        console.log('not cut');
+      } catch (error) {
+        console.log('cut: ' + error.message);
+      }
+      setInterval(() => {}, 1000);`;
+    const proc = child(code, { DIR: dir }, { fileSizeLimitKiB: 64 });
+    await untilOutput(proc, /cut/);
+    proc.kill('SIGKILL');
+    await proc.exited;
+    assert.match(proc.output, /^cut: short write to .*cut\.checkpoints\.jsonl: \d+ of \d+ bytes/m);
+    const log = await readFile(store.paths(id).checkpoints, 'utf8');
+    assert.equal(log.length, 64 << 10, 'the log holds what was written before the cut');
+    assert.ok(log.startsWith('{"n":1}\n{"n":2,"pad":"xxx') && !log.endsWith('\n'));
+    assert.deepEqual(await store.get(id), { format: 'handoff-graph/session', version: 1, id, variables: { n: 1 } });
+    assert.deepEqual(await store.listCheckpoints(id), [{ n: 1 }]);
+    assert.equal(torn.length, 1);
+    assert.deepEqual([torn[0].line, torn[0].offset, torn[0].reason], [2, 8, 'the last line has no newline: a write cut short']);
+    // The next writer's lines are whole, and the torn one stays ignored.
+    await store.appendCheckpoint(id, { n: 2 });
+    await store.appendCheckpoint(id, { n: 3 });
+    assert.deepEqual(await store.listCheckpoints(id), [{ n: 1 }, { n: 2 }, { n: 3 }]);
+    assert.equal(torn.length, 1, 'the same torn line is reported once');
+    const { torn: still } = await store.readCheckpoints(id);
+    assert.deepEqual(still.map((l) => [l.line, l.reason.slice(0, 8)]), [[2, 'not JSON']]);
+  });
+
+  test('a process SIGKILLed in a loop of saves and appends: the session file is always whole, the log has only whole lines', async (t) => {
+    const dir = await temporaryDirectory(t);
+    const id = 'crash';
+    const torn = [];
+    const store = new FileStore(dir, { onTornLine: (info) => torn.push(info) });
+    // Big writes, so that a kill often lands in the middle of one: a 1 MiB session, and checkpoints
+    // of 64 KiB, 256 KiB or 2 MiB depending on the round; every other round without fsync.
+    const SESSION_PAD = 1 << 20;
+    await store.save({ ...swarm().createSession({ id }), variables: { n: 0 }, pad: 's'.repeat(SESSION_PAD) });
+    const code = `
+      const store = new FileStore(process.env.DIR, { fsync: process.env.FSYNC === '1' });
+      const size = Number(process.env.SIZE);
+      const pad = 'c'.repeat(size);
+      const session = await store.get('${id}');
+      for (let n = session.variables.n + 1; ; n++) {
+        await store.appendCheckpoint('${id}', { n, size, pad });
+        session.variables.n = n;
+        await store.save(session);
+        console.log('saved ' + n);
+      }`;
+    const ROUNDS = 12;
+    const seen = { lock: 0, temp: 0, tornTail: 0, reads: 0 };
+    const started = performance.now();
+    for (let round = 0; round < ROUNDS; round++) {
+      const before = (await store.get(id)).variables.n;
+      const proc = child(code, { DIR: dir, SIZE: String([64 << 10, 256 << 10, 2 << 20][round % 3]), FSYNC: round % 2 === 0 ? '1' : '0' });
+      // Proves the writer got past any lock the previous kill left.
+      await untilOutput(proc, /saved \d+/);
+      // While it writes, every read of the session file is a whole session.
+      const until = Date.now() + 20 + ((round * 37) % 200);
+      while (Date.now() < until) {
+        const session = await store.get(id);
+        assert.equal(session.pad.length, SESSION_PAD);
+        assert.equal(session.version - session.variables.n, 1);
+        seen.reads++;
+        await sleep(1);
+      }
+      proc.kill('SIGKILL');
+      await proc.exited;
+      assert.equal(proc.signalCode, 'SIGKILL');
+      const names = await readdir(dir);
+      if (names.some((n) => n.endsWith('.lock'))) seen.lock++;
+      if (names.some((n) => n.includes('.tmp-'))) seen.temp++;
+      const log = await readFile(store.paths(id).checkpoints);
+      if (log.at(-1) !== 0x0a) seen.tornTail++;
+
+      const session = await store.get(id);
+      assert.equal(session.id, id);
+      assert.equal(session.pad.length, SESSION_PAD, 'the session file is whole');
+      assert.equal(session.version - session.variables.n, 1, 'the session file is one that was saved');
+      assert.ok(session.variables.n > before, 'the writer saved this round');
+      const { checkpoints, torn: tornLines } = await store.readCheckpoints(id);
+      for (const c of checkpoints) assert.equal(c.pad.length, c.size, 'every line read is whole');
+      // A checkpoint is appended before the save that follows it: every saved n has its checkpoint.
+      const ns = new Set(checkpoints.map((c) => c.n));
+      for (let n = 1; n <= session.variables.n; n++) assert.ok(ns.has(n), `checkpoint ${n} is in the log`);
+      assert.ok(Math.max(...ns) <= session.variables.n + 1);
+      // Torn lines: at most one per kill, and only ever the last line at the time of that kill.
+      assert.ok(tornLines.length <= round + 1);
+    }
+    // The torn lines were reported (once each), and a new writer carries on cleanly.
+    await store.listCheckpoints(id);
+    assert.equal(torn.length, (await store.readCheckpoints(id)).torn.length);
+    const session = await store.get(id);
+    await store.save(session);
+    await store.appendCheckpoint(id, { n: 'after' });
+    assert.deepEqual((await store.listCheckpoints(id)).at(-1), { n: 'after' });
+    const swept = await store.sweep();
+    assert.deepEqual((await readdir(dir)).sort(), ['crash.checkpoints.jsonl', 'crash.json']);
+    t.diagnostic(
+      `${ROUNDS} kills after ${session.variables.n - 1} saves in ${(performance.now() - started).toFixed(0)} ms; ` +
+        `a kill left a lock ${seen.lock}x, a temporary file ${seen.temp}x, a torn last line ${seen.tornTail}x; ` +
+        `${seen.reads} reads during the writes; ${torn.length} torn line(s) reported; sweep removed ${swept.length} file(s)`,
+    );
+  });
+});
+
+// ------------------------------------------------------------------------------------------
+// Redis: a real server from Debian's redis-server package (scripts/setup.sh installs it).
+
+async function freePort() {
+  const server = net.createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address();
+  server.close();
+  await once(server, 'close');
+  return port;
+}
+
+function ping(port) {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: '127.0.0.1', port });
+    let reply = '';
+    socket.setTimeout(500);
+    socket.on('connect', () => socket.write('PING\r\n'));
+    socket.on('data', (d) => {
+      reply += d;
+      if (reply.includes('\r\n')) {
+        socket.destroy();
+        resolve(reply.startsWith('+PONG'));
+      }
+    });
+    socket.on('error', () => resolve(false));
+    socket.on('timeout', () => {
+      socket.destroy();
+      resolve(false);
+    });
+  });
+}
+
+async function startRedis() {
+  const port = await freePort();
+  const dir = await mkdtemp(path.join(tmpdir(), 'handoff-graph-redis-'));
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--daemonize', 'no'];
+  const server = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  server.stdout.setEncoding('utf8').on('data', (d) => (output += d));
+  server.stderr.setEncoding('utf8').on('data', (d) => (output += d));
+  const failed = new Promise((resolve) => {
+    server.on('error', (error) => resolve(error));
+    server.on('exit', (code, signal) => resolve(new Error(`redis-server exited (${signal ?? `code ${code}`}) before answering PING:\n${output}`)));
+  });
+  const stop = async () => {
+    if (server.exitCode === null && server.signalCode === null) {
+      server.kill('SIGTERM');
+      await Promise.race([once(server, 'exit'), sleep(5000).then(() => server.kill('SIGKILL'))]);
+    }
+    await rm(dir, { recursive: true, force: true });
+  };
+  const started = performance.now();
+  for (;;) {
+    const outcome = await Promise.race([failed, ping(port).then((ok) => (ok ? 'up' : null))]);
+    if (outcome === 'up') break;
+    if (outcome instanceof Error) {
+      await rm(dir, { recursive: true, force: true });
+      if (outcome.code === 'ENOENT') {
+        throw new Error('redis-server is not installed, and the RedisStore tests need a real one: run `bash scripts/setup.sh` (it installs the Debian package redis-server), or `apt-get install redis-server`');
+      }
+      throw outcome;
+    }
+    if (performance.now() - started > 10_000) {
+      await stop();
+      throw new Error(`redis-server on 127.0.0.1:${port} did not answer PING within 10 s:\n${output}`);
+    }
+    await sleep(20);
+  }
+  return { port, url: `redis://127.0.0.1:${port}`, startedMs: performance.now() - started, stop };
+}
+
+describe('RedisStore (a real redis-server on 127.0.0.1)', () => {
+  let redis;
+  const clients = [];
+  // Started by the first test that needs it rather than by a before() hook, so that a missing
+  // redis-server makes every Redis test FAIL with the reason (a failed hook would cancel them).
+  let starting;
+  const server = () => (starting ??= startRedis().then((r) => (redis = r)));
+  const connect = async () => {
+    const client = createClient({ url: (await server()).url });
+    client.on('error', () => {});
+    await client.connect();
+    clients.push(client);
+    return client;
+  };
+
+  after(async () => {
+    await Promise.all(clients.map((c) => c.quit().catch(() => c.destroy?.())));
+    await starting?.catch(() => {});
+    await redis?.stop();
+  });
+
+  test('redis-server starts on 127.0.0.1 on a free port and answers PING', async (t) => {
+    await server();
+    t.diagnostic(`redis-server up on 127.0.0.1:${redis.port} in ${redis.startedMs.toFixed(0)} ms`);
+  });
+
+  contract('RedisStore', async () => {
+    // Two connections: two workers.
+    return [new RedisStore(await connect(), { prefix: 'test:' }), new RedisStore(await connect(), { prefix: 'test:' })];
+  });
+
+  test('keys: prefixed, the session id as hash tag; a hash and a list; ttlSeconds expires both', async () => {
+    const client = await connect();
+    const store = new RedisStore(client, { prefix: 'app:hg:' });
+    const session = swarm().createSession({ id: 'k1' });
+    await store.save(session);
+    await store.appendCheckpoint('k1', { n: 1 });
+    assert.deepEqual(store.keys('k1'), { session: 'app:hg:{k1}:session', checkpoints: 'app:hg:{k1}:checkpoints' });
+    assert.deepEqual((await client.keys('app:hg:*')).sort(), ['app:hg:{k1}:checkpoints', 'app:hg:{k1}:session']);
+    assert.equal(await client.type('app:hg:{k1}:session'), 'hash');
+    assert.equal(await client.type('app:hg:{k1}:checkpoints'), 'list');
+    assert.equal(await client.hGet('app:hg:{k1}:session', 'version'), '1');
+    assert.equal(await client.pTTL('app:hg:{k1}:session'), -1, 'no expiry by default');
+    // Another prefix is another namespace.
+    assert.equal(await new RedisStore(client, { prefix: 'other:' }).get('k1'), undefined);
+    const expiring = new RedisStore(client, { prefix: 'ttl:', ttlSeconds: 60 });
+    await expiring.save(swarm().createSession({ id: 'k2' }));
+    await expiring.appendCheckpoint('k2', { n: 1 });
+    for (const key of Object.values(expiring.keys('k2'))) {
+      const ttl = await client.pTTL(key);
+      assert.ok(ttl > 55_000 && ttl <= 60_000, `${key}: ${ttl}`);
+    }
+  });
+
+  test('what is not a node-redis client is a TypeError', () => {
+    assert.throws(() => new RedisStore({ get() {} }), /client of the npm 'redis' package/);
+    assert.throws(() => new RedisStore(undefined), TypeError);
+  });
+});
