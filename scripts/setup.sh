@@ -39,8 +39,10 @@ if [ ${#missing[@]} -gt 0 ]; then
   fi
 fi
 
-# npm dependencies: reinstall only when package-lock.json changed since the last install.
+# npm dependencies, at the versions package-lock.json pins; only when the lock changed since the
+# last install. `npm install` rather than `npm ci`: npm 11's ci refuses this lock for lacking the
+# other platforms' optional rollup packages (a dependency of vite), which install never needs.
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  echo "setup: npm ci"
-  npm ci --no-audit --no-fund --loglevel=error
+  echo "setup: npm install (from package-lock.json)"
+  npm install --no-audit --no-fund --loglevel=error
 fi
