@@ -4,7 +4,9 @@
 // WebAssembly heap; and, when given Google Benchmark's JSON, the overhead over native C++.
 // Usage: node bench/route.mjs [--json results.json] [--quick] [--native native.json]
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { gzipSync } from 'node:zlib';
 
@@ -21,10 +23,13 @@ const args = process.argv.slice(2);
 const argValue = (flag) => (args.includes(flag) ? args[args.indexOf(flag) + 1] : null);
 const jsonOut = argValue('--json');
 const nativeFile = argValue('--native');
-const quick = args.includes('--quick');
-const options = quick ? { repetitions: 5, targetMs: 25 } : { repetitions: 7, targetMs: 100 };
-const AGREEMENT_STATES = 10_000;
-const AGREEMENT_STATES_1MB = 1000;                   // the first 1,000 again, carrying the 1 MB of messages
+// --smoke: everything runs (agreement checks included) on tiny budgets, so that `npm test` keeps
+// the benchmark working; its figures mean nothing.
+const smoke = args.includes('--smoke');
+const quick = smoke || args.includes('--quick');
+const options = smoke ? { repetitions: 2, targetMs: 3 } : quick ? { repetitions: 5, targetMs: 25 } : { repetitions: 7, targetMs: 100 };
+const AGREEMENT_STATES = smoke ? 500 : 10_000;
+const AGREEMENT_STATES_1MB = smoke ? 20 : 1000;       // the first ones again, carrying the 1 MB of messages
 const AGREEMENT_STATES_JSON_1MB = quick ? 20 : 200;  // JSON.stringify of 1 MB costs milliseconds
 const TIMED_STATES = 64;
 const started = performance.now();
@@ -297,6 +302,19 @@ for (const c of cases) {
   console.log(`  ${c.name.padEnd(40)} ${fmtNs(a.median).padStart(9)} → ${fmtNs(b.median).padStart(9)}: ${(b.median / a.median).toFixed(2)}× (${tables.toFixed(2)}×)`);
 }
 
+// The other processes' share of the CPU while the routing figures above were taken (this process
+// starts no child before this point).
+let otherLoad = null;
+{
+  const busyAtEnd = cpuBusy();
+  if (busyAtStart !== null && busyAtEnd !== null) {
+    const own = process.cpuUsage(cpuAtStart);
+    const others = busyAtEnd.busy - busyAtStart.busy - (own.user + own.system) / 1e6;
+    otherLoad = Math.max(0, others / (busyAtEnd.total - busyAtStart.total));
+  }
+  console.log(`\nother processes used ${otherLoad === null ? '?' : (otherLoad * 100).toFixed(1)}% of the CPU while the routes were timed`);
+}
+
 if (semantics !== null) {
   console.log('\nsemantics probe (escalation rule on states outside the schema; informational):');
   for (const row of semantics) {
@@ -311,7 +329,7 @@ if (semantics !== null) {
 
 const scaling = [];
 {
-  const SIZES = [1000, 10_000, 100_000];
+  const SIZES = smoke ? [1000] : [1000, 10_000, 100_000];
   const repetitions = quick ? 3 : 5;
   console.log('\nadd N edges (a chain, each edge conditional), Node, median of', repetitions);
   for (const n of SIZES) {
@@ -407,7 +425,7 @@ let heap;
 
 const initScript = `const t0 = performance.now(); const { init } = await import('handoff-graph'); const t1 = performance.now();
   await init(); console.log(JSON.stringify({ importMs: t1 - t0, initMs: performance.now() - t1 }));`;
-const initRuns = quick ? 3 : 7;
+const initRuns = smoke ? 1 : quick ? 3 : 7;
 const inits = Array.from({ length: initRuns }, () => JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', initScript], { encoding: 'utf8' })));
 const sortedInit = inits.map((r) => r.initMs).sort((a, b) => a - b);
 const initMs = sortedInit[Math.floor(initRuns / 2)];
@@ -470,6 +488,71 @@ if (native !== null) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Where a route's time goes: a CPU profile (node --cpu-prof, in a fresh process) of route()
+// on the tiny cases (last, so that it cannot disturb the timings), its samples split between the package's JavaScript (path resolution and
+// marshalling), the Emscripten glue, the WebAssembly module, and the rest (the loop, GC).
+
+const profile = [];
+{
+  const dir = mkdtempSync(join(tmpdir(), 'handoff-graph-profile-'));
+  for (const c of cases.filter((x) => x.id === 'triage' || x.id === 'escalation')) {
+    // A fresh process under `node --cpu-prof`, so that the profiler sees only this loop.
+    const script = `
+      import { HandoffGraph, init } from 'handoff-graph';
+      import { cases, rng, toOurs } from ${JSON.stringify(new URL('./cases.mjs', import.meta.url).href)};
+      await init();
+      const c = cases.find((x) => x.id === ${JSON.stringify(c.id)});
+      const graph = new HandoffGraph();
+      for (const [to, when] of c.edges) graph.addEdge('start', to, when && toOurs(when));
+      const r = rng(${0x7ed + c.id.length});
+      const states = Array.from({ length: ${TIMED_STATES} }, (_, i) => c.timed(r, i));
+      function hot(calls) {
+        let sink = 0;
+        for (let i = 0; i < calls; i++) if (graph.route('start', states[i % ${TIMED_STATES}]) !== null) sink++;
+        return sink;
+      }
+      if (hot(${smoke ? 20_000 : quick ? 500_000 : 3_000_000}) < 0) console.log('unreachable');`;
+    const out = join(dir, `${c.id}.cpuprofile`);
+    execFileSync(process.execPath, ['--cpu-prof', '--cpu-prof-interval', '100', '--cpu-prof-dir', dir, '--cpu-prof-name', `${c.id}.cpuprofile`,
+      '--input-type=module', '-e', script], { cwd: new URL('..', import.meta.url).pathname, stdio: 'ignore' });
+    const cpu = JSON.parse(readFileSync(out, 'utf8'));
+    const byId = new Map(cpu.nodes.map((n) => [n.id, n]));
+    const parent = new Map(cpu.nodes.flatMap((n) => (n.children ?? []).map((child) => [child, n.id])));
+    const inLoop = (id) => {
+      for (let at = id; at !== undefined; at = parent.get(at)) if (byId.get(at).callFrame.functionName === 'hot') return true;
+      return false;
+    };
+    const shares = { 'package JS (js/*.js)': 0, WebAssembly: 0, 'Emscripten glue': 0, 'the timing loop, builtins, GC': 0 };
+    const functions = new Map();
+    for (let i = 0; i < cpu.samples.length; i++) {
+      // Only what happens inside the loop (not start-up); GC pauses have no JS stack: counted too.
+      const node = byId.get(cpu.samples[i]);
+      if (!inLoop(node.id) && node.callFrame.functionName !== '(garbage collector)') continue;
+      const { callFrame } = node;
+      const dt = cpu.timeDeltas[i] ?? 0;
+      const where = callFrame.url.startsWith('wasm://') ? 'WebAssembly'
+        : /\/js\/[^/]+\.js$/.test(callFrame.url) ? 'package JS (js/*.js)'
+          : /handoff-graph\.mjs$/.test(callFrame.url) ? 'Emscripten glue' : 'the timing loop, builtins, GC';
+      shares[where] += dt;
+      if (where === 'package JS (js/*.js)') {
+        const name = `${callFrame.functionName || '(anonymous)'} (${callFrame.url.split('/').pop()})`;
+        functions.set(name, (functions.get(name) ?? 0) + dt);
+      }
+    }
+    const total = Object.values(shares).reduce((a, b) => a + b, 0);
+    const entry = {
+      case: c.name,
+      shares: Object.fromEntries(Object.entries(shares).map(([k, v]) => [k, v / total])),
+      topJs: [...functions].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([name, v]) => ({ name, share: v / total })),
+    };
+    profile.push(entry);
+    console.log(`\nprofile of route(), ${c.name}: ` + Object.entries(entry.shares).map(([k, v]) => `${k} ${(v * 100).toFixed(0)}%`).join(', ') +
+      `; top JS: ${entry.topJs.map((f) => `${f.name} ${(f.share * 100).toFixed(0)}%`).join(', ')}`);
+  }
+  rmSync(dir, { recursive: true, force: true });
+}
+
+// ---------------------------------------------------------------------------------------------
 // The issue's goals.
 
 const peers = ['json-logic-js', '@marcbachmann/cel-js'];
@@ -489,15 +572,8 @@ console.log('\ngoals:');
 for (const g of goals) console.log(`  ${g.met ? 'met    ' : 'MISSED '} ${g.goal}: ${g.value.toPrecision(3)} ${g.unit}${g.where ? ` (${g.where.case}, ${g.where.state ?? ''}${g.where.engine ? ', ' + g.where.engine : ''})` : ''}`);
 
 const elapsed = (performance.now() - started) / 1000;
-const busyAtEnd = cpuBusy();
-let otherLoad = null;
-if (busyAtStart !== null && busyAtEnd !== null) {
-  const own = process.cpuUsage(cpuAtStart);
-  // Child processes (init() runs, npm pack, esbuild) count as others: a small known overstatement.
-  const others = busyAtEnd.busy - busyAtStart.busy - (own.user + own.system) / 1e6;
-  otherLoad = Math.max(0, others / (busyAtEnd.total - busyAtStart.total));
-}
-console.log(`\nbench/route.mjs: ${elapsed.toFixed(0)} s; other processes used ${otherLoad === null ? '?' : (otherLoad * 100).toFixed(1)}% of the CPU meanwhile`);
+console.log(`\nbench/route.mjs: ${elapsed.toFixed(0)} s; while the routes were timed, other processes used ` +
+  `${otherLoad === null ? '?' : (otherLoad * 100).toFixed(1)}% of the CPU`);
 
 if (jsonOut) {
   let commit = null;
@@ -523,6 +599,7 @@ if (jsonOut) {
     agreement,
     routes,
     flatness,
+    profile,
     semantics,
     scaling,
     compile,

@@ -73,6 +73,14 @@ const swarm = {
   ],
 };
 add('definition', JSON.stringify(swarm));
+const withTools = {
+  ...swarm,
+  agents: [
+    { ...swarm.agents[0], tools: [{ name: 'lookup', description: 'Find an order', parameters: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] } }] },
+    ...swarm.agents.slice(1),
+  ],
+};
+add('definition', `${JSON.stringify(withTools)}\0${JSON.stringify({ name: 'lookup', arguments: { id: 'A-1' } })}`);
 for (const extra of [
   { session: { active: 'triage', hops: 0, selections: {}, variables: { category: 'billing' } } },
   { session: { active: 'triage', variables: { ticketId: 'T-1' } }, name: 'transfer_to_human', arguments: { urgency: 3, reason: 'angry' } },
@@ -97,6 +105,8 @@ for (const source of ['x[9223372036854775808] == 1', 'x[-9223372036854775808] ==
   add('parser', source);
   add('evaluator', `${source}\0{"x": [1, 2]}`);
 }
+// Swarm::from_json: a tool's `parameters.type` that is not a string (value() again)
+add('definition', JSON.stringify({ ...pair, agents: [{ id: 'a', entry: true, tools: [{ name: 't', description: 'd', parameters: { type: 1 } }] }, { id: 'b' }] }));
 // graph_from_json: a nested `version` was printed into the message by a recursive dump()
 add('definition', `{"format":"handoff-graph","version":${'['.repeat(1000)}${']'.repeat(1000)}}`);
 

@@ -38,7 +38,7 @@ p('# Benchmarks',
 const m = d.host ?? d.machine;
 p(`Measured ${d.date.slice(0, 10)} on ${m.cpu} (${m.cores} cores), Node ${m.node}, ${m.platform}` +
   `${d.commit ? `, commit ${d.commit}` : ''}; other processes used ${d.otherLoad === null || d.otherLoad === undefined ? 'an unknown share' : `${(d.otherLoad * 100).toFixed(1)}%`} ` +
-  `of the CPU while bench/route.mjs ran.` +
+  `of the CPU while the routes were timed.` +
   (d.native?.context ? ` Native: g++ Release build (-O3) with Debian's Google Benchmark` +
     (d.native.context.library_build_type === 'debug' ? ' (it warns that the library itself was built without NDEBUG; the timed loops are inlined into our -O3 code)' : '') + '.' : ''),
   'Reproduce with:',
@@ -91,10 +91,13 @@ p('## Where we lose, and why');
   const [fe1, fe2] = floorVs(PEERS.filter((e) => !e.includes('rules-engine')), tiny);
   const triage = CASES.find((c) => caseId(c) === 'triage');
   const over = d.overhead?.find((o) => o.case === triage && o.state === '10-key');
-  const losses = CASES.flatMap((c) => ['10-key', '1 MB'].flatMap((s) => PEERS.filter((e) => get(c, s, e).ratio < 1)
-    .map((e) => `${short(e)} on ${c}, ${s} (${times(1 / get(c, s, e).ratio)} faster than us)`)));
-  const wins = CASES.flatMap((c) => ['10-key'].flatMap((s) => ['@marcbachmann/cel-js', 'filtrex', 'json-logic-js']
-    .filter((e) => get(c, s, e).ratio >= 1).map((e) => `${short(e)} takes ${times(get(c, s, e).ratio)} our time on ${c}`)));
+  // Per peer: the cases where it is faster than route() (10-key / 1 MB), and those where it is slower.
+  const both = (c, e) => `${times(1 / get(c, '10-key', e).ratio)} / ${times(1 / get(c, '1 MB', e).ratio)}`;
+  const bothSlow = (c, e) => `${times(get(c, '10-key', e).ratio)} / ${times(get(c, '1 MB', e).ratio)}`;
+  const losses = PEERS.map((e) => [e, CASES.filter((c) => get(c, '10-key', e).ratio < 1 || get(c, '1 MB', e).ratio < 1)])
+    .filter(([, cs]) => cs.length).map(([e, cs]) => `${short(e)} is faster on ${cs.map((c) => `${c} (${both(c, e)})`).join(', ')}`);
+  const wins = ['@marcbachmann/cel-js', 'filtrex', 'json-logic-js'].map((e) => [e, CASES.filter((c) => get(c, '10-key', e).ratio >= 1 && get(c, '1 MB', e).ratio >= 1)])
+    .filter(([, cs]) => cs.length).map(([e, cs]) => `${short(e)} takes ${cs.map((c) => `${bothSlow(c, e)} our time on ${c}`).join(', ')}`);
   p(`**Hand-written JavaScript wins every case.** On the tiny rules (triage, escalation) the \`if\` chain is ` +
     `${times(fo1)}–${times(fo2)} faster than \`route()\`, and ${times(fe1)}–${times(fe2)} faster than the compiled or ` +
     'interpreted JS engines (json-rules-engine, asynchronous, is far behind everything). A few property reads and `===` ' +
@@ -105,12 +108,19 @@ p('## Where we lose, and why');
   p(`**The boundary costs more than the evaluation.** ${over
     ? `Natively, the triage route on an already marshalled state takes ${ns(over.nativeMarshalledNs)} and ${ns(over.nativeFromJsonNs)} ` +
       `from a JSON object; from Node it takes ${ns(over.nodeNs)}, ${times(over.ratioMarshalled)} the marshalled native figure. `
-    : ''}Almost all of a small route is spent in JavaScript resolving each path the node reads on the state object, ` +
-    'writing the values as cells into WebAssembly memory, and the call into the module; the C++ evaluation itself is a ' +
-    'few nanoseconds per edge. So engines that compile a rule into a JavaScript closure (filtrex, cel-js), which V8 ' +
-    'then optimizes like hand-written code, stay ahead of us on tiny rules: ' +
+    : ''}${(d.profile ?? []).map((pr) => {
+      const pct = (x) => `${Math.round(x * 100)}%`;
+      return `A CPU profile of route() on ${pr.case} (\`node --cpu-prof\`, run by the benchmark) puts ` +
+        `${pct(pr.shares['package JS (js/*.js)'])} of the time in the package's JavaScript ` +
+        `(${pr.topJs.slice(0, 3).map((f) => `${f.name.replace(/ \(.*\)$/, '')} ${pct(f.share)}`).join(', ')}) and ` +
+        `${pct(pr.shares.WebAssembly)} inside WebAssembly. `;
+    }).join('')}The JavaScript part resolves each path the node reads on the state object and writes the values as ` +
+    'cells into WebAssembly memory; inside the module the route reads those cells, which costs more than the native ' +
+    'marshalled figure because wasm code runs slower than native and the call crosses the boundary. ' +
+    'Engines that compile a rule into a JavaScript closure (filtrex, cel-js), which V8 ' +
+    'then optimizes like hand-written code, stay ahead of us on small rules (10-key / 1 MB): ' +
     (losses.length ? `${losses.join('; ')}.` : 'not on this run: we were ahead everywhere.') +
-    (wins.length ? ` Everywhere else we are ahead of them: ${wins.join('; ')}. The more edges and list items a ` +
+    (wins.length ? ` We are ahead where ${wins.join('; ')}. The more edges and list items a ` +
       'decision tries, the more of its time is evaluation, which runs at C++ speed inside the module, while the ' +
       'boundary is paid once per route.' : ''));
   const flat = d.flatness.map((f) => `${times(f.ratio)} (${f.case})`).join(', ');
@@ -129,9 +139,26 @@ p('## Where we lose, and why');
     'grows with the state (milliseconds at 1 MB) although a condition reads three keys. The transfer buffer resolves ' +
     'only the paths the node\'s conditions name, in JS, and copies only those values, so the state\'s size does not ' +
     `matter: 1 MB / 10-key for \`route()\` is ${flat}.`);
+  const compileOurs = d.compile.find((r) => r.engine.startsWith('handoff-graph'));
+  const compileCel = d.compile.find((r) => r.engine.includes('cel-js'));
+  const parseNative = d.native?.benchmarks.find((b) => b.name === 'BM_Parse');
+  if (compileOurs && compileCel) {
+    p(`**Compiling is slower than cel-js too.** \`compileCondition()\` takes ${ns(compileOurs.median)} for the escalation rule ` +
+      (parseNative ? `(the C++ parser alone: ${ns(parseNative.ns)}) ` : '') +
+      `against ${ns(compileCel.median)} for cel-js's \`parse()\`: from JS, a compile also creates the embind object and copies ` +
+      'its paths and interned strings out of the module. It happens once per edge (`addEdge`) or per distinct condition ' +
+      '(`evaluateCondition` caches), never per route.');
+  }
   const missed = d.goals.filter((g) => !g.met);
   if (missed.length) {
+    const membership = CASES.find((c) => caseId(c) === 'membership');
+    const memberNative = d.native?.benchmarks.find((b) => b.name === 'BM_RouteMarshalled/membership');
+    const floors = CASES.map((c) => `${times(get(c, '10-key', OURS).median / get(c, '10-key', FLOOR).median)} on ${c}`);
     p(`**Goals missed on this run:** ${missed.map((g) => g.goal.replace(/ \(worst case shown\)/, '')).join('; ')}. ` +
+      `Against the hand-written floor, route() takes ${floors.join(', ')} (10-key). ` +
+      (membership ? `The worst, membership, is also an algorithm gap: the hand-written version asks a \`Set\` (one hash ` +
+        `lookup), while \`country in [50 strings]\` compares the value with the list's items in order` +
+        (memberNative ? ` (${ns(memberNative.ns)} natively on an already marshalled state)` : '') + '. ' : '') +
       'They are missed for the reasons above: a tiny rule is dominated by the fixed cost of a call from JS into ' +
       'WebAssembly plus the JS-side path resolution, which a JS-compiled engine does not pay. Reaching them would ' +
       'need that fixed cost cut further (for example resolving a node\'s paths with a per-node specialized reader, ' +
@@ -175,8 +202,10 @@ if (d.overhead?.length) {
 
 // ---------------------------------------------------------------------------------------------
 p('## Building graphs');
-p('Time to add N edges (a chain n0 → n1 → … → nN, every edge with a condition), for both cycle policies. ' +
-  '"Growth" is the time for N divided by the time for N/10: 10× is linear.');
+p('Time to add N edges (a chain n0 → n1 → … → nN, every edge with a condition), for both cycle policies; ' +
+  'destroying the graph afterwards is not timed (`dispose()` in Node, the destructor natively). ' +
+  '"Growth" is the time for N divided by the time for N/10: 10× is linear. Node figures are the median of ' +
+  'repeated builds; native ones are Google Benchmark\'s mean over its iterations (a few at N = 100,000).');
 {
   const engines = [...new Set(d.scaling.map((r) => r.engine))];
   p(table(['engine', 'N', 'onCycle', 'median', 'min–max', 'per edge', 'growth'],

@@ -44,5 +44,10 @@ npx --no-install publint run "$pack_dir"/handoff-graph-*.tgz
 npx --no-install attw "$pack_dir"/handoff-graph-*.tgz --exclude-entrypoints handoff-graph.wasm schema.json stores/memory stores/file stores/redis
 npx --no-install attw "$pack_dir"/handoff-graph-*.tgz --entrypoints stores/memory stores/file stores/redis --profile esm-only
 
+echo "== benchmark smoke run (tiny budgets: keeps npm run bench working; the figures mean nothing)"
+NODE_PATH=/usr/share/nodejs cmake --build build/wasm --target handoff_bench_wasm >/dev/null
+node bench/route.mjs --smoke >/dev/null
+node bench/machine.mjs --quick >/dev/null
+
 echo "== JavaScript tests (node --test): Node, Chromium, the packed tarball"
 node --test tests/js/ tests/browser/ tests/package/

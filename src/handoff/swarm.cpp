@@ -165,7 +165,7 @@ Expected<std::unique_ptr<Swarm>, std::vector<definition::Problem>> Swarm::from_j
         tool.parameters = {{"type", "object"}, {"properties", Json::object()}, {"additionalProperties", false}};
         if (t.contains("parameters")) {
           const Json& p = t["parameters"];
-          if (!p.is_object() || p.value("type", "") != "object") r.problem(at + "/parameters", "expected a JSON Schema of type \"object\"");
+          if (!p.is_object() || !p.contains("type") || p["type"] != "object") r.problem(at + "/parameters", "expected a JSON Schema of type \"object\"");
           else tool.parameters = p;
         }
         agent.tools.push_back(std::move(tool));

@@ -327,6 +327,17 @@ describe('definitions with polluting keys and hostile text', () => {
     assert.ok(Object.hasOwn(session.histories, '__proto__'));
   });
 
+  test("an agent tool whose parameters' type is not a string is a DefinitionError, not an abort", () => {
+    for (const type of [1, null, ['object'], { object: true }]) {
+      assert.throws(() => new Swarm({ agents: [{ id: 'a', entry: true, tools: [{ name: 't', description: 'd', parameters: { type } }] }] }), (e) => {
+        assert.ok(e instanceof DefinitionError, `${e}`);
+        assert.deepEqual(e.problems.map((p) => p.pointer), ['/agents/0/tools/0/parameters']);
+        return true;
+      });
+    }
+    assert.equal(router('x').route('a', { x: 1 }), 'b');
+  });
+
   test('definition text nested a million levels deep is a DefinitionError, not a stack overflow', () => {
     const deep = '['.repeat(1_000_000) + ']'.repeat(1_000_000);
     for (const load of [(t) => HandoffGraph.fromJSON(t), (t) => StateMachine.fromJSON(t)]) {
@@ -602,10 +613,9 @@ describe('limits, at the limit and one past it', () => {
 });
 
 // ---------------------------------------------------------------------------------------------
-// Problems found on the JavaScript side (js/ is not this suite's to change): marked `todo` so
-// that they are visible in every run without failing it, until js/ is fixed.
+// Problems this suite found on the JavaScript side, fixed in js/: kept as regression tests.
 
-describe('known JavaScript-side problems', () => {
+describe('JavaScript-side problems found here (fixed)', () => {
   test('a getter that evaluates another condition while the state is read does not change the answer', () => {
     const c = compileCondition("x == 'zzz' or 'a' in x or x == [1]");
     let entered = 0;
@@ -631,7 +641,7 @@ describe('known JavaScript-side problems', () => {
   test('a session variable or a tool-call argument with a lone surrogate reads as U+FFFD', () => {
     const swarm = new Swarm({ agents: [{ id: 'a', entry: true }, { id: 'b' }], edges: [{ from: 'a', to: 'b', when: "x == '\uFFFD'" }] });
     const session = swarm.createSession();
-    assert.equal(swarm.updateState(session, { x: '\uD800' })?.to, 'b');  // today: TypeError 'a session must be an object'
+    assert.equal(swarm.updateState(session, { x: '\uD800' })?.to, 'b');  // was: TypeError 'a session must be an object'
     const llm = new Swarm({ agents: [{ id: 'a', entry: true }, { id: 'b' }], edges: [{ from: 'a', to: 'b', requires: [{ name: 'note', from: 'model' }] }] });
     const other = llm.createSession();
     const outcome = llm.applyToolCall(other, { name: 'transfer_to_b', arguments: { reason: '\uD800', note: 'n\uDC00' } });
@@ -644,7 +654,7 @@ describe('known JavaScript-side problems', () => {
     const g = new HandoffGraph().addEdge('n\uD800', 'm');
     assert.equal(g.hasNode('n\uDFFF'), true);
     assert.equal(g.explain('n\uDFFF', {}).result, 'm');
-    assert.equal(g.route('n\uDFFF', {}), 'm');  // today: null
+    assert.equal(g.route('n\uDFFF', {}), 'm');  // was: null
   });
 
   test('a deeply nested Swarm definition text is a DefinitionError', () => {
