@@ -3,34 +3,9 @@
 // error classes, owns disposal, and keeps the per-node routing data the marshaller needs.
 import { ConditionSyntaxError, CycleError, DefinitionError } from './errors.js';
 import { exportOf } from './export.js';
+import { disposeSymbol, registry } from './lifetime.js';
 import { requireRuntime } from './runtime.js';
-
-const disposeSymbol = Symbol.dispose ?? Symbol.for('nodejs.dispose');
-
-// A safety net for objects users forget to dispose: free the WebAssembly side when the JS
-// wrapper is collected (tree-sitter's finalization_registry.ts does the same).
-const registry =
-  typeof FinalizationRegistry === 'function'
-    ? new FinalizationRegistry((native) => {
-        try {
-          native.delete();
-        } catch {
-          // already gone
-        }
-      })
-    : null;
-
-// Lone surrogates become U+FFFD before crossing into C++ (which reads UTF-8), one for one, so
-// UTF-16 positions reported back stay valid in the original string.
-function wellFormed(s) {
-  return s.isWellFormed() ? s : s.toWellFormed();
-}
-
-function describe(value) {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`;
-}
+import { describe, wellFormed } from './text.js';
 
 function requireNodeId(value, what) {
   if (typeof value !== 'string') throw new TypeError(`${what} must be a string node id, got ${describe(value)}`);

@@ -1,14 +1,10 @@
 // Exports of graphs and machines (docs/format.md): the core renders the DAG model, Mermaid and
 // DOT; this file only checks options and passes a run or trace along as JSON.
 
+import { describe } from './text.js';
+
 const KINDS = ['flowchart', 'state'];
 const DIRECTIONS = ['TD', 'TB', 'BT', 'LR', 'RL'];
-
-function describe(value) {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`;
-}
 
 /**
  * @param native a core HandoffGraph or Machine

@@ -5,24 +5,14 @@
 // adapts the result to JavaScript idioms: promises, AbortSignal, events, errors, disposal.
 import { ConditionSyntaxError, DefinitionError, GraphValidationError, MaxStepsError, NoEdgeMatchedError } from './errors.js';
 import { exportOf } from './export.js';
+import { disposeSymbol, registry } from './lifetime.js';
 import { REDUCERS } from './reducers.js';
 import { resolvePath } from './marshal.js';
 import { requireRuntime } from './runtime.js';
+import { describe, wellFormed } from './text.js';
 
 /** The terminal pseudo-state: an edge to END finishes the run. */
 export const END = '__end__';
-
-const disposeSymbol = Symbol.dispose ?? Symbol.for('nodejs.dispose');
-const registry =
-  typeof FinalizationRegistry === 'function'
-    ? new FinalizationRegistry((native) => {
-        try {
-          native.delete();
-        } catch {
-          // already gone
-        }
-      })
-    : null;
 
 // src/machine/execution.h Status
 const STATUS_END = 2;
@@ -33,16 +23,6 @@ const NEXT_END = -1;
 const SNAPSHOT_FORMAT = 'handoff-graph/execution';
 
 
-
-function describe(value) {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`;
-}
-
-function wellFormed(s) {
-  return s.isWellFormed() ? s : s.toWellFormed();
-}
 
 function requireName(value, what) {
   if (typeof value !== 'string') throw new TypeError(`${what} must be a string, got ${describe(value)}`);

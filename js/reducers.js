@@ -1,11 +1,7 @@
 // The built-in reducers: how one key of an update merges into a state (StateMachine states and
 // Swarm variables alike).
 
-function describe(value) {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`;
-}
+import { describe } from './text.js';
 
 export const REDUCERS = Object.freeze({
   replace: (_previous, value) => value,

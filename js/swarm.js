@@ -6,33 +6,15 @@
 // and schemas) are the C++ core's (src/handoff/). This file keeps the session, a plain JSON
 // object the host can store anywhere, and runs the host's model function in runTurn().
 import { DefinitionError } from './errors.js';
+import { disposeSymbol, registry } from './lifetime.js';
 import { REDUCERS } from './reducers.js';
 import { requireRuntime } from './runtime.js';
-
-const disposeSymbol = Symbol.dispose ?? Symbol.for('nodejs.dispose');
-const registry =
-  typeof FinalizationRegistry === 'function'
-    ? new FinalizationRegistry((native) => {
-        try {
-          native.delete();
-        } catch {
-          // already gone
-        }
-      })
-    : null;
+import { describe, wellFormed } from './text.js';
 
 export const TOOL_FORMATS = Object.freeze(['openai-responses', 'openai-chat', 'anthropic', 'ai-sdk']);
 const SESSION_FORMAT = 'handoff-graph/session';
 
-function describe(value) {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`;
-}
-
 const clone = (value) => JSON.parse(JSON.stringify(value));
-
-const wellFormed = (s) => (s.isWellFormed() ? s : s.toWellFormed());
 
 // JSON text for the core, which reads UTF-8: lone surrogates in strings and keys become U+FFFD
 // (JSON.stringify would write them as \ud800 escapes, which are not Unicode). Nesting too deep

@@ -16,7 +16,10 @@ targets=("$@")
 
 cmake -S . -B build/fuzz -DHANDOFF_FUZZ=ON -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_BUILD_TYPE=Debug \
   -DCMAKE_CXX_FLAGS="-O1 -D_GLIBCXX_ASSERTIONS" >/dev/null
-cmake --build build/fuzz -j"$(nproc)" --target "${targets[@]/#/fuzz_}"
+if ! cmake --build build/fuzz -j"$(nproc)" --target "${targets[@]/#/fuzz_}" >build/fuzz/build.log 2>&1; then
+  cat build/fuzz/build.log >&2
+  exit 1
+fi
 
 declare -A dict=([parser]=condition [evaluator]=condition [graph_ops]=graph_ops [definition]=definition)
 declare -A max_len=([parser]=4096 [evaluator]=4096 [graph_ops]=4096 [definition]=8192)

@@ -181,29 +181,35 @@ std::string graph_to_json(const HandoffGraph& g) {
   return handoff::definition::to_json(g).dump(-1, ' ', false, handoff::condition::Json::error_handler_t::replace);
 }
 
+// Parses a definition and loads it with `from_json`; on success `adopt` takes what loaded and the
+// result is null, otherwise the problems, [{ pointer, message }].
+template <class Load, class Adopt>
+val load_definition(const std::string& text, Load from_json, Adopt adopt) {
+  std::vector<handoff::definition::Problem> problems;
+  auto document = handoff::condition::Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (document.is_discarded()) {
+    problems.push_back({"", "not valid JSON"});
+  } else {
+    auto loaded = from_json(document);
+    if (loaded) {
+      adopt(std::move(loaded.value()));
+      return val::null();
+    }
+    problems = loaded.error();
+  }
+  val out = val::array();
+  for (std::size_t i = 0; i < problems.size(); ++i) {
+    val p = val::object();
+    p.set("pointer", val(problems[i].pointer));
+    p.set("message", val(problems[i].message));
+    out.set(i, p);
+  }
+  return out;
+}
+
 // Replaces `g` with the graph the definition describes; returns null, or the problems.
 val graph_load_json(HandoffGraph& g, const std::string& text) {
-  auto document = handoff::condition::Json::parse(text, nullptr, /*allow_exceptions=*/false);
-  val problems = val::array();
-  if (document.is_discarded()) {
-    val p = val::object();
-    p.set("pointer", val(""));
-    p.set("message", val("not valid JSON"));
-    problems.set(0, p);
-    return problems;
-  }
-  auto loaded = handoff::definition::graph_from_json(document);
-  if (loaded) {
-    g = std::move(loaded.value());
-    return val::null();
-  }
-  for (std::size_t i = 0; i < loaded.error().size(); ++i) {
-    val p = val::object();
-    p.set("pointer", val(loaded.error()[i].pointer));
-    p.set("message", val(loaded.error()[i].message));
-    problems.set(i, p);
-  }
-  return problems;
+  return load_definition(text, handoff::definition::graph_from_json, [&](HandoffGraph&& loaded) { g = std::move(loaded); });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -251,27 +257,7 @@ struct SwarmHolder {
 
 // Loads a definition into `holder`; null, or [{ pointer, message }].
 val swarm_load(SwarmHolder& holder, const std::string& text) {
-  val problems = val::array();
-  auto document = handoff::condition::Json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (document.is_discarded()) {
-    val p = val::object();
-    p.set("pointer", val(""));
-    p.set("message", val("not valid JSON"));
-    problems.set(0, p);
-    return problems;
-  }
-  auto loaded = Swarm::from_json(document);
-  if (!loaded) {
-    for (std::size_t i = 0; i < loaded.error().size(); ++i) {
-      val p = val::object();
-      p.set("pointer", val(loaded.error()[i].pointer));
-      p.set("message", val(loaded.error()[i].message));
-      problems.set(i, p);
-    }
-    return problems;
-  }
-  holder.swarm = std::move(loaded.value());
-  return val::null();
+  return load_definition(text, Swarm::from_json, [&](std::unique_ptr<Swarm>&& loaded) { holder.swarm = std::move(loaded); });
 }
 
 std::string swarm_to_json(const SwarmHolder& holder) { return dump(holder.swarm->to_json()); }
@@ -428,27 +414,8 @@ std::string machine_to_json(const Machine& m) { return dump(handoff::definition:
 
 // Replaces `m` with the machine the definition describes; null, or [{ pointer, message }].
 val machine_load_json(Machine& m, const std::string& text) {
-  val problems = val::array();
-  auto document = handoff::condition::Json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (document.is_discarded()) {
-    val p = val::object();
-    p.set("pointer", val(""));
-    p.set("message", val("not valid JSON"));
-    problems.set(0, p);
-    return problems;
-  }
-  auto loaded = handoff::definition::machine_from_json(document);
-  if (!loaded) {
-    for (std::size_t i = 0; i < loaded.error().size(); ++i) {
-      val p = val::object();
-      p.set("pointer", val(loaded.error()[i].pointer));
-      p.set("message", val(loaded.error()[i].message));
-      problems.set(i, p);
-    }
-    return problems;
-  }
-  m = std::move(*loaded.value());
-  return val::null();
+  return load_definition(text, handoff::definition::machine_from_json,
+                         [&](std::unique_ptr<Machine>&& loaded) { m = std::move(*loaded); });
 }
 
 val machine_reducers(const Machine& m) {

@@ -34,15 +34,6 @@ Json to_json(const HandoffGraph& graph) {
 
 namespace {
 
-std::string escape_pointer_token(const std::string& key) {
-  std::string out;
-  for (char c : key) {
-    if (c == '~') out += "~0";
-    else if (c == '/') out += "~1";
-    else out += c;
-  }
-  return out;
-}
 
 // A value as a message shows it: scalars as JSON, arrays and objects by kind only (they may nest
 // deeper than a recursive dump can go).
@@ -52,37 +43,6 @@ std::string shown(const Json& value) {
   return value.dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 
-class Reader {
- public:
-  std::vector<Problem> problems;
-
-  void problem(std::string pointer, std::string message) {
-    problems.push_back({std::move(pointer), std::move(message)});
-  }
-
-  // Reports members not in `known`: a misspelt key is a fault, not something to ignore.
-  void only(const Json& object, const std::string& pointer, std::initializer_list<const char*> known) {
-    for (auto it = object.begin(); it != object.end(); ++it) {
-      bool ok = false;
-      for (const char* k : known) ok = ok || it.key() == k;
-      if (!ok) problem(pointer + "/" + escape_pointer_token(it.key()), "unknown property '" + it.key() + "'");
-    }
-  }
-
-  // A string member: nullptr when absent or (reported) not a string.
-  const std::string* string_member(const Json& object, const std::string& pointer, const char* key, bool required) {
-    auto it = object.find(key);
-    if (it == object.end()) {
-      if (required) problem(pointer + "/" + key, "required");
-      return nullptr;
-    }
-    if (!it->is_string()) {
-      if (!(it->is_null() && !required)) problem(pointer + "/" + key, "expected a string");
-      return nullptr;
-    }
-    return &it->get_ref<const std::string&>();
-  }
-};
 
 }  // namespace
 
@@ -93,7 +53,7 @@ Expected<HandoffGraph, std::vector<Problem>> graph_from_json(const Json& documen
     return unexpected(std::move(r.problems));
   }
   r.only(document, "", {"format", "version", "onCycle", "nodes", "edges"});
-  if (const std::string* format = r.string_member(document, "", "format", true); format && *format != kGraphFormat) {
+  if (const std::string* format = r.string(document, "", "format", true); format && *format != kGraphFormat) {
     r.problem("/format", "expected \"" + std::string(kGraphFormat) + "\"");
   }
   auto version = document.find("version");
@@ -104,7 +64,7 @@ Expected<HandoffGraph, std::vector<Problem>> graph_from_json(const Json& documen
                               std::to_string(kGraphVersion) + ")");
   }
   CyclePolicy policy = CyclePolicy::Error;
-  if (const std::string* on_cycle = r.string_member(document, "", "onCycle", false)) {
+  if (const std::string* on_cycle = r.string(document, "", "onCycle", false)) {
     if (*on_cycle == "allow") policy = CyclePolicy::Allow;
     else if (*on_cycle != "error") r.problem("/onCycle", "expected \"error\" or \"allow\"");
   }
@@ -122,8 +82,8 @@ Expected<HandoffGraph, std::vector<Problem>> graph_from_json(const Json& documen
         continue;
       }
       r.only(node, pointer, {"id", "description"});
-      const std::string* id = r.string_member(node, pointer, "id", true);
-      const std::string* description = r.string_member(node, pointer, "description", false);
+      const std::string* id = r.string(node, pointer, "id", true);
+      const std::string* description = r.string(node, pointer, "description", false);
       if (!id) continue;
       if (!seen.insert(*id).second) {
         r.problem(pointer + "/id", "duplicate node id '" + *id + "'");
@@ -145,10 +105,10 @@ Expected<HandoffGraph, std::vector<Problem>> graph_from_json(const Json& documen
         continue;
       }
       r.only(edge, pointer, {"from", "to", "when", "description"});
-      const std::string* from = r.string_member(edge, pointer, "from", true);
-      const std::string* to = r.string_member(edge, pointer, "to", true);
-      const std::string* when = r.string_member(edge, pointer, "when", false);
-      const std::string* description = r.string_member(edge, pointer, "description", false);
+      const std::string* from = r.string(edge, pointer, "from", true);
+      const std::string* to = r.string(edge, pointer, "to", true);
+      const std::string* when = r.string(edge, pointer, "when", false);
+      const std::string* description = r.string(edge, pointer, "description", false);
       if (!from || !to) continue;
       auto added = graph.add_edge(*from, *to, when ? std::optional<std::string_view>(*when) : std::nullopt,
                                   description ? *description : "");
@@ -202,7 +162,7 @@ Expected<std::unique_ptr<machine::Machine>, std::vector<Problem>> machine_from_j
   }
   r.only(document, "", {"format", "version", "name", "start", "maxSteps", "onMaxSteps", "feedbackOnRevisit", "states",
                         "edges", "reducers"});
-  if (const std::string* format = r.string_member(document, "", "format", true); format && *format != kMachineFormat) {
+  if (const std::string* format = r.string(document, "", "format", true); format && *format != kMachineFormat) {
     r.problem("/format", "expected \"" + std::string(kMachineFormat) + "\"");
   }
   auto version = document.find("version");
@@ -213,13 +173,13 @@ Expected<std::unique_ptr<machine::Machine>, std::vector<Problem>> machine_from_j
                               std::to_string(kMachineVersion) + ")");
   }
   machine::MachineOptions options;
-  if (const std::string* name = r.string_member(document, "", "name", false)) options.name = *name;
-  if (const std::string* start = r.string_member(document, "", "start", false)) options.start = *start;
+  if (const std::string* name = r.string(document, "", "name", false)) options.name = *name;
+  if (const std::string* start = r.string(document, "", "start", false)) options.start = *start;
   if (auto it = document.find("maxSteps"); it != document.end()) {
     if (it->is_number()) options.max_steps = it->get<double>();
     else r.problem("/maxSteps", "expected a number");
   }
-  if (const std::string* on_max = r.string_member(document, "", "onMaxSteps", false)) {
+  if (const std::string* on_max = r.string(document, "", "onMaxSteps", false)) {
     if (*on_max == "throw") options.on_max_steps = machine::OnMaxSteps::Throw;
     else if (*on_max != "return") r.problem("/onMaxSteps", "expected \"return\" or \"throw\"");
   }
@@ -230,7 +190,7 @@ Expected<std::unique_ptr<machine::Machine>, std::vector<Problem>> machine_from_j
   if (auto it = document.find("reducers"); it != document.end()) {
     if (!it->is_object()) r.problem("/reducers", "expected an object");
     for (auto m = it->begin(); it->is_object() && m != it->end(); ++m) {
-      std::string pointer = "/reducers/" + escape_pointer_token(m.key());
+      std::string pointer = "/reducers/" + pointer_token(m.key());
       static const std::set<std::string> kReducers{"replace", "append", "merge", "sum", "custom"};
       if (!m->is_string() || !kReducers.count(m->get<std::string>())) {
         r.problem(pointer, "expected \"replace\", \"append\", \"merge\", \"sum\" or \"custom\"");
@@ -251,7 +211,7 @@ Expected<std::unique_ptr<machine::Machine>, std::vector<Problem>> machine_from_j
       continue;
     }
     r.only(state, pointer, {"name", "feedbackOnRevisit"});
-    const std::string* name = r.string_member(state, pointer, "name", true);
+    const std::string* name = r.string(state, pointer, "name", true);
     bool feedback = true;
     if (auto it = state.find("feedbackOnRevisit"); it != state.end()) {
       if (it->is_boolean()) feedback = it->get<bool>();
@@ -270,10 +230,10 @@ Expected<std::unique_ptr<machine::Machine>, std::vector<Problem>> machine_from_j
       continue;
     }
     r.only(edge, pointer, {"from", "to", "when", "description"});
-    const std::string* from = r.string_member(edge, pointer, "from", true);
-    const std::string* to = r.string_member(edge, pointer, "to", true);
-    const std::string* when = r.string_member(edge, pointer, "when", false);
-    const std::string* description = r.string_member(edge, pointer, "description", false);
+    const std::string* from = r.string(edge, pointer, "from", true);
+    const std::string* to = r.string(edge, pointer, "to", true);
+    const std::string* when = r.string(edge, pointer, "when", false);
+    const std::string* description = r.string(edge, pointer, "description", false);
     if (!from || !to) continue;
     auto added = machine->add_edge(*from, *to, when ? std::optional<std::string_view>(*when) : std::nullopt,
                                    description ? *description : "");

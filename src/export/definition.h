@@ -10,6 +10,7 @@
 
 #include "condition/json_state.h"
 #include "core/expected.h"
+#include "export/reader.h"
 #include "graph/handoff_graph.h"
 #include "machine/machine.h"
 
@@ -19,11 +20,6 @@ inline constexpr const char* kGraphFormat = "handoff-graph";
 inline constexpr int kGraphVersion = 1;
 inline constexpr const char* kMachineFormat = "handoff-graph/state-machine";
 inline constexpr int kMachineVersion = 1;
-
-struct Problem {
-  std::string pointer;  // RFC 6901, e.g. "/edges/3/when"
-  std::string message;
-};
 
 condition::Json to_json(const graph::HandoffGraph& graph);
 Expected<graph::HandoffGraph, std::vector<Problem>> graph_from_json(const condition::Json& document);

@@ -29,58 +29,7 @@ std::string generated_tool_name(const std::string& to) {
   return out.substr(0, kMaxToolName);
 }
 
-std::string escape_token(const std::string& key) {
-  std::string out;
-  for (char c : key) {
-    if (c == '~') out += "~0";
-    else if (c == '/') out += "~1";
-    else out += c;
-  }
-  return out;
-}
-
-struct Reader {
-  std::vector<definition::Problem> problems;
-  void problem(std::string pointer, std::string message) { problems.push_back({std::move(pointer), std::move(message)}); }
-  void only(const Json& object, const std::string& pointer, std::initializer_list<const char*> known) {
-    for (auto it = object.begin(); it != object.end(); ++it) {
-      bool ok = false;
-      for (const char* k : known) ok = ok || it.key() == k;
-      if (!ok) problem(pointer + "/" + escape_token(it.key()), "unknown property '" + it.key() + "'");
-    }
-  }
-  const std::string* string(const Json& object, const std::string& pointer, const char* key, bool required) {
-    auto it = object.find(key);
-    if (it == object.end()) {
-      if (required) problem(pointer + "/" + key, "required");
-      return nullptr;
-    }
-    if (!it->is_string()) {
-      if (!(it->is_null() && !required)) problem(pointer + "/" + key, "expected a string");
-      return nullptr;
-    }
-    return &it->get_ref<const std::string&>();
-  }
-  std::optional<bool> boolean(const Json& object, const std::string& pointer, const char* key) {
-    auto it = object.find(key);
-    if (it == object.end()) return std::nullopt;
-    if (!it->is_boolean()) {
-      problem(pointer + "/" + key, "expected true or false");
-      return std::nullopt;
-    }
-    return it->get<bool>();
-  }
-  std::optional<std::uint32_t> count(const Json& object, const std::string& pointer, const char* key) {
-    auto it = object.find(key);
-    if (it == object.end()) return std::nullopt;
-    if (!it->is_number_integer() || it->get<std::int64_t>() < 0 || it->get<std::int64_t>() > 1'000'000) {
-      problem(pointer + "/" + key, "expected an integer from 0 to 1000000");
-      return std::nullopt;
-    }
-    return it->get<std::uint32_t>();
-  }
-};
-
+using definition::Reader;
 
 }  // namespace
 

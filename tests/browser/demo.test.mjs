@@ -2,8 +2,9 @@
 // to reuse), served by server.mjs, driven through its data-testid attributes. Every example loads;
 // typing a state changes the route; a bad condition is marked at its column; a machine steps to
 // END, to maxSteps and to "no edge matched"; the share link restores graph and state in a fresh
-// page; each download holds what the package itself exports. Screenshots go to DEMO_SCREENSHOTS
-// (default: a folder in the OS temp dir, printed as a diagnostic).
+// page; each download holds what the package itself exports; the Handoffs panel shows exactly what
+// Swarm.tools() returns in each format, a blocked call, a handoff and a rule handoff. Screenshots go
+// to DEMO_SCREENSHOTS (default: a folder in the OS temp dir, printed as a diagnostic).
 import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,7 +12,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { HandoffGraph, init } from 'handoff-graph';
+import { HandoffGraph, Swarm, init } from 'handoff-graph';
 
 import { launchBrowser, problems, using } from './harness.mjs';
 import { start } from './server.mjs';
@@ -298,8 +299,110 @@ test('web demo in Chromium', { timeout: 60_000 }, async (t) => {
       }
     });
 
-    await t.test('the Handoffs panel is a marked placeholder', async () => {
-      assert.match(await text(page, 'handoffs-placeholder'), /coming soon/);
+    await t.test('the Handoffs panel: tools in each format, blocked / handoff / rules, bad definitions', async () => {
+      await byId(page, 'example-hybrid-swarm').click();
+      assert.equal(await byId(page, 'swarm-active').getAttribute('data-agent'), 'triage');
+      const swarmDefinition = JSON.parse(await byId(page, 'swarm-editor').inputValue());
+      assert.deepEqual(swarmDefinition.edges.map((e) => [e.from, e.to, e.when ?? null, e.offer ?? false]), [
+        ['triage', 'billing', "category == 'billing'", false],
+        ['triage', 'human', null, false],
+        ['billing', 'human', 'amount > 100', true],
+        ['billing', 'triage', null, false],
+        ['human', 'triage', null, false],
+      ]);
+
+      // The tools pane is exactly swarm.tools(session, format), in each of the four formats.
+      const reference = new Swarm(swarmDefinition);
+      const fresh = reference.createSession({ variables: { category: 'general', amount: 250 } });
+      for (const format of ['openai-responses', 'openai-chat', 'anthropic', 'ai-sdk']) {
+        await byId(page, 'swarm-format').selectOption(format);
+        assert.deepEqual(JSON.parse(await byId(page, 'swarm-tools').textContent()), reference.tools(fresh, format), format);
+      }
+      reference.dispose();
+      await byId(page, 'swarm-format').selectOption('anthropic');
+      const anthropic = JSON.parse(await byId(page, 'swarm-tools').textContent());
+      assert.deepEqual(anthropic.map((tool) => tool.name), ['transfer_to_human']);
+      assert.deepEqual(anthropic[0].input_schema.required, ['reason', 'ticketId']);
+      assert.equal(anthropic[0].input_schema.properties.ticketId.type, 'string');
+
+      // Without the ticket id the call is blocked, with a sentence for the model; the session stays.
+      assert.equal(await byId(page, 'swarm-call-tool').inputValue(), 'transfer_to_human');
+      await byId(page, 'swarm-call-args').fill('{"reason": "wants a person"}');
+      await byId(page, 'swarm-call').click();
+      assert.equal(await byId(page, 'swarm-outcome').getAttribute('data-type'), 'handoff_blocked');
+      assert.match(await text(page, 'swarm-outcome-reason'), /^Cannot transfer to Human operator yet: missing ticketId/);
+      assert.equal(await byId(page, 'swarm-active').getAttribute('data-agent'), 'triage');
+      // An argument the tool does not have is rejected.
+      await byId(page, 'swarm-call-args').fill('{"ticketId": "T-1", "priority": "high"}');
+      await byId(page, 'swarm-call').click();
+      assert.equal(await byId(page, 'swarm-outcome').getAttribute('data-type'), 'rejected');
+      assert.match(await text(page, 'swarm-outcome-reason'), /has no argument 'priority'/);
+
+      // With it, the handoff happens, and the model's variable joins the session's variables.
+      await byId(page, 'swarm-call-args').fill('{"reason": null, "ticketId": "T-1042"}');
+      await byId(page, 'swarm-call').click();
+      assert.equal(await byId(page, 'swarm-outcome').getAttribute('data-type'), 'handoff');
+      assert.equal(await text(page, 'swarm-outcome-from'), 'triage');
+      assert.equal(await text(page, 'swarm-outcome-to'), 'human');
+      assert.deepEqual(JSON.parse(await text(page, 'swarm-outcome-variables')), { ticketId: 'T-1042' });
+      assert.equal(await byId(page, 'swarm-active').getAttribute('data-agent'), 'human');
+      assert.equal(JSON.parse(await byId(page, 'swarm-variables').inputValue()).ticketId, 'T-1042');
+      assert.deepEqual(JSON.parse(await byId(page, 'swarm-tools').textContent()).map((tool) => tool.name), ['transfer_to_triage']);
+      await mkdir(SHOTS, { recursive: true });
+      await page.locator('section[aria-labelledby="handoffs-title"]').screenshot({ path: path.join(SHOTS, 'handoffs.png') });
+
+      // Reset, then category billing + rules: the rule edge moves the session to billing, where the
+      // hybrid edge is offered while amount > 100 and withdrawn below it.
+      await byId(page, 'swarm-reset').click();
+      assert.equal(await byId(page, 'swarm-active').getAttribute('data-agent'), 'triage');
+      await byId(page, 'swarm-variables').fill('{"category": "billing"}');
+      assert.equal(await byId(page, 'swarm-active').getAttribute('data-agent'), 'triage', 'rules wait for the button');
+      await byId(page, 'swarm-rules').click();
+      assert.equal(await byId(page, 'swarm-outcome').getAttribute('data-type'), 'handoff');
+      assert.match(await text(page, 'swarm-outcome'), /handoff by rule\s*triage → billing/);
+      assert.equal(await byId(page, 'swarm-active').getAttribute('data-agent'), 'billing');
+      const offeredNames = async () => page.locator('[data-testid="swarm-call-tool"] option').evaluateAll((os) => os.map((o) => o.value));
+      assert.deepEqual(await offeredNames(), ['transfer_to_triage']);
+      await byId(page, 'swarm-variables').fill('{"category": "billing", "amount": 250}');
+      assert.deepEqual(await offeredNames(), ['transfer_to_human', 'transfer_to_triage']);
+      await byId(page, 'swarm-rules').click();
+      assert.match(await text(page, 'swarm-outcome'), /no rule edge of billing holds/);
+
+      // A bad definition: each problem at its JSON pointer, inline, and marked in the editor.
+      const bad = structuredClone(swarmDefinition);
+      bad.edges[2].to = 'nobody';
+      bad.edges[0].when = "category =='";
+      await byId(page, 'swarm-editor').fill(JSON.stringify(bad, null, 2));
+      assert.equal(await byId(page, 'swarm-error').isVisible(), true);
+      const pointers = await page.locator('[data-testid="swarm-error"] li.problem').evaluateAll((lis) => lis.map((li) => li.dataset.pointer));
+      assert.ok(pointers.includes('/edges/2/to'), JSON.stringify(pointers));
+      assert.ok(pointers.includes('/edges/0/when'), JSON.stringify(pointers));
+      assert.match(await text(page, 'swarm-error'), /'nobody' is not an agent/);
+      assert.ok((await page.locator('.editor:has([data-testid="swarm-editor"]) mark').count()) >= 2);
+      assert.equal(await byId(page, 'swarm-call').isDisabled(), true);
+      await byId(page, 'swarm-editor').fill('{"agents": [');
+      assert.match(await text(page, 'swarm-error'), /not valid JSON/);
+      // Fixed again: a new session at the entry agent.
+      await byId(page, 'swarm-editor').fill(JSON.stringify(swarmDefinition, null, 2));
+      assert.equal(await byId(page, 'swarm-error').isHidden(), true);
+      assert.equal(await byId(page, 'swarm-active').getAttribute('data-agent'), 'triage');
+    });
+
+    await t.test('the share link carries the swarm', async () => {
+      const definition = JSON.parse(await byId(page, 'swarm-editor').inputValue());
+      definition.agents[2].name = 'Person ✓';
+      await byId(page, 'swarm-editor').fill(JSON.stringify(definition, null, 2));
+      await byId(page, 'swarm-variables').fill('{"category": "billing", "amount": 7}');
+      await byId(page, 'copy-link').click();
+      const fresh = await openPage(browser.context, await byId(page, 'share-url').inputValue());
+      try {
+        assert.deepEqual(JSON.parse(await byId(fresh.page, 'swarm-editor').inputValue()), definition);
+        assert.deepEqual(JSON.parse(await byId(fresh.page, 'swarm-variables').inputValue()), { category: 'billing', amount: 7 });
+        assert.equal(await byId(fresh.page, 'swarm-active').getAttribute('data-agent'), 'triage');
+        assert.deepEqual(problems(fresh.log), []);
+      } finally {
+        await fresh.page.close();
+      }
     });
 
     await t.test('no console errors, page errors or failed requests', () => {

@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
 import Ajv2020 from 'ajv/dist/2020.js';
-import { init, DefinitionError, HandoffGraph, StateMachine } from 'handoff-graph';
+import { init, DefinitionError, HandoffGraph, StateMachine, Swarm } from 'handoff-graph';
 
 import { randomCase } from '../golden/hostile.mjs';
 
@@ -22,6 +22,7 @@ await init();
 const run = promisify(execFile);
 
 const GOLDEN = fileURLToPath(new URL('../golden/', import.meta.url));
+const HANDOFF_VECTORS = JSON.parse(readFileSync(new URL('../vectors/handoffs.json', import.meta.url), 'utf8'));
 const SUFFIXES = ['.definition.json', '.dag.json', '.flowchart.mmd', '.state.mmd', '.dot'];
 const NAMES = readdirSync(GOLDEN).filter((f) => f.endsWith('.input.json')).map((f) => f.slice(0, -'.input.json'.length)).sort();
 const golden = (file) => readFileSync(path.join(GOLDEN, file), 'utf8');
@@ -31,9 +32,10 @@ const RANDOM_SEED = 20_240_905;
 const RANDOM_DOT = 500;
 const RANDOM_SCHEMA = 500;
 
-/** A graph or machine from a definition; machines get a stand-in for every 'custom' reducer. */
+/** A graph, machine or swarm from a definition; machines get a stand-in for every 'custom' reducer. */
 function load(definition) {
   if (definition.format === 'handoff-graph') return HandoffGraph.fromJSON(definition);
+  if (definition.format === 'handoff-graph/swarm') return new Swarm(definition);
   const reducers = {};
   for (const [key, reducer] of Object.entries(definition.reducers ?? {})) if (reducer === 'custom') reducers[key] = (_, update) => update;
   return StateMachine.fromJSON(definition, { reducers });
@@ -312,7 +314,8 @@ const pointerOf = (e) => {
 test('schema: handoff-graph/schema.json resolves to schema/definition.schema.json, draft 2020-12', () => {
   assert.equal(path.relative(fileURLToPath(new URL('../../', import.meta.url)), schemaFile), path.join('schema', 'definition.schema.json'));
   assert.equal(schema.$schema, 'https://json-schema.org/draft/2020-12/schema');
-  assert.deepEqual(schema.oneOf.map((s) => s.$ref), ['#/$defs/graph', '#/$defs/machine']);
+  assert.deepEqual(schema.oneOf.map((s) => s.$ref), ['#/$defs/graph', '#/$defs/machine', '#/$defs/swarm']);
+  assert.deepEqual(schema.properties.format.enum, ['handoff-graph', 'handoff-graph/state-machine', 'handoff-graph/swarm']);
 });
 
 test(`schema: every golden definition and ${RANDOM_SCHEMA} random toJSON() outputs validate`, () => {
@@ -408,4 +411,143 @@ test(`schema: ${INVALID.length} hand-made invalid documents are rejected where t
     });
   }
   assert.equal({}.polluted, undefined, 'a __proto__ key polluted Object.prototype');
+});
+
+// ---------------------------------------------------------------------------------------------
+// JSON Schema: swarms (format "handoff-graph/swarm")
+
+// A vector's definition as new Swarm() reads it: format and version filled in when left out.
+const asDocument = (definition) => ({ format: 'handoff-graph/swarm', version: 1, ...definition });
+
+test('schema: every swarm of tests/vectors/handoffs.json that loads validates, as written and as toJSON() writes it', async (t) => {
+  let loaded = 0;
+  let refused = 0;
+  for (const scenario of HANDOFF_VECTORS.scenarios) {
+    const input = asDocument(scenario.swarm);
+    let swarm;
+    try {
+      swarm = new Swarm(scenario.swarm);
+    } catch (error) {
+      assert.ok(error instanceof DefinitionError && scenario.problems, `${scenario.name}: ${error}`);
+      refused++;
+      continue;
+    }
+    await t.test(scenario.name, () => {
+      try {
+        const doc = swarm.toJSON();
+        assert.ok(validate(doc), `toJSON(): ${ajv.errorsText(validate.errors)}`);
+        assert.ok(validate(input), `the vector's definition: ${ajv.errorsText(validate.errors)}`);
+        // and the document rebuilds the same swarm
+        const again = new Swarm(doc);
+        try {
+          assert.deepEqual(again.toJSON(), doc);
+        } finally {
+          again.dispose();
+        }
+      } finally {
+        swarm.dispose();
+      }
+    });
+    loaded++;
+  }
+  assert.ok(loaded >= 10 && refused >= 3, `${loaded} swarms loaded, ${refused} refused`);
+  t.diagnostic(`${loaded} swarms validated, ${refused} invalid vectors skipped`);
+});
+
+// A small valid swarm with every field; the invalid ones below are variations of it.
+const swarmDoc = (extra = {}, edge = {}) => ({
+  format: 'handoff-graph/swarm', version: 1, name: 's', maxHops: 3, context: 'last-user', includeSystem: true,
+  agents: [
+    { id: 'a', name: 'A', description: 'first', instructions: 'Route.', entry: true, handoffs: 2, tools: [{ name: 'lookup', description: 'Look up', parameters: { type: 'object', properties: {} } }] },
+    { id: 'b' },
+  ],
+  edges: [
+    { from: 'a', to: 'b', description: 'To b', toolName: 'go_b', requires: ['ticket', { name: 'n', from: 'model', type: 'integer', description: '1 to 5' }], context: 'none', includeSystem: false, ...edge },
+    { from: 'b', to: 'a', when: 'done == true' },
+  ],
+  ...extra,
+});
+const withAgent = (agent) => swarmDoc({ agents: [{ id: 'a', entry: true, ...agent }, { id: 'b' }] });
+
+// [what, document, where the schema points, where the loader points (default: the same)]
+const INVALID_SWARMS = [
+  ['unknown top-level property', swarmDoc({ onCycle: 'allow' }), '/onCycle'],
+  ['unknown agent property', withAgent({ model: 'gpt' }), '/agents/0/model'],
+  ['unknown tool property', withAgent({ tools: [{ name: 't', description: 'd', strict: true }] }), '/agents/0/tools/0/strict'],
+  ['unknown edge property', swarmDoc({}, { guard: 'x' }), '/edges/0/guard'],
+  ['unknown requires property', swarmDoc({}, { requires: [{ name: 'v', required: true }] }), '/edges/0/requires/0/required'],
+  ['version 2', swarmDoc({ version: 2 }), '/version'],
+  ['no agents', swarmDoc({ agents: undefined }), '/agents'],
+  ['empty agents', swarmDoc({ agents: [] }), '/agents'],
+  ['maxHops negative', swarmDoc({ maxHops: -1 }), '/maxHops'],
+  ['maxHops above 1,000,000', swarmDoc({ maxHops: 1_000_001 }), '/maxHops'],
+  ['maxHops 2.5', swarmDoc({ maxHops: 2.5 }), '/maxHops'],
+  ['includeSystem a string', swarmDoc({ includeSystem: 'yes' }), '/includeSystem'],
+  ['empty agent id', withAgent({ id: '' }), '/agents/0/id'],
+  ['handoffs negative', withAgent({ handoffs: -2 }), '/agents/0/handoffs'],
+  ['entry a string', withAgent({ entry: 'yes' }), '/agents/0/entry'],
+  ['bad tool name (space)', withAgent({ tools: [{ name: 'look up', description: 'd' }] }), '/agents/0/tools/0/name'],
+  ['tool without description', withAgent({ tools: [{ name: 't' }] }), '/agents/0/tools/0/description'],
+  ['tool with an empty description', withAgent({ tools: [{ name: 't', description: '' }] }), '/agents/0/tools/0/description'],
+  ['tool parameters not of type object', withAgent({ tools: [{ name: 't', description: 'd', parameters: { type: 'array' } }] }), '/agents/0/tools/0/parameters/type', '/agents/0/tools/0/parameters'],
+  ['bad toolName (!)', swarmDoc({}, { toolName: 'bad name!' }), '/edges/0/toolName'],
+  ['toolName of 65 characters', swarmDoc({}, { toolName: 'x'.repeat(65) }), '/edges/0/toolName'],
+  ['empty toolName', swarmDoc({}, { toolName: '' }), '/edges/0/toolName'],
+  ['edge without to', swarmDoc({}, { to: undefined }), '/edges/0/to'],
+  ['empty condition', swarmDoc({}, { when: '', offer: true }), '/edges/0/when'],
+  ['offer a string', swarmDoc({}, { offer: 'yes' }), '/edges/0/offer'],
+  ['offer false without when', swarmDoc({}, { offer: false }), '/edges/0/when', '/edges/0/offer'],
+  ['toolName on a rule edge', swarmDoc({}, { when: 'x', requires: [] }), '/edges/0/offer', '/edges/0/toolName'],
+  ['requires not an array', swarmDoc({}, { requires: 'ticket' }), '/edges/0/requires'],
+  ['requires a number', swarmDoc({}, { requires: [7] }), '/edges/0/requires/0'],
+  ['requires an empty name', swarmDoc({}, { requires: [''] }), '/edges/0/requires/0'],
+  ['requires reason', swarmDoc({}, { requires: ['reason'] }), '/edges/0/requires/0'],
+  ['requires.from not model or state', swarmDoc({}, { requires: [{ name: 'v', from: 'agent' }] }), '/edges/0/requires/0/from'],
+  ['requires.type object', swarmDoc({}, { requires: [{ name: 'v', type: 'object' }] }), '/edges/0/requires/0/type'],
+  ['requires object without name', swarmDoc({}, { requires: [{ from: 'state' }] }), '/edges/0/requires/0/name', '/edges/0/requires/0'],
+];
+
+test(`schema: ${INVALID_SWARMS.length} hand-made invalid swarms are rejected, and new Swarm() refuses them too`, async (t) => {
+  for (const doc of [swarmDoc(), withAgent({}), swarmDoc({ name: null, context: null, edges: undefined }), swarmDoc({}, { toolName: null, description: null, when: null })]) {
+    assert.ok(validate(doc), `a template: ${ajv.errorsText(validate.errors)}`);
+    new Swarm(doc).dispose();
+  }
+  for (const [what, doc, pointer, loaderPointer = pointer] of INVALID_SWARMS) {
+    await t.test(what, () => {
+      assert.equal(validate(doc), false, 'the schema accepted it');
+      const pointers = validate.errors.map(pointerOf);
+      assert.ok(pointers.includes(pointer), `no schema error at ${pointer}: ${JSON.stringify(validate.errors.map((e) => `${pointerOf(e)} ${e.message}`))}`);
+      let thrown;
+      try {
+        new Swarm(doc).dispose();
+      } catch (error) {
+        thrown = error;
+      }
+      assert.ok(thrown instanceof DefinitionError, `new Swarm() accepted it (${thrown})`);
+      assert.ok(thrown.problems.some((p) => p.pointer === loaderPointer), `no loader problem at ${loaderPointer}: ${JSON.stringify(thrown.problems)}`);
+    });
+  }
+});
+
+// docs/format.md's swarm example: the definition (<!-- swarm-example: input -->) and what
+// new Swarm(definition).toJSON() gives (<!-- swarm-example: toJSON -->) must stay the real output.
+test('docs/format.md: the swarm example is what new Swarm(definition).toJSON() writes, and validates', () => {
+  const doc = readFileSync(new URL('../../docs/format.md', import.meta.url), 'utf8');
+  const block = (label) => {
+    const found = [...doc.matchAll(new RegExp(`<!-- swarm-example: ${label} -->\\n\`\`\`json\\n([^]*?)\`\`\``, 'g'))];
+    assert.equal(found.length, 1, `one <!-- swarm-example: ${label} --> block in docs/format.md`);
+    return found[0][1];
+  };
+  const input = JSON.parse(block('input'));
+  const shown = block('toJSON');
+  assert.equal(input.format, undefined, 'the example shows the constructor filling in format and version');
+  const swarm = new Swarm(input);
+  try {
+    const written = `${JSON.stringify(swarm.toJSON(), null, 2)}\n`;
+    assert.ok(shown === written, `docs/format.md: the swarm toJSON() example is stale; ${firstDifference(written, shown)}`);
+    assert.ok(validate(swarm.toJSON()), ajv.errorsText(validate.errors));
+    assert.ok(validate(asDocument(input)), ajv.errorsText(validate.errors));
+  } finally {
+    swarm.dispose();
+  }
 });

@@ -1,17 +1,6 @@
 // Runs tests/vectors/handoffs.json against the JavaScript API (Node and Chromium both use it).
 
-function same(a, b) {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  return ka.length === kb.length && ka.every((k) => Object.hasOwn(b, k) && same(a[k], b[k]));
-}
-
-function expectEqual(actual, expected, what) {
-  if (!same(actual, expected)) throw new Error(`${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
-}
+import { expectEqual } from './same.js';
 
 export function runHandoffScenario(api, scenario) {
   let swarm;

@@ -1,27 +1,16 @@
 // Runs the shared vectors (tests/vectors/*.json) against the JavaScript API. Runtime-neutral: the
 // Node suite and the Chromium page both import it and hand it the package they loaded.
 
+import { expectEqual } from './same.js';
+
 /** A case's condition: "condition", or "conditionRepeat" ([[text, count], ...]). */
 export function conditionSource(c) {
   if (typeof c.condition === 'string') return c.condition;
   return c.conditionRepeat.map(([text, count]) => text.repeat(count)).join('');
 }
 
-function same(a, b) {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  return ka.length === kb.length && ka.every((k) => Object.hasOwn(b, k) && same(a[k], b[k]));
-}
-
 function check(ok, message) {
   if (!ok) throw new Error(message);
-}
-
-function expectEqual(actual, expected, what) {
-  check(same(actual, expected), `${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
 }
 
 function expectThrows(fn, what) {

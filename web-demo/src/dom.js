@@ -1,9 +1,12 @@
-// A tiny DOM helper: h('div.class', { attrs, on: { click } }, ...children).
+// A tiny DOM helper: h('div.class#id', { attrs, on: { click } }, ...children).
 
 export function h(tag, props = {}, ...children) {
-  const [name, ...classes] = tag.split('.');
+  // 'section.panel#rules': a tag, classes, and an optional #id at the end.
+  const [head, id] = tag.split('#');
+  const [name, ...classes] = head.split('.');
   const el = document.createElement(name || 'div');
   if (classes.length > 0) el.className = classes.join(' ');
+  if (id) el.id = id;
   for (const [key, value] of Object.entries(props ?? {})) {
     if (value === undefined || value === null) continue;
     // data-* and aria-* take "true"/"false" as text; other attributes are present or absent.

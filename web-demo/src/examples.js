@@ -1,5 +1,6 @@
 // The one-click examples. Graph examples fill the Rules panel; machine examples the State machine
-// panel (a definition in the package's JSON format, scripted updates per state, an initial state).
+// panel (a definition in the package's JSON format, scripted updates per state, an initial state);
+// swarm examples the Handoffs panel (a swarm definition and the session's variables).
 
 const GRAPH = { format: 'handoff-graph', version: 1 };
 /** A machine definition with its keys in the order toJSON() writes them. */
@@ -114,6 +115,34 @@ export const EXAMPLES = [
       publish: { published: true },
     },
     state: { topic: 'Rust is memory-safe', notes: [] },
+  },
+  {
+    name: 'hybrid-swarm',
+    title: 'Hybrid swarm',
+    blurb: "Billing by rule, a person by the model's choice (with a ticket id), and from billing only for refunds over 100.",
+    kind: 'swarm',
+    swarm: {
+      name: 'support',
+      maxHops: 6,
+      agents: [
+        { id: 'triage', name: 'Triage', description: 'First stop for every conversation', instructions: 'You greet the customer and find out what they need.', entry: true },
+        { id: 'billing', name: 'Billing', instructions: 'You answer questions about invoices and refunds.' },
+        { id: 'human', name: 'Human operator', description: 'A person on the support team' },
+      ],
+      edges: [
+        { from: 'triage', to: 'billing', when: "category == 'billing'", description: 'A rule: taken as soon as category is billing' },
+        {
+          from: 'triage',
+          to: 'human',
+          description: 'Transfer to a human operator when the customer asks for a person.',
+          requires: [{ name: 'ticketId', from: 'model', type: 'string', description: 'the ticket number, e.g. T-1042' }],
+        },
+        { from: 'billing', to: 'human', when: 'amount > 100', offer: true, description: 'Refunds over 100 need a person.' },
+        { from: 'billing', to: 'triage', description: 'The question is not about billing.' },
+        { from: 'human', to: 'triage', description: 'Hand the conversation back to the assistant.' },
+      ],
+    },
+    variables: { category: 'general', amount: 250 },
   },
 ];
 

@@ -5,6 +5,7 @@ import pkg from 'handoff-graph/package.json';
 
 import { clear, coalesce, h } from './dom.js';
 import { EXAMPLES, exampleByName } from './examples.js';
+import { createHandoffsPanel } from './handoffs.js';
 import { createMachinePanel } from './machine.js';
 import { renderDag, svgText } from './picture.js';
 import { createRulesPanel } from './rules.js';
@@ -76,17 +77,25 @@ const machinePanel = section(
   h('div.two.trace-row', {}, h('div', {}, h('div.field-label', {}, 'Trace'), m.trace), h('div', {}, m.stateLabel, m.stateView)),
 );
 
-const handoffsPanel = h(
-  'section.panel.placeholder#handoffs',
-  { testid: 'handoffs-placeholder', 'aria-labelledby': 'handoffs-title' },
-  h('header.panel-head', {}, h('h2', { id: 'handoffs-title' }, 'Handoffs ', h('span.tag', {}, 'coming soon'))),
-  h(
-    'p',
-    {},
-    'This panel will show the ',
-    h('code', {}, 'transfer_to_*'),
-    ' tools the active agent receives in each SDK format, and what a chosen tool call does: hand off, blocked with a reason, or rejected. ',
-    "The package's handoff API is being written now; this panel will be built on it when it lands. Nothing here is simulated in the meantime.",
+const handoffs = createHandoffsPanel();
+const hs = handoffs.sections;
+const handoffsPanel = section(
+  'handoffs',
+  'Handoffs',
+  'A swarm: rule edges are taken by applyRules as soon as their condition holds; LLM edges are offered to the active agent as transfer_* tools (a hybrid, offer: true, only while its condition holds). Everything below is the Swarm API on a live session.',
+  hs.definitionEditor.el,
+  hs.errorBox,
+  hs.variablesEditor.el,
+  h('div.swarm-head', {}, hs.active, hs.controls),
+  h('div.two.swarm-row', {},
+    h('div', {}, h('label.field-label', {}, 'Tools offered now, as swarm.tools(session, format) returns them ', hs.formatSelect), hs.toolsView),
+    h('div', {},
+      sub('Tool call', h('p.hint', {}, 'swarm.applyToolCall(session, { name, arguments }): only a handoff moves the session.'), hs.callForm),
+      h('div.field-label', {}, 'Outcome'),
+      hs.outcomeBox,
+      h('div.field-label.log-label', {}, 'This session'),
+      hs.log,
+    ),
   ),
 );
 
@@ -227,7 +236,7 @@ const exportButtons = EXPORTS.map((x) =>
 );
 
 async function copyLink() {
-  const url = linkFor({ view, rules: rules.snapshot(), machine: machine.snapshot() });
+  const url = linkFor({ view, rules: rules.snapshot(), machine: machine.snapshot(), swarm: handoffs.snapshot() });
   history.replaceState(null, '', url);
   shareInput.value = url;
   try {
@@ -254,18 +263,19 @@ const exportPanel = section(
 // ---- examples ---------------------------------------------------------------------------------
 const exampleButtons = EXAMPLES.map((ex) =>
   h('button.example', { type: 'button', testid: `example-${ex.name}`, title: ex.blurb, on: { click: () => loadExample(ex.name, true) } },
-    h('span.example-kind', {}, ex.kind === 'graph' ? 'graph' : 'machine'), ex.title),
+    h('span.example-kind', {}, ex.kind), ex.title),
 );
 
 function loadExample(name, user = false) {
   const ex = exampleByName(name);
   if (ex.kind === 'graph') rules.load(ex);
-  else machine.load(ex);
+  else if (ex.kind === 'machine') machine.load(ex);
+  else handoffs.load(ex);
   activeExample = name;
   for (const b of exampleButtons) b.setAttribute('aria-pressed', String(b.dataset.testid === `example-${name}`));
-  setView(ex.kind, true);
+  if (ex.kind !== 'swarm') setView(ex.kind, true);
   showNotice(null);
-  if (user) (ex.kind === 'graph' ? rulesPanel : machinePanel).scrollIntoView({ block: 'nearest' });
+  if (user) ({ graph: rulesPanel, machine: machinePanel, swarm: handoffsPanel })[ex.kind].scrollIntoView({ block: 'nearest' });
 }
 
 function restore() {
@@ -277,6 +287,7 @@ function restore() {
     broken = error;
   }
   if (!shared) {
+    loadExample('hybrid-swarm');
     loadExample('tool-router');
     loadExample('triage');
     if (broken) showNotice(`This link could not be restored (${broken.message}); showing the examples instead.`, 'error');
@@ -284,6 +295,7 @@ function restore() {
   }
   rules.load(shared.rules ?? exampleByName('triage'));
   machine.load(shared.machine ?? exampleByName('tool-router'));
+  handoffs.load(shared.swarm ?? exampleByName('hybrid-swarm'));
   activeExample = null;
   for (const b of exampleButtons) b.setAttribute('aria-pressed', 'false');
   setView(shared.view === 'machine' ? 'machine' : 'graph', true);

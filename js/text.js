@@ -1,0 +1,17 @@
+// Small text helpers shared by the API classes: how a wrong argument is named in a message, and
+// strings made fit for the core, which reads UTF-8.
+
+/** "null", "an array", "an object", "number 5": a value as an error message names it. */
+export function describe(value) {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`;
+}
+
+/**
+ * Lone surrogates become U+FFFD before crossing into C++, one for one, so UTF-16 positions the
+ * core reports back stay valid in the original string.
+ */
+export function wellFormed(s) {
+  return s.isWellFormed() ? s : s.toWellFormed();
+}

@@ -1,0 +1,85 @@
+// Reading a definition document: typed members, with one problem per fault at its JSON pointer
+// (RFC 6901). Shared by the graph, state machine and swarm loaders, so that every definition
+// format reports faults the same way.
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "condition/json_state.h"
+
+namespace handoff::definition {
+
+struct Problem {
+  std::string pointer;  // RFC 6901, e.g. "/edges/3/when"
+  std::string message;
+};
+
+// A member name as a JSON pointer token: '~' and '/' escaped.
+inline std::string pointer_token(const std::string& key) {
+  std::string out;
+  for (char c : key) {
+    if (c == '~') out += "~0";
+    else if (c == '/') out += "~1";
+    else out += c;
+  }
+  return out;
+}
+
+class Reader {
+ public:
+  using Json = condition::Json;
+
+  std::vector<Problem> problems;
+
+  void problem(std::string pointer, std::string message) { problems.push_back({std::move(pointer), std::move(message)}); }
+
+  // Reports members not in `known`: a misspelt key is a fault, not something to ignore.
+  void only(const Json& object, const std::string& pointer, std::initializer_list<const char*> known) {
+    for (auto it = object.begin(); it != object.end(); ++it) {
+      bool ok = false;
+      for (const char* k : known) ok = ok || it.key() == k;
+      if (!ok) problem(pointer + "/" + pointer_token(it.key()), "unknown property '" + it.key() + "'");
+    }
+  }
+
+  // A string member: nullptr when absent, null (if optional) or (reported) not a string.
+  const std::string* string(const Json& object, const std::string& pointer, const char* key, bool required) {
+    auto it = object.find(key);
+    if (it == object.end()) {
+      if (required) problem(pointer + "/" + key, "required");
+      return nullptr;
+    }
+    if (!it->is_string()) {
+      if (!(it->is_null() && !required)) problem(pointer + "/" + key, "expected a string");
+      return nullptr;
+    }
+    return &it->get_ref<const std::string&>();
+  }
+
+  std::optional<bool> boolean(const Json& object, const std::string& pointer, const char* key) {
+    auto it = object.find(key);
+    if (it == object.end()) return std::nullopt;
+    if (!it->is_boolean()) {
+      problem(pointer + "/" + key, "expected true or false");
+      return std::nullopt;
+    }
+    return it->get<bool>();
+  }
+
+  // A count from 0 to 1,000,000.
+  std::optional<std::uint32_t> count(const Json& object, const std::string& pointer, const char* key) {
+    auto it = object.find(key);
+    if (it == object.end()) return std::nullopt;
+    if (!it->is_number_integer() || it->get<std::int64_t>() < 0 || it->get<std::int64_t>() > 1'000'000) {
+      problem(pointer + "/" + key, "expected an integer from 0 to 1000000");
+      return std::nullopt;
+    }
+    return it->get<std::uint32_t>();
+  }
+};
+
+}  // namespace handoff::definition
