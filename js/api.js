@@ -5,7 +5,7 @@ import { ConditionSyntaxError, CycleError, DefinitionError } from './errors.js';
 import { exportOf } from './export.js';
 import { disposeSymbol, registry } from './lifetime.js';
 import { requireRuntime } from './runtime.js';
-import { describe, wellFormed } from './text.js';
+import { describe, edgeArguments, wellFormed } from './text.js';
 
 function requireNodeId(value, what) {
   if (typeof value !== 'string') throw new TypeError(`${what} must be a string node id, got ${describe(value)}`);
@@ -87,16 +87,7 @@ export class HandoffGraph {
     const native = this.#live;
     from = requireNodeId(from, 'addEdge(from)');
     to = requireNodeId(to, 'addEdge(…, to)');
-    let source = when;
-    let description = '';
-    if (typeof when === 'object' && when !== null) {
-      source = when.when;
-      description = when.description ?? '';
-      if (typeof description !== 'string') throw new TypeError(`description must be a string, got ${describe(description)}`);
-    }
-    if (source !== undefined && source !== null && typeof source !== 'string') {
-      throw new TypeError(`a condition must be a string, null or undefined, got ${describe(source)}`);
-    }
+    const { source, description } = edgeArguments(when);
     const conditional = typeof source === 'string';
     const error = native.addEdge(from, to, conditional, conditional ? wellFormed(source) : '', wellFormed(description));
     if (error !== null) {

@@ -9,7 +9,7 @@ import { disposeSymbol, registry } from './lifetime.js';
 import { REDUCERS } from './reducers.js';
 import { resolvePath } from './marshal.js';
 import { requireRuntime } from './runtime.js';
-import { describe, wellFormed } from './text.js';
+import { describe, edgeArguments, wellFormed } from './text.js';
 
 /** The terminal pseudo-state: an edge to END finishes the run. */
 export const END = '__end__';
@@ -134,16 +134,7 @@ export class StateMachine {
     const native = this.#live;
     from = requireName(from, 'addEdge(from)');
     to = requireName(to, 'addEdge(…, to)');
-    let source = when;
-    let description = '';
-    if (typeof when === 'object' && when !== null) {
-      source = when.when;
-      description = when.description ?? '';
-      if (typeof description !== 'string') throw new TypeError(`description must be a string, got ${describe(description)}`);
-    }
-    if (source !== undefined && source !== null && typeof source !== 'string') {
-      throw new TypeError(`a condition must be a string, null or undefined, got ${describe(source)}`);
-    }
+    const { source, description } = edgeArguments(when);
     const conditional = typeof source === 'string';
     const rejected = native.addEdge(from, to, conditional, conditional ? wellFormed(source) : '', wellFormed(description));
     if (rejected !== null) {

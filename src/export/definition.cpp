@@ -34,16 +34,6 @@ Json to_json(const HandoffGraph& graph) {
 
 namespace {
 
-
-// A value as a message shows it: scalars as JSON, arrays and objects by kind only (they may nest
-// deeper than a recursive dump can go).
-std::string shown(const Json& value) {
-  if (value.is_array()) return "an array";
-  if (value.is_object()) return "an object";
-  return value.dump(-1, ' ', false, Json::error_handler_t::replace);
-}
-
-
 }  // namespace
 
 Expected<HandoffGraph, std::vector<Problem>> graph_from_json(const Json& document) {
@@ -53,16 +43,7 @@ Expected<HandoffGraph, std::vector<Problem>> graph_from_json(const Json& documen
     return unexpected(std::move(r.problems));
   }
   r.only(document, "", {"format", "version", "onCycle", "nodes", "edges"});
-  if (const std::string* format = r.string(document, "", "format", true); format && *format != kGraphFormat) {
-    r.problem("/format", "expected \"" + std::string(kGraphFormat) + "\"");
-  }
-  auto version = document.find("version");
-  if (version == document.end()) {
-    r.problem("/version", "required");
-  } else if (!version->is_number_integer() || version->get<std::int64_t>() != kGraphVersion) {
-    r.problem("/version", "unsupported version " + shown(*version) + " (this library reads version " +
-                              std::to_string(kGraphVersion) + ")");
-  }
+  r.format_and_version(document, kGraphFormat, kGraphVersion);
   CyclePolicy policy = CyclePolicy::Error;
   if (const std::string* on_cycle = r.string(document, "", "onCycle", false)) {
     if (*on_cycle == "allow") policy = CyclePolicy::Allow;
@@ -162,16 +143,7 @@ Expected<std::unique_ptr<machine::Machine>, std::vector<Problem>> machine_from_j
   }
   r.only(document, "", {"format", "version", "name", "start", "maxSteps", "onMaxSteps", "feedbackOnRevisit", "states",
                         "edges", "reducers"});
-  if (const std::string* format = r.string(document, "", "format", true); format && *format != kMachineFormat) {
-    r.problem("/format", "expected \"" + std::string(kMachineFormat) + "\"");
-  }
-  auto version = document.find("version");
-  if (version == document.end()) {
-    r.problem("/version", "required");
-  } else if (!version->is_number_integer() || version->get<std::int64_t>() != kMachineVersion) {
-    r.problem("/version", "unsupported version " + shown(*version) + " (this library reads version " +
-                              std::to_string(kMachineVersion) + ")");
-  }
+  r.format_and_version(document, kMachineFormat, kMachineVersion);
   machine::MachineOptions options;
   if (const std::string* name = r.string(document, "", "name", false)) options.name = *name;
   if (const std::string* start = r.string(document, "", "start", false)) options.start = *start;

@@ -70,6 +70,21 @@ class Reader {
     return it->get<bool>();
   }
 
+  // The `format` and `version` members every definition starts with.
+  void format_and_version(const Json& document, const char* format, int version) {
+    if (const std::string* f = string(document, "", "format", true); f && *f != format) {
+      problem("/format", "expected \"" + std::string(format) + "\"");
+    }
+    auto it = document.find("version");
+    if (it == document.end()) {
+      problem("/version", "required");
+    } else if (!it->is_number_integer() || it->get<std::int64_t>() != version) {
+      // Arrays and objects are named by kind: they may nest deeper than printing could go.
+      std::string shown = it->is_array() ? "an array" : it->is_object() ? "an object" : it->dump(-1, ' ', false, Json::error_handler_t::replace);
+      problem("/version", "unsupported version " + shown + " (this library reads version " + std::to_string(version) + ")");
+    }
+  }
+
   // A count from 0 to 1,000,000.
   std::optional<std::uint32_t> count(const Json& object, const std::string& pointer, const char* key) {
     auto it = object.find(key);

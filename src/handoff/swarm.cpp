@@ -55,12 +55,7 @@ Expected<std::unique_ptr<Swarm>, std::vector<definition::Problem>> Swarm::from_j
     return unexpected(std::move(r.problems));
   }
   r.only(document, "", {"format", "version", "name", "maxHops", "context", "includeSystem", "agents", "edges"});
-  if (const std::string* format = r.string(document, "", "format", true); format && *format != kSwarmFormat) {
-    r.problem("/format", "expected \"" + std::string(kSwarmFormat) + "\"");
-  }
-  if (!document.contains("version") || document["version"] != kSwarmVersion) {
-    r.problem("/version", "expected 1 (this library reads version 1)");
-  }
+  r.format_and_version(document, kSwarmFormat, kSwarmVersion);
   if (const std::string* name = r.string(document, "", "name", false)) swarm->name_ = *name;
   if (auto hops = r.count(document, "", "maxHops")) swarm->max_hops_ = *hops;
   if (const std::string* context = r.string(document, "", "context", false)) swarm->context_ = *context;

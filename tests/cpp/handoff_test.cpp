@@ -77,21 +77,7 @@ const bool registered = [] {
     std::fprintf(stderr, "tests/vectors/handoffs.json is missing or not valid JSON\n");
     std::abort();
   }
-  for (const Json& scenario : handoffs["scenarios"]) {
-    std::string name = scenario["name"].get<std::string>();
-    for (char& ch : name) {
-      if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
-    }
-    ::testing::RegisterTest("HandoffVectors", name.c_str(), nullptr, nullptr, __FILE__, __LINE__,
-                            [scenario]() -> ::testing::Test* {
-                              struct Case : ::testing::Test {
-                                Json scenario;
-                                explicit Case(Json s) : scenario(std::move(s)) {}
-                                void TestBody() override { run_scenario(scenario); }
-                              };
-                              return new Case(scenario);
-                            });
-  }
+  testing::register_cases("HandoffVectors", handoffs["scenarios"], run_scenario);
   return true;
 }();
 

@@ -168,21 +168,7 @@ const bool registered = [] {
     std::fprintf(stderr, "tests/vectors/machines.json is missing or not valid JSON\n");
     std::abort();
   }
-  for (const Json& scenario : machines["scenarios"]) {
-    std::string name = scenario["name"].get<std::string>();
-    for (char& ch : name) {
-      if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
-    }
-    ::testing::RegisterTest("MachineVectors", name.c_str(), nullptr, nullptr, __FILE__, __LINE__,
-                            [scenario]() -> ::testing::Test* {
-                              struct Case : ::testing::Test {
-                                Json scenario;
-                                explicit Case(Json s) : scenario(std::move(s)) {}
-                                void TestBody() override { run_scenario(scenario); }
-                              };
-                              return new Case(scenario);
-                            });
-  }
+  testing::register_cases("MachineVectors", machines["scenarios"], run_scenario);
   return true;
 }();
 

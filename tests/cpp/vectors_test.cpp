@@ -146,25 +146,6 @@ void run_graph_scenario(const Json& scenario) {
   }
 }
 
-template <class Fn>
-void register_cases(const char* suite, const Json& cases, Fn run) {
-  for (const auto& c : cases) {
-    std::string name = c["name"].get<std::string>();
-    for (char& ch : name) {
-      if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
-    }
-    ::testing::RegisterTest(suite, name.c_str(), nullptr, nullptr, __FILE__, __LINE__,
-                            [c, run]() -> ::testing::Test* {
-                              struct Case : ::testing::Test {
-                                Json c;
-                                Fn run;
-                                Case(Json c, Fn run) : c(std::move(c)), run(run) {}
-                                void TestBody() override { run(c); }
-                              };
-                              return new Case(c, run);
-                            });
-  }
-}
 
 // Registered before main runs the tests, so every vector is a test of its own in the report.
 const bool registered = [] {
@@ -174,8 +155,8 @@ const bool registered = [] {
     std::fprintf(stderr, "tests/vectors: a vector file is missing or not valid JSON\n");
     std::abort();
   }
-  register_cases("ConditionVectors", conditions["cases"], run_condition_case);
-  register_cases("GraphVectors", graphs["scenarios"], run_graph_scenario);
+  testing::register_cases("ConditionVectors", conditions["cases"], run_condition_case);
+  testing::register_cases("GraphVectors", graphs["scenarios"], run_graph_scenario);
   return true;
 }();
 

@@ -2,7 +2,7 @@
 // required variables is held to golden files, tests/golden/tools/FORMAT.json, byte for byte; the
 // goldens are type-checked against the SDKs' published tool types (tsc -p tests/types/sdk, which
 // reads them through the generated tests/types/sdk/goldens.ts; the same project checks the stores'
-// typings against the `redis` client and the tools() typings proposed in proposed.ts); and each SDK's real client takes
+// typings against the `redis` client and the shipped tools() typings in shipped.ts); and each SDK's real client takes
 // them, with no network: OpenAI and Anthropic clients with a fetch that answers locally, the AI SDK
 // with its mock model, each answering with a transfer call that swarm.applyToolCall() routes.
 //   UPDATE_GOLDEN=1 node --test tests/js/sdk-types.test.mjs   rewrites the goldens and goldens.ts
@@ -145,7 +145,7 @@ describe('tool shapes: goldens', () => {
   });
 });
 
-test('tsc -p tests/types/sdk: the goldens against openai, @anthropic-ai/sdk and ai; the stores\' typings against redis; the proposed tools() typings', { timeout: 120_000 }, async (t) => {
+test('tsc -p tests/types/sdk: the goldens against openai, @anthropic-ai/sdk and ai; the stores\' typings against redis; the shipped tools() typings', { timeout: 120_000 }, async (t) => {
   const started = performance.now();
   const tsc = path.join(repo, 'node_modules/typescript/bin/tsc');
   const result = await run(process.execPath, [tsc, '-p', TYPES, '--pretty', 'false'], { cwd: repo, maxBuffer: 16 << 20 }).catch((error) => error);
