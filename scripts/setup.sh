@@ -10,6 +10,9 @@ packages=(
   emscripten              # WebAssembly build (em++, clang 14, binaryen)
   libgtest-dev            # GoogleTest
   libbenchmark-dev        # Google Benchmark (npm run bench)
+  clang-14                # the -Werror build with a second compiler, and the fuzzers
+  clang-tidy-14           # static checks over src/ (.clang-tidy)
+  libclang-rt-14-dev      # libFuzzer and the sanitizer runtimes for clang
   nlohmann-json3-dev      # JSON for the definition format and the native test harness
   chromium                # browser tests (driven by playwright-core, never downloaded)
   graphviz                # `dot -Tsvg` proves every DOT export parses (tests/js/export.test.mjs)
@@ -33,7 +36,7 @@ if [ ${#missing[@]} -gt 0 ]; then
     exit 1
   fi
   export DEBIAN_FRONTEND=noninteractive
-  if ! { "${sudo[@]}" apt-get update -qq && "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"; }; then
+  if ! { "${sudo[@]}" apt-get update -qq && "${sudo[@]}" apt-get install -y -qq "${missing[@]}"; }; then
     echo "setup: apt-get could not install ${missing[*]}; check the network and the Debian mirror" >&2
     exit 1
   fi

@@ -69,7 +69,6 @@ describe('hostile conditions', () => {
       [`x in ${'['.repeat(100_000)}${']'.repeat(100_000)}`, 133],
       [`${'(not '.repeat(50_000)}x`, 320],
     ];
-    const started = performance.now();
     for (const [source, index] of deep) {
       syntaxError(source, 'nested too deeply', index);
       const g = new HandoffGraph().addEdge('a', 'b');
@@ -85,7 +84,6 @@ describe('hostile conditions', () => {
         return true;
       });
     }
-    assert.ok(performance.now() - started < 10_000);
     assert.equal(read(`${'not '.repeat(128)}x`, { x: 'yes' }), true);  // 128 of them parse and cancel out
   });
 
@@ -492,14 +490,12 @@ describe('graphs at scale (there is no graph size limit)', () => {
     for (let i = 0; i < N - 1; i++) g.addEdge(`n${i}`, `n${i + 1}`, i % 2 === 0 ? `x > ${i}` : undefined);
     assert.equal(g.size, N);
     assert.equal(g.isDag(), true);
-    const started = performance.now();
     assert.throws(() => g.addEdge(`n${N - 1}`, 'n0'), (e) => {
       assert.ok(e instanceof CycleError);
       assert.equal(e.cycle.length, N + 1);
       assert.deepEqual([e.cycle[0], e.cycle[1], e.cycle.at(-1)], [`n${N - 1}`, 'n0', `n${N - 1}`]);
       return true;
     });
-    assert.ok(performance.now() - started < 10_000);
     assert.equal(g.size, N);
     assert.equal(g.isDag(), true);
     assert.equal(g.route('n0', { x: 0 }), null);

@@ -1,0 +1,68 @@
+// Leaks (issue 9): a million routes, and a hundred thousand graphs and machines created and
+// disposed, leave the WebAssembly heap where it started; forgotten objects are freed by the
+// FinalizationRegistry once they are collected.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { test } from 'node:test';
+
+import { init, HandoffGraph, StateMachine, END, compileCondition, heapUsed } from 'handoff-graph';
+
+await init();
+
+test('1,000,000 routes leave the heap where it started', () => {
+  const g = new HandoffGraph()
+    .addEdge('triage', 'billing', "category == 'billing' and user.tier in ['gold', 'silver']")
+    .addEdge('triage', 'human');
+  const states = [{ category: 'billing', user: { tier: 'gold' } }, { category: 'other', user: { tier: 'x'.repeat(40) } }, {}];
+  for (let i = 0; i < 1000; i++) g.route('triage', states[i % 3]);
+  const before = heapUsed();
+  let billing = 0;
+  for (let i = 0; i < 1_000_000; i++) if (g.route('triage', states[i % 3]) === 'billing') billing++;
+  assert.equal(billing, 333_334);
+  assert.equal(heapUsed(), before);
+  g.dispose();
+});
+
+test('100,000 graphs and 100,000 machines created, used and disposed leave the heap where it started', async () => {
+  const graphCycle = () => {
+    const g = new HandoffGraph().addEdge('a', 'b', 'x > 1').addEdge('a', 'c');
+    g.route('a', { x: 2 });
+    g.dispose();
+  };
+  const machineCycle = async () => {
+    const m = new StateMachine({ name: 'm', start: 'a', maxSteps: 3 }).addState('a', () => ({ n: 1 })).addEdge('a', 'a', '$visits.a < 2').addEdge('a', END);
+    await m.run({});
+    m.dispose();
+  };
+  for (let i = 0; i < 100; i++) {
+    graphCycle();
+    await machineCycle();
+  }
+  const before = heapUsed();
+  for (let i = 0; i < 100_000; i++) graphCycle();
+  for (let i = 0; i < 100_000; i++) await machineCycle();
+  assert.equal(heapUsed(), before);
+});
+
+test('the FinalizationRegistry frees graphs, machines and conditions nobody disposed (node --expose-gc)', () => {
+  const script = `
+    import { init, HandoffGraph, StateMachine, compileCondition, heapUsed } from 'handoff-graph';
+    await init();
+    const make = () => {
+      for (let i = 0; i < 2000; i++) {
+        new HandoffGraph().addEdge('a', 'b', 'x == ' + i).route('a', { x: i });
+        new StateMachine({ start: 'a' }).addState('a').addEdge('a', '__end__', 'y');
+        compileCondition('z > ' + i).evaluate({ z: 1 });
+      }
+    };
+    make();  // warm up: the first round grows the transfer area and the allocator's pools
+    for (let i = 0; i < 5; i++) { globalThis.gc(); await new Promise((r) => setTimeout(r, 10)); }
+    const before = heapUsed();
+    make();
+    const forgotten = heapUsed() - before;
+    for (let i = 0; i < 20; i++) { globalThis.gc(); await new Promise((r) => setTimeout(r, 10)); }
+    console.log(JSON.stringify({ forgotten, left: heapUsed() - before }));`;
+  const out = JSON.parse(execFileSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', script], { encoding: 'utf8' }));
+  assert.ok(out.forgotten > 1_000_000, `6,000 undisposed objects hold WebAssembly memory (${out.forgotten} bytes)`);
+  assert.ok(out.left <= 0, `after collection ${out.left} bytes are still held`);
+});
