@@ -86,6 +86,14 @@ const modes = {
     return { conditionsRun, scenariosRun, machinesRun, handoffsRun, failures, ms: performance.now() - started };
   },
 
+  // The seeded random cases of tests/js/random-cases.js, answered in the page.
+  async random() {
+    const api = await import(PACKAGE);
+    await api.init();
+    const { randomCases, answers } = await import('/tests/js/random-cases.js');
+    return answers(api, randomCases(Number(params.get('seed')), Number(params.get('count'))));
+  },
+
   async triage() {
     const api = await import(PACKAGE);
     await api.init();
