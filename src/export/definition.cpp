@@ -34,6 +34,44 @@ Json to_json(const HandoffGraph& graph) {
 
 namespace {
 
+// The fields of one edge of a definition, read and checked.
+struct EdgeFields {
+  std::string_view from;
+  std::string_view to;
+  std::optional<std::string_view> when;
+  std::string_view description;
+};
+
+// Reads `edges` ([{ from, to, when?, description? }], the same in graphs and machines) and hands
+// each well-formed edge to `add`, which returns a problem (its pointer relative to the edge) or
+// nothing.
+template <class Add>
+void read_edges(Reader& r, const Json& document, Add add) {
+  auto edges = document.find("edges");
+  if (edges == document.end()) return;
+  if (!edges->is_array()) {
+    r.problem("/edges", "expected an array");
+    return;
+  }
+  for (std::size_t i = 0; i < edges->size(); ++i) {
+    const Json& edge = (*edges)[i];
+    std::string pointer = "/edges/" + std::to_string(i);
+    if (!edge.is_object()) {
+      r.problem(pointer, "expected an object");
+      continue;
+    }
+    r.only(edge, pointer, {"from", "to", "when", "description"});
+    const std::string* from = r.string(edge, pointer, "from", true);
+    const std::string* to = r.string(edge, pointer, "to", true);
+    const std::string* when = r.string(edge, pointer, "when", false);
+    const std::string* description = r.string(edge, pointer, "description", false);
+    if (!from || !to) continue;
+    EdgeFields fields{*from, *to, when ? std::optional<std::string_view>(*when) : std::nullopt,
+                      description ? std::string_view(*description) : std::string_view()};
+    if (std::optional<Problem> problem = add(fields)) r.problem(pointer + problem->pointer, problem->message);
+  }
+}
+
 }  // namespace
 
 Expected<HandoffGraph, std::vector<Problem>> graph_from_json(const Json& document) {
@@ -75,31 +113,12 @@ Expected<HandoffGraph, std::vector<Problem>> graph_from_json(const Json& documen
     }
   }
 
-  auto edges = document.find("edges");
-  if (edges != document.end() && !edges->is_array()) r.problem("/edges", "expected an array");
-  if (edges != document.end() && edges->is_array()) {
-    for (std::size_t i = 0; i < edges->size(); ++i) {
-      const Json& edge = (*edges)[i];
-      std::string pointer = "/edges/" + std::to_string(i);
-      if (!edge.is_object()) {
-        r.problem(pointer, "expected an object");
-        continue;
-      }
-      r.only(edge, pointer, {"from", "to", "when", "description"});
-      const std::string* from = r.string(edge, pointer, "from", true);
-      const std::string* to = r.string(edge, pointer, "to", true);
-      const std::string* when = r.string(edge, pointer, "when", false);
-      const std::string* description = r.string(edge, pointer, "description", false);
-      if (!from || !to) continue;
-      auto added = graph.add_edge(*from, *to, when ? std::optional<std::string_view>(*when) : std::nullopt,
-                                  description ? *description : "");
-      if (!added) {
-        using Kind = graph::EdgeError::Kind;
-        std::string at = added.error().kind == Kind::Syntax ? pointer + "/when" : pointer;
-        r.problem(at, added.error().message);
-      }
-    }
-  }
+  read_edges(r, document, [&](const EdgeFields& e) -> std::optional<Problem> {
+    auto added = graph.add_edge(e.from, e.to, e.when, e.description);
+    if (added) return std::nullopt;
+    bool syntax = added.error().kind == graph::EdgeError::Kind::Syntax;
+    return Problem{syntax ? "/when" : "", added.error().message};
+  });
 
   if (!r.problems.empty()) return unexpected(std::move(r.problems));
   return graph;
@@ -192,28 +211,12 @@ Expected<std::unique_ptr<machine::Machine>, std::vector<Problem>> machine_from_j
     if (!name) continue;
     if (auto added = machine->add_state(*name, feedback); !added) r.problem(pointer + "/name", added.error().message);
   }
-  auto edges = document.find("edges");
-  if (edges != document.end() && !edges->is_array()) r.problem("/edges", "expected an array");
-  for (std::size_t i = 0; edges != document.end() && edges->is_array() && i < edges->size(); ++i) {
-    const Json& edge = (*edges)[i];
-    std::string pointer = "/edges/" + std::to_string(i);
-    if (!edge.is_object()) {
-      r.problem(pointer, "expected an object");
-      continue;
-    }
-    r.only(edge, pointer, {"from", "to", "when", "description"});
-    const std::string* from = r.string(edge, pointer, "from", true);
-    const std::string* to = r.string(edge, pointer, "to", true);
-    const std::string* when = r.string(edge, pointer, "when", false);
-    const std::string* description = r.string(edge, pointer, "description", false);
-    if (!from || !to) continue;
-    auto added = machine->add_edge(*from, *to, when ? std::optional<std::string_view>(*when) : std::nullopt,
-                                   description ? *description : "");
-    if (!added) {
-      if (added.error().syntax) r.problem(pointer + "/when", added.error().syntax->message);
-      else r.problem(pointer, added.error().problem->message);
-    }
-  }
+  read_edges(r, document, [&](const EdgeFields& e) -> std::optional<Problem> {
+    auto added = machine->add_edge(e.from, e.to, e.when, e.description);
+    if (added) return std::nullopt;
+    if (added.error().syntax) return Problem{"/when", added.error().syntax->message};
+    return Problem{"", added.error().problem->message};
+  });
   if (!r.problems.empty()) return unexpected(std::move(r.problems));
   return machine;
 }
