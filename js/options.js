@@ -1,0 +1,58 @@
+// Options objects: every key must be one the callee knows. A typo ({ whn: … } for { when: … })
+// must never change behaviour silently, so an unknown key is a TypeError that names it, lists the
+// allowed keys and suggests the closest one.
+import { describe } from './text.js';
+
+// Edit distance with adjacent transpositions (optimal string alignment), for suggestions only.
+function distance(a, b) {
+  const rows = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) rows[0][j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      rows[i][j] = Math.min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) rows[i][j] = Math.min(rows[i][j], rows[i - 2][j - 2] + 1);
+    }
+  }
+  return rows[a.length][b.length];
+}
+
+/** The allowed name closest to `key` (case-insensitively), when it is close enough to be a typo. */
+export function closest(key, allowed) {
+  let best;
+  let bestDistance = Infinity;
+  const folded = key.toLowerCase();
+  for (const name of allowed) {
+    const d = distance(folded, name.toLowerCase());
+    if (d < bestDistance) [best, bestDistance] = [name, d];
+  }
+  return bestDistance <= Math.max(1, Math.floor(key.length / 3)) ? best : undefined;
+}
+
+/**
+ * Checks an options argument: `undefined` is `{}`; anything but a plain object is a TypeError;
+ * an own key not in `allowed` is a TypeError such as
+ * "addEdge options: unknown option 'whn' (did you mean 'when'?); allowed: when, description".
+ * Returns the options object.
+ *
+ * @template {object} T
+ * @param {T | undefined} options
+ * @param {readonly string[]} allowed
+ * @param {string} what how the message names the options, e.g. "addEdge options"
+ * @returns {T}
+ */
+export function checkOptions(options, allowed, what) {
+  if (options === undefined) return /** @type {T} */ ({});
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw new TypeError(`${what} must be an object, got ${describe(options)}`);
+  }
+  for (const key of Reflect.ownKeys(options)) {
+    if (typeof key === 'string' && allowed.includes(key)) continue;
+    const name = typeof key === 'symbol' ? key.toString() : `'${key}'`;
+    const suggestion = typeof key === 'string' ? closest(key, allowed) : undefined;
+    const hint = suggestion === undefined ? '' : ` (did you mean '${suggestion}'?)`;
+    const list = allowed.length === 0 ? 'it takes no options' : `allowed: ${allowed.join(', ')}`;
+    throw new TypeError(`${what}: unknown option ${name}${hint}; ${list}`);
+  }
+  return options;
+}
