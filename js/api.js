@@ -3,22 +3,18 @@
 // error classes, owns disposal, and keeps the per-node routing data the marshaller needs.
 import { ConditionSyntaxError, CycleError, DefinitionError } from './errors.js';
 import { exportOf } from './export.js';
-import { disposeSymbol, registry } from './lifetime.js';
+import { adopt, disposable, disposedError, inspectSymbol, release } from './lifetime.js';
+import { checkOptions, edgeArguments, requireArguments } from './options.js';
 import { requireRuntime } from './runtime.js';
-import { describe, edgeArguments, wellFormed } from './text.js';
+import { describe, wellFormed } from './text.js';
 
 function requireNodeId(value, what) {
   if (typeof value !== 'string') throw new TypeError(`${what} must be a string node id, got ${describe(value)}`);
   return wellFormed(value);
 }
 
-function syntaxError(error, source) {
-  return new ConditionSyntaxError(error.message, { condition: source, index: error.index });
-}
-
-function requireLive(native, what) {
-  if (native === null) throw new Error(`this ${what} has been disposed; create a new one`);
-  return native;
+function syntaxError(error, source, edge) {
+  return new ConditionSyntaxError(error.message, { condition: source, index: error.index, edge });
 }
 
 // Maps the strings a core string table knows to their ids: marshalled state strings equal to
@@ -36,11 +32,8 @@ export class HandoffGraph {
   #routes = new Map();
 
   /** @param {{ onCycle?: 'error' | 'allow' }} [options] */
-  constructor(options = {}) {
-    if (typeof options !== 'object' || options === null) {
-      throw new TypeError(`HandoffGraph options must be an object, got ${describe(options)}`);
-    }
-    const { onCycle = 'error' } = options;
+  constructor(options) {
+    const { onCycle = 'error' } = checkOptions(options, ['onCycle'], 'HandoffGraph options');
     if (onCycle !== 'error' && onCycle !== 'allow') {
       throw new TypeError(`onCycle must be 'error' or 'allow', got ${describe(onCycle)}`);
     }
@@ -53,11 +46,12 @@ export class HandoffGraph {
     this.#routes.clear();
     this.#ids.clear();
     learnStrings(this.#ids, native.stringsSince(0));
-    registry?.register(this, native, this);
+    adopt(this, native);
   }
 
   get #live() {
-    return requireLive(this.#native, 'HandoffGraph');
+    if (this.#native === null) throw disposedError('HandoffGraph');
+    return this.#native;
   }
 
   /** 'error' (an edge that would close a cycle throws CycleError) or 'allow'. */
@@ -65,13 +59,11 @@ export class HandoffGraph {
     return this.#live.allowsCycles() ? 'allow' : 'error';
   }
 
-  addNode(id, options = {}) {
+  addNode(id, options) {
     const native = this.#live;
+    requireArguments(arguments.length, ['id'], 'addNode(id, options?)');
     id = requireNodeId(id, 'addNode(id)');
-    if (typeof options !== 'object' || options === null) {
-      throw new TypeError(`addNode options must be an object, got ${describe(options)}`);
-    }
-    const { description = '' } = options;
+    const { description = '' } = checkOptions(options, ['description'], 'addNode options');
     if (typeof description !== 'string') throw new TypeError(`description must be a string, got ${describe(description)}`);
     const error = native.addNode(id, wellFormed(description));
     if (error !== null) throw new TypeError(error.message);
@@ -85,15 +77,16 @@ export class HandoffGraph {
    */
   addEdge(from, to, when) {
     const native = this.#live;
+    requireArguments(arguments.length, ['from', 'to'], 'addEdge(from, to, when?)');
     from = requireNodeId(from, 'addEdge(from)');
     to = requireNodeId(to, 'addEdge(…, to)');
     const { source, description } = edgeArguments(when);
     const conditional = typeof source === 'string';
     const error = native.addEdge(from, to, conditional, conditional ? wellFormed(source) : '', wellFormed(description));
     if (error !== null) {
-      if (error.kind === 'syntax') throw syntaxError(error, source);
+      if (error.kind === 'syntax') throw syntaxError(error, source, { from, to });
       if (error.kind === 'cycle') throw new CycleError(error.message, { from, to, cycle: error.cycle });
-      throw new TypeError(error.message);
+      throw new TypeError(`${from} \u2192 ${to}: ${error.message}`);
     }
     this.#routes.delete(from);
     learnStrings(this.#ids, native.stringsSince(this.#ids.size));
@@ -117,7 +110,7 @@ export class HandoffGraph {
 
   /** The `to` of the first outgoing edge of `node` whose condition holds on `state`, or null. */
   route(node, state) {
-    if (this.#native === null) requireLive(null, 'HandoffGraph');
+    if (this.#native === null) throw disposedError('HandoffGraph');
     if (typeof node !== 'string') requireNodeId(node, 'route(node)');
     const route = this.#route(node);
     if (route === null) return null;
@@ -208,16 +201,21 @@ export class HandoffGraph {
   /** Frees the WebAssembly side. Safe to call twice; any other use afterwards throws. */
   dispose() {
     if (this.#native === null) return;
-    registry?.unregister(this);
-    this.#native.delete();
+    release(this, this.#native);
     this.#native = null;
     this.#routes.clear();
   }
 
-  [disposeSymbol]() {
-    this.dispose();
+  /** What console.log and util.inspect show: the nodes and edge counts, or that it is disposed. */
+  [inspectSymbol](depth, options, inspect) {
+    if (this.#native === null) return 'HandoffGraph <disposed>';
+    const nodes = this.nodes();
+    const edges = nodes.reduce((sum, node) => sum + this.#native.outEdges(this.#native.find(node)).length, 0);
+    const summary = { nodes, edges, onCycle: this.onCycle };
+    return `HandoffGraph ${typeof inspect === 'function' ? inspect(summary, options) : JSON.stringify(summary)}`;
   }
 }
+disposable(HandoffGraph);
 
 export class Condition {
   #native;
@@ -243,7 +241,7 @@ export class Condition {
     this.#paths = native.paths();
     this.#pathTexts = Object.freeze(native.pathTexts());
     learnStrings(this.#ids, native.strings());
-    registry?.register(this, native, this);
+    adopt(this, native);
   }
 
   /** The original string. */
@@ -258,25 +256,29 @@ export class Condition {
 
   /** Whether the condition holds on `state`; never throws for any state. */
   evaluate(state) {
-    if (this.#native === null) requireLive(null, 'Condition');
+    if (this.#native === null) throw disposedError('Condition');
     const runtime = requireRuntime();
     return runtime.writer.call(state, this.#paths, this.#ids, runtime.evaluate, this.#address) === 1;
   }
 
   dispose() {
     if (this.#native === null) return;
-    registry?.unregister(this);
-    this.#native.delete();
+    release(this, this.#native);
     this.#native = null;
   }
 
-  [disposeSymbol]() {
-    this.dispose();
+  /** What console.log and util.inspect show: the source and the paths it reads. */
+  [inspectSymbol](depth, options, inspect) {
+    const summary = { paths: this.#pathTexts, disposed: this.#native === null };
+    const shown = typeof inspect === 'function' ? inspect(summary, options) : JSON.stringify(summary);
+    return `Condition ${JSON.stringify(this.#source)} ${shown}`;
   }
 }
+disposable(Condition);
 
 /** Parses `source` once; throws ConditionSyntaxError. */
 export function compileCondition(source) {
+  requireArguments(arguments.length, ['source'], 'compileCondition(source)');
   return new Condition(source);
 }
 

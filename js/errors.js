@@ -1,13 +1,36 @@
 // The error classes of the public API (api.md). Every error a user can catch is one of these or
 // a built-in TypeError / Error with a message that says what to do.
 
-/** A condition that does not parse. `index` is a UTF-16 offset into `condition`. */
+// The line of `condition` that holds `index` (at most 80 characters of it around the index),
+// with a caret under the offending character.
+function caretSnippet(condition, index) {
+  const lineStart = condition.lastIndexOf('\n', index - 1) + 1;
+  const newline = condition.indexOf('\n', index);
+  const lineEnd = newline < 0 ? condition.length : newline;
+  const from = Math.max(lineStart, index - 40);
+  const to = Math.min(lineEnd, index + 40);
+  const before = from > lineStart ? '…' : '';
+  const after = to < lineEnd ? '…' : '';
+  // Control characters would move the caret or break the line: each shows as one space.
+  const text = condition.slice(from, to).toWellFormed().replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ');
+  return `  ${before}${text}${after}\n  ${' '.repeat(before.length + index - from)}^`;
+}
+
+/**
+ * A condition that does not parse. `index` is a UTF-16 offset into `condition`; the message is
+ * the reason, then the condition's line with a caret under that character. An error raised by
+ * addEdge names the edge first (`triage → billing: …`) and carries it as `edge: { from, to }`.
+ */
 export class ConditionSyntaxError extends SyntaxError {
-  constructor(message, { condition, index }) {
-    super(message);
+  constructor(message, { condition, index, edge }) {
+    const prefix = edge === undefined ? '' : `${edge.from} \u2192 ${edge.to}: `;
+    super(typeof condition === 'string' ? `${prefix}${message}\n${caretSnippet(condition, index)}` : `${prefix}${message}`);
     this.name = 'ConditionSyntaxError';
+    /** The core's sentence alone, e.g. "expected a value, found end of condition at column 19". */
+    this.reason = message;
     this.condition = condition;
     this.index = index;
+    if (edge !== undefined) this.edge = edge;
   }
 }
 

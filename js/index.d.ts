@@ -515,7 +515,11 @@ export { ConflictError } from './stores/errors.js';
 export { MemoryStore } from './stores/memory.js';
 
 export class ConditionSyntaxError extends SyntaxError {
-  constructor(message: string, details: { condition: string; index: number });
+  constructor(message: string, details: { condition: string; index: number; edge?: { from: string; to: string } });
+  /** The reason alone, without the condition and caret that `message` adds. */
+  readonly reason: string;
+  /** The edge whose condition this is, when addEdge raised the error. */
+  readonly edge?: { from: string; to: string };
   readonly condition: string;
   /** 0-based offset of the offending character in `condition`, in UTF-16 code units. */
   readonly index: number;
@@ -543,6 +547,8 @@ export class DefinitionError extends Error {
 export interface ValidationProblem {
   code: string;
   message: string;
+  /** Where in the machine's definition (`toJSON()`): "/start", "/edges/2/to", "/states/0"; "" for the whole machine. */
+  pointer: string;
 }
 
 export class GraphValidationError extends Error {

@@ -1,8 +1,15 @@
-// What every object owning WebAssembly memory shares: the dispose symbol, and a safety net that
-// frees the WebAssembly side when a JS wrapper nobody disposed is collected (tree-sitter's
-// finalization_registry.ts does the same).
+// The lifetime of every JS object that owns a WebAssembly-side object (HandoffGraph, Condition,
+// StateMachine, Execution, Swarm): one way to adopt it, to use it, to free it and to say it is gone.
+//
+// Each owner keeps its native object in one private field, set to null once disposed; that null
+// is the only spelling of "disposed". A FinalizationRegistry frees the native side of an owner
+// nobody disposed once the owner is collected (tree-sitter's finalization_registry.ts does the
+// same); dispose() is still the way to free memory promptly.
 
 export const disposeSymbol = Symbol.dispose ?? Symbol.for('nodejs.dispose');
+
+/** The symbol Node's util.inspect (and console.log) looks up; a registered symbol, so no import. */
+export const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
 
 export const registry =
   typeof FinalizationRegistry === 'function'
@@ -14,3 +21,35 @@ export const registry =
         }
       })
     : null;
+
+/** Frees `native` when `owner` is collected without having been disposed. */
+export function adopt(owner, native) {
+  registry?.register(owner, native, owner);
+  return native;
+}
+
+/** Frees `native` now (the owner then sets its field to null). */
+export function release(owner, native) {
+  registry?.unregister(owner);
+  native.delete();
+}
+
+/** The error every use of a disposed owner throws. */
+export function disposedError(what) {
+  return new Error(`this ${what} has been disposed; create a new one`);
+}
+
+/**
+ * Gives `Class` `[Symbol.dispose]()` (for `using`), delegating to its dispose(). Classes call this
+ * once, so the disposal protocol is written in one place.
+ */
+export function disposable(Class) {
+  Object.defineProperty(Class.prototype, disposeSymbol, {
+    value() {
+      this.dispose();
+    },
+    writable: true,
+    configurable: true,
+  });
+  return Class;
+}

@@ -4,25 +4,25 @@
 // per-key reducers (the state is the host's JavaScript object, so merging happens here), and
 // adapts the result to JavaScript idioms: promises, AbortSignal, events, errors, disposal.
 import { ConditionSyntaxError, DefinitionError, GraphValidationError, MaxStepsError, NoEdgeMatchedError } from './errors.js';
+import { Constants, ExecStatus, StepInfo } from './contract.js';
 import { exportOf } from './export.js';
-import { disposeSymbol, registry } from './lifetime.js';
+import { adopt, disposable, disposedError, inspectSymbol, release } from './lifetime.js';
+import { checkOptions, edgeArguments, requireArguments } from './options.js';
 import { REDUCERS } from './reducers.js';
-import { resolvePath } from './marshal.js';
 import { requireRuntime } from './runtime.js';
-import { describe, edgeArguments, wellFormed } from './text.js';
+import { describe, wellFormed } from './text.js';
 
 /** The terminal pseudo-state: an edge to END finishes the run. */
 export const END = '__end__';
 
-// src/machine/execution.h Status
-const STATUS_END = 2;
-const MAX_STEPS = 3;
-const NO_EDGE = 4;
-const ABORTED = 5;
-const NEXT_END = -1;
 const SNAPSHOT_FORMAT = 'handoff-graph/execution';
-
-
+const REASONS = new Map([
+  [ExecStatus.End, 'end'],
+  [ExecStatus.MaxSteps, 'max-steps'],
+  [ExecStatus.Aborted, 'aborted'],
+  [ExecStatus.NoEdgeMatched, 'no-edge-matched'],
+]);
+const MACHINE_OPTIONS = ['name', 'start', 'maxSteps', 'onMaxSteps', 'feedbackOnRevisit', 'reducers'];
 
 function requireName(value, what) {
   if (typeof value !== 'string') throw new TypeError(`${what} must be a string, got ${describe(value)}`);
@@ -80,9 +80,9 @@ export class StateMachine {
    * @param {{ name?: string, start?: string, maxSteps?: number, onMaxSteps?: 'return' | 'throw',
    *           feedbackOnRevisit?: boolean, reducers?: Record<string, string | Function> }} options
    */
-  constructor(options = {}) {
-    if (typeof options !== 'object' || options === null) throw new TypeError(`StateMachine options must be an object, got ${describe(options)}`);
-    const { name = 'machine', start, maxSteps = 50, onMaxSteps = 'return', feedbackOnRevisit = true, reducers = {} } = options;
+  constructor(options) {
+    const { name = 'machine', start, maxSteps = 50, onMaxSteps = 'return', feedbackOnRevisit = true, reducers = {} } =
+      checkOptions(options, MACHINE_OPTIONS, 'StateMachine options');
     if (typeof name !== 'string') throw new TypeError(`name must be a string, got ${describe(name)}`);
     if (start !== undefined && typeof start !== 'string') throw new TypeError(`start must be a state name, got ${describe(start)}`);
     if (typeof maxSteps !== 'number') throw new TypeError(`maxSteps must be a number, got ${describe(maxSteps)}`);
@@ -99,11 +99,11 @@ export class StateMachine {
     this.#name = options.name;
     this.#onMaxSteps = options.onMaxSteps;
     this.#reducers = reducers;
-    registry?.register(this, native, this);
+    adopt(this, native);
   }
 
   get #live() {
-    if (this.#native === null) throw new Error('this StateMachine has been disposed; create a new one');
+    if (this.#native === null) throw disposedError('StateMachine');
     return this.#native;
   }
 
@@ -115,13 +115,14 @@ export class StateMachine {
    * Declares a state. `handler(ctx)` returns a partial state update (or nothing, or a promise of
    * either). Throws GraphValidationError at once for a blank, duplicate or END name.
    */
-  addState(name, handler, options = {}) {
+  addState(name, handler, options) {
     const native = this.#live;
+    requireArguments(arguments.length, ['name'], 'addState(name, handler?, options?)');
     name = requireName(name, 'addState(name)');
     if (handler !== undefined && handler !== null && typeof handler !== 'function') {
       throw new TypeError(`the handler of state '${name}' must be a function, got ${describe(handler)}`);
     }
-    const { feedbackOnRevisit = true } = options ?? {};
+    const { feedbackOnRevisit = true } = checkOptions(options, ['feedbackOnRevisit'], 'addState options');
     if (typeof feedbackOnRevisit !== 'boolean') throw new TypeError(`feedbackOnRevisit must be a boolean, got ${describe(feedbackOnRevisit)}`);
     const problem = native.addState(name, feedbackOnRevisit);
     if (problem !== null) throw rejectAddition(problem);
@@ -132,13 +133,16 @@ export class StateMachine {
   /** Adds an edge; `when` is a condition, null/undefined (always), or `{ when, description }`. */
   addEdge(from, to, when) {
     const native = this.#live;
+    requireArguments(arguments.length, ['from', 'to'], 'addEdge(from, to, when?)');
     from = requireName(from, 'addEdge(from)');
     to = requireName(to, 'addEdge(…, to)');
     const { source, description } = edgeArguments(when);
     const conditional = typeof source === 'string';
     const rejected = native.addEdge(from, to, conditional, conditional ? wellFormed(source) : '', wellFormed(description));
     if (rejected !== null) {
-      if (rejected.syntax) throw new ConditionSyntaxError(rejected.syntax.message, { condition: source, index: rejected.syntax.index });
+      if (rejected.syntax) {
+        throw new ConditionSyntaxError(rejected.syntax.message, { condition: source, index: rejected.syntax.index, edge: { from, to } });
+      }
       throw rejectAddition(rejected.problem);
     }
     return this;
@@ -196,7 +200,8 @@ export class StateMachine {
   }
 
   /** Runs to the end: resolves { reason, stepsRun, state, steps }; every failure is a rejection. */
-  async run(state = {}, options = {}) {
+  async run(state = {}, options) {
+    checkOptions(options, ['onStep', 'signal'], 'run options');
     const execution = this.start(state);
     try {
       return await execution.run(options);
@@ -206,7 +211,8 @@ export class StateMachine {
   }
 
   /** Runs, yielding typed events: step:start, step:end (with the fired edge), end. */
-  async *stream(state = {}, options = {}) {
+  async *stream(state = {}, options) {
+    checkOptions(options, ['signal'], 'stream options');
     const execution = this.start(state);
     try {
       yield* execution.stream(options);
@@ -224,7 +230,8 @@ export class StateMachine {
    * Builds a machine from a definition. `handlers` maps state names to handler functions (a state
    * without one passes the state on unchanged); `reducers` supplies the 'custom' ones.
    */
-  static fromJSON(definition, { handlers = {}, reducers = {} } = {}) {
+  static fromJSON(definition, options) {
+    const { handlers = {}, reducers = {} } = checkOptions(options, ['handlers', 'reducers'], 'StateMachine.fromJSON options');
     const text = typeof definition === 'string' ? definition : JSON.stringify(definition);
     if (text === undefined) throw new TypeError(`fromJSON takes a definition object or JSON text, got ${describe(definition)}`);
     const machine = new StateMachine();
@@ -277,15 +284,19 @@ export class StateMachine {
   dispose() {
     if (this.#native === null) return;
     for (const ref of this.#executions) ref.deref()?.dispose();
-    registry?.unregister(this);
-    this.#native.delete();
+    release(this, this.#native);
     this.#native = null;
   }
 
-  [disposeSymbol]() {
-    this.dispose();
+  /** What console.log and util.inspect show: name, states, edge count, start, or that it is disposed. */
+  [inspectSymbol](depth, options, inspect) {
+    if (this.#native === null) return `StateMachine '${this.#name}' <disposed>`;
+    const definition = this.toJSON();
+    const summary = { states: definition.states.map((s) => s.name), edges: definition.edges.length, start: definition.start, maxSteps: definition.maxSteps };
+    return `StateMachine '${this.#name}' ${typeof inspect === 'function' ? inspect(summary, options) : JSON.stringify(summary)}`;
   }
 }
+disposable(StateMachine);
 
 /** One run of a StateMachine. Created by machine.start() / machine.resume(). */
 export class Execution {
@@ -309,16 +320,16 @@ export class Execution {
       for (const ref of prepared.executions) if (ref.deref() === undefined) prepared.executions.delete(ref);
     }
     prepared.executions.add(this.#self);
-    registry?.register(this, native, this);
+    adopt(this, native);
     if (snapshot !== null) {
       const durations = Array.isArray(snapshot.durations) ? snapshot.durations : [];
-      this.#steps = snapshot.steps.map((s, i) => ({ ...s, durationMs: durations[i] ?? 0 }));
+      this.#steps = snapshot.steps.map((s, i) => Object.freeze({ ...s, durationMs: durations[i] ?? 0 }));
       for (const [name, update] of Object.entries(snapshot.updates ?? {})) this.#updates.set(name, update);
     }
   }
 
   get #live() {
-    if (this.#native === null) throw new Error('this execution has been disposed (or its machine was)');
+    if (this.#native === null) throw disposedError('execution (or its machine)');
     return this.#native;
   }
 
@@ -327,9 +338,9 @@ export class Execution {
     return this.#state;
   }
 
-  /** The steps run so far: { step, state, visit, next, edge, durationMs }. */
+  /** The steps run so far, { step, state, visit, next, edge, durationMs } each: a new array of frozen records. */
   get steps() {
-    return this.#steps;
+    return this.#steps.slice();
   }
 
   get stepsRun() {
@@ -339,22 +350,16 @@ export class Execution {
   /** null while running (or after a handler failed); then 'end', 'max-steps', 'aborted' or 'no-edge-matched'. */
   get reason() {
     this.#live;
-    switch (requireRuntime().execStatus(this.#address)) {
-      case STATUS_END: return 'end';
-      case MAX_STEPS: return 'max-steps';
-      case ABORTED: return 'aborted';
-      case NO_EDGE: return 'no-edge-matched';
-      default: return null;
-    }
+    return REASONS.get(requireRuntime().execStatus(this.#address)) ?? null;
   }
 
   get done() {
     return this.#failed !== null || this.reason !== null;
   }
 
-  /** The run as api.md describes it. */
+  /** The run as api.md describes it, as it is now: later steps do not change it. */
   result() {
-    return { reason: this.reason, stepsRun: this.#steps.length, state: this.#state, steps: this.#steps };
+    return { reason: this.reason, stepsRun: this.#steps.length, state: this.#state, steps: this.#steps.slice() };
   }
 
   // Starts the next step (sync): the step's number, state and visit, and the handler's context.
@@ -366,22 +371,12 @@ export class Execution {
     if (index < 0) throw new Error('this execution has finished');
     const info = runtime.execInfo();
     const state = this.#prepared.states[index];
-    const step = info[1];
-    const visit = info[3];
-    let revision = null;
-    if (info[6] === 1) {
-      const native = this.#native;
-      let feedback;
-      // The sentence comes from the core on first read: most handlers never read it.
-      revision = {
-        visit,
-        previous: this.#updates.has(state.name) ? this.#updates.get(state.name) : null,
-        get feedback() {
-          feedback ??= native.feedback();
-          return feedback;
-        },
-      };
-    }
+    const step = info[StepInfo.step];
+    const visit = info[StepInfo.visit];
+    // A value fixed now: the feedback sentence is this visit's, whenever and wherever it is read.
+    const revision = info[StepInfo.revision] === 1
+      ? Object.freeze({ visit, previous: this.#updates.has(state.name) ? this.#updates.get(state.name) : null, feedback: this.#native.feedback() })
+      : null;
     return { index, state, step, visit, finished: false, ctx: { state: this.#state, step, visit, stateName: state.name, signal, revision } };
   }
 
@@ -401,7 +396,7 @@ export class Execution {
       this.#state = update === undefined || update === null ? this.#state : merge(this.#state, update, this.#prepared.reducers);
     } catch (error) {
       this.#failed = error;
-      if (typeof error === 'object' && error !== null) error.steps = this.#steps;
+      if (typeof error === 'object' && error !== null) error.steps = this.#steps.slice();
       throw error;
     }
     const durationMs = performance.now() - started;
@@ -412,53 +407,39 @@ export class Execution {
     const address = this.#address;
     const status = runtime.writer.call(this.#state, state.paths, this.#prepared.ids, runtime.execComplete, address);
     const info = runtime.execInfo();
-    const next = info[4];
-    const record = {
+    const next = info[StepInfo.next];
+    const edge = info[StepInfo.edge];
+    const record = Object.freeze({
       step: begun.step,
       state: state.name,
       visit: begun.visit,
-      next: next === NEXT_END ? END : next >= 0 ? this.#prepared.states[next].name : null,
-      edge: info[5] >= 0 ? info[5] : null,
+      next: next === Constants.NextEnd ? END : next >= 0 ? this.#prepared.states[next].name : null,
+      edge: edge === Constants.NoEdge ? null : edge,
       durationMs,
-    };
+    });
     this.#steps.push(record);
     let error = null;
-    if (status === NO_EDGE) {
+    if (status === ExecStatus.NoEdgeMatched) {
       error = this.#noEdgeError(state);
       this.#failed = error;
-    } else if (status === MAX_STEPS && this.#prepared.onMaxSteps === 'throw') {
+    } else if (status === ExecStatus.MaxSteps && this.#prepared.onMaxSteps === 'throw') {
       const run = this.result();
       error = new MaxStepsError(`machine '${this.#prepared.name}' ran its ${run.stepsRun} steps (maxSteps) without reaching END`, run);
     }
     return { record, error };
   }
 
+  // The values routing read come from the core, reserved names ($step, $state, $visits) included.
   #noEdgeError(state) {
-    const saved = JSON.parse(this.#native.snapshot());
-    // The reserved names as routing saw them (the executor supplies them, not the state).
-    const reserved = { $step: saved.step, $state: state.name, $visits: saved.visits };
-    for (const other of this.#prepared.states) {
-      if (!Object.hasOwn(reserved.$visits, other.name)) {
-        Object.defineProperty(reserved.$visits, other.name, { value: 0, enumerable: true, writable: true, configurable: true });
-      }
-    }
     const candidates = state.edges.map(({ to, when }) => `-> ${to}${when === null ? '' : ` when ${when}`}`);
     const read = {};
-    state.paths.forEach((steps, i) => {
-      const root = steps[0][1];
-      const source = Object.hasOwn(reserved, root) ? reserved : this.#state;
-      let value;
-      try {
-        value = JSON.stringify(resolvePath(source, steps)) ?? 'null';
-      } catch {
-        value = '(not JSON)';
-      }
-      read[state.pathTexts[i]] = value.length > 60 ? `${value.slice(0, 57)}...` : value;
-    });
+    for (const [path, preview] of this.#native.unmatchedReads()) {
+      Object.defineProperty(read, path, { value: preview, enumerable: true, writable: true, configurable: true });
+    }
     const preview = Object.entries(read).map(([path, value]) => `${path} = ${value}`).join(', ');
     return new NoEdgeMatchedError(
       `no edge from state '${state.name}' matched: ${candidates.join('; ')}${preview ? `. The state read: ${preview}` : ''}`,
-      { stateName: state.name, candidates: state.edges, read, steps: this.#steps },
+      { stateName: state.name, candidates: state.edges.map((edge) => ({ ...edge })), read, steps: this.#steps.slice() },
     );
   }
 
@@ -477,11 +458,12 @@ export class Execution {
   }
 
   /** Runs one step; resolves its record, or null when the execution has already finished. */
-  async step(options = {}) {
+  async step(options) {
+    const { signal } = checkOptions(options, ['signal'], 'step options');
     if (this.done) return null;
     this.#guard();
     try {
-      const { record, error } = await this.#finish(this.#begin(options?.signal));
+      const { record, error } = await this.#finish(this.#begin(signal));
       if (error !== null) throw error;
       return record;
     } finally {
@@ -497,8 +479,8 @@ export class Execution {
   }
 
   /** Runs to the end. Resolves { reason, stepsRun, state, steps }. */
-  async run(options = {}) {
-    const { onStep, signal } = options ?? {};
+  async run(options) {
+    const { onStep, signal } = checkOptions(options, ['onStep', 'signal'], 'run options');
     if (onStep !== undefined && typeof onStep !== 'function') throw new TypeError(`onStep must be a function, got ${describe(onStep)}`);
     while (!this.done) {
       if (signal?.aborted) {
@@ -519,8 +501,8 @@ export class Execution {
   }
 
   /** Runs to the end, yielding { type: 'step:start' | 'step:end' | 'end', ... } events. */
-  async *stream(options = {}) {
-    const { signal } = options ?? {};
+  async *stream(options) {
+    const { signal } = checkOptions(options, ['signal'], 'stream options');
     while (!this.done) {
       if (signal?.aborted) {
         this.abort();
@@ -558,19 +540,25 @@ export class Execution {
   }
 
   /** The DAG model of the machine with this execution's steps marked. */
-  toDag(options = {}) {
-    return JSON.parse(exportOf(this.#prepared.native, 'dag', { ...options, highlight: this.result() }));
+  toDag(options) {
+    checkOptions(options, [], 'execution.toDag options');
+    return JSON.parse(exportOf(this.#prepared.native, 'dag', { highlight: this.result() }));
   }
 
   dispose() {
     if (this.#native === null) return;
     this.#prepared.executions.delete(this.#self);
-    registry?.unregister(this);
-    this.#native.delete();
+    release(this, this.#native);
     this.#native = null;
   }
 
-  [disposeSymbol]() {
-    this.dispose();
+  /** What console.log and util.inspect show: the machine, where the run is, or that it is disposed. */
+  [inspectSymbol](depth, options, inspect) {
+    const machine = `'${this.#prepared.name}'`;
+    if (this.#native === null) return `Execution of ${machine} <disposed>`;
+    const last = this.#steps.at(-1);
+    const summary = { stepsRun: this.#steps.length, lastState: last?.state ?? null, next: last?.next ?? null, reason: this.reason, failed: this.#failed !== null };
+    return `Execution of ${machine} ${typeof inspect === 'function' ? inspect(summary, options) : JSON.stringify(summary)}`;
   }
 }
+disposable(Execution);

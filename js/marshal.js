@@ -7,19 +7,15 @@
 // never serialized, so a route costs the same whether the state holds 10 keys or 5,000 messages.
 // src/condition/json_state.cpp is the native twin of this file: the same rules, the same cells.
 
-const KIND_NULL = 0;
-const KIND_FALSE = 1;
-const KIND_TRUE = 2;
-const KIND_NUMBER = 3;
-const KIND_STRING = 4;
-const KIND_ARRAY = 5;
-const KIND_OBJECT = 6;
-const TRUNCATED = 0x100;
-const NO_ID = 0xffffffff;
-// src/condition/limits.h
-const MAX_COMPARE_DEPTH = 64;
-const MAX_STATE_CELLS = 1 << 20;
-const MAX_MARSHAL_WORK = 1 << 23;
+import { Cell, CellKind, Constants, Limits, TransferHeader } from './contract.js';
+
+const { Null: KIND_NULL, False: KIND_FALSE, True: KIND_TRUE, Number: KIND_NUMBER, String: KIND_STRING, Array: KIND_ARRAY, Object: KIND_OBJECT } = CellKind;
+const { Truncated: TRUNCATED, NoStringId: NO_ID } = Constants;
+const { MaxCompareDepth: MAX_COMPARE_DEPTH, MaxStateCells: MAX_STATE_CELLS, MaxMarshalWork: MAX_MARSHAL_WORK } = Limits;
+// A cell is CELL_WORDS uint32 words; a number's double fills words W0 and W1.
+const { length: CELL_WORDS, kind: KIND, a: A, w0: W0, w1: W1 } = Cell;
+const CELL_DOUBLES = CELL_WORDS / 2;
+const NUMBER_DOUBLE = W0 / 2;
 
 const MISSING = Symbol('missing');
 const { propertyIsEnumerable } = Object.prototype;
@@ -92,13 +88,13 @@ export class StateWriter {
     const header = this.exports.reserve(cells, bytes, slots) >>> 2;
     this.refreshViews();
     const h = this.u32;
-    this.cellWords = h[header] >>> 2;
-    this.cellDoubles = h[header] >>> 3;
-    this.bytesBase = h[header + 1];
-    this.slotWords = h[header + 2] >>> 2;
-    this.cellCapacity = h[header + 3];
-    this.byteCapacity = h[header + 4];
-    this.slotCapacity = h[header + 5];
+    this.cellWords = h[header + TransferHeader.cells] >>> 2;
+    this.cellDoubles = h[header + TransferHeader.cells] >>> 3;
+    this.bytesBase = h[header + TransferHeader.bytes];
+    this.slotWords = h[header + TransferHeader.slots] >>> 2;
+    this.cellCapacity = h[header + TransferHeader.cellCapacity];
+    this.byteCapacity = h[header + TransferHeader.byteCapacity];
+    this.slotCapacity = h[header + TransferHeader.slotCapacity];
   }
 
   refreshViews() {
@@ -137,7 +133,7 @@ export class StateWriter {
     const { cells, bytes, slotCount } = this;
     return {
       counters: { cells, bytes, exhausted: this.exhausted, work: this.work, slotStart: this.slotStart, ids: this.ids, slotCount },
-      cellWords: this.u32.slice(this.cellWords, this.cellWords + cells * 4),
+      cellWords: this.u32.slice(this.cellWords, this.cellWords + cells * CELL_WORDS),
       bytes: this.u8.slice(this.bytesBase, this.bytesBase + bytes),
       slots: this.u32.slice(this.slotWords, this.slotWords + slotCount),
     };
@@ -177,9 +173,9 @@ export class StateWriter {
 
   cell(kind, a) {
     if (this.cells >= this.cellCapacity) this.reserve(this.cellCapacity * 2, this.byteCapacity, this.slotCapacity);
-    const w = this.cellWords + this.cells * 4;
-    this.u32[w] = kind;
-    this.u32[w + 1] = a;
+    const w = this.cellWords + this.cells * CELL_WORDS;
+    this.u32[w + KIND] = kind;
+    this.u32[w + A] = a;
     return this.cells++;
   }
 
@@ -210,7 +206,7 @@ export class StateWriter {
 
   number(n) {
     const index = this.cell(KIND_NUMBER, 0);
-    this.f64[this.cellDoubles + index * 2 + 1] = n;
+    this.f64[this.cellDoubles + index * CELL_DOUBLES + NUMBER_DOUBLE] = n;
   }
 
   string(s) {
@@ -236,9 +232,9 @@ export class StateWriter {
     if (written < s.length) {
       written = encoder.encodeInto(s, u8.subarray(at, this.bytesBase + this.byteCapacity)).written;
     }
-    const w = this.cellWords + index * 4;
-    this.u32[w + 2] = this.bytes;
-    this.u32[w + 3] = written;
+    const w = this.cellWords + index * CELL_WORDS;
+    this.u32[w + W0] = this.bytes;
+    this.u32[w + W1] = written;
     this.bytes += written;
   }
 
@@ -282,9 +278,9 @@ export class StateWriter {
         if (depth === 0) this.exhausted = false;  // only this path's value is cut
         return;
       }
-      const w = this.cellWords + start * 4;
-      this.u32[w + 1] = members;
-      this.u32[w + 2] = this.cells - start;
+      const w = this.cellWords + start * CELL_WORDS;
+      this.u32[w + A] = members;
+      this.u32[w + W0] = this.cells - start;
     } catch {
       // A Proxy trap threw: the whole value reads as null.
       this.cells = start;
@@ -295,6 +291,6 @@ export class StateWriter {
 
   truncated(kind, count) {
     const index = this.cell(kind | TRUNCATED, count >>> 0);
-    this.u32[this.cellWords + index * 4 + 2] = 1;
+    this.u32[this.cellWords + index * CELL_WORDS + W0] = 1;
   }
 }

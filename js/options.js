@@ -1,6 +1,7 @@
-// Options objects: every key must be one the callee knows. A typo ({ whn: … } for { when: … })
-// must never change behaviour silently, so an unknown key is a TypeError that names it, lists the
-// allowed keys and suggests the closest one.
+// What callers pass, checked the same way everywhere. Options objects: every key must be one the
+// callee knows. A typo ({ whn: … } for { when: … }) must never change behaviour silently, so an
+// unknown key is a TypeError that names it, lists the allowed keys and suggests the closest one.
+// Missing arguments are named too.
 import { describe } from './text.js';
 
 // Edit distance with adjacent transpositions (optimal string alignment), for suggestions only.
@@ -55,4 +56,35 @@ export function checkOptions(options, allowed, what) {
     throw new TypeError(`${what}: unknown option ${name}${hint}; ${list}`);
   }
   return options;
+}
+
+const EDGE_OPTIONS = ['when', 'description'];
+
+/**
+ * Throws a TypeError naming what is missing when a call got fewer than `names.length` arguments:
+ * "addEdge(from, to, when?) is missing 'to' (got 1 argument)".
+ */
+export function requireArguments(count, names, signature) {
+  if (count >= names.length) return;
+  const missing = names.slice(count).map((n) => `'${n}'`).join(' and ');
+  throw new TypeError(`${signature} is missing ${missing} (got ${count} argument${count === 1 ? '' : 's'})`);
+}
+
+/**
+ * The third argument of addEdge on graphs and machines: a condition string, null/undefined (the
+ * edge always matches) or { when, description }. Returns { source, description }.
+ */
+export function edgeArguments(when) {
+  let source = when;
+  let description = '';
+  if (typeof when === 'object' && when !== null) {
+    checkOptions(when, EDGE_OPTIONS, 'addEdge options');
+    source = when.when;
+    description = when.description ?? '';
+    if (typeof description !== 'string') throw new TypeError(`description must be a string, got ${describe(description)}`);
+  }
+  if (source !== undefined && source !== null && typeof source !== 'string') {
+    throw new TypeError(`a condition must be a string, null or undefined, got ${describe(source)}`);
+  }
+  return { source, description };
 }

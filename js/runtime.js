@@ -1,6 +1,8 @@
 // Loads the WebAssembly module once and holds what every object of the API shares: the embind
 // classes, the raw hot-path exports and the state writer.
+import { FINGERPRINT, StepInfo } from './contract.js';
 import { StateWriter } from './marshal.js';
+import { checkOptions } from './options.js';
 
 let runtime = null;
 let pending = null;
@@ -35,6 +37,7 @@ async function load(platform, options) {
     }),
     instantiationFailed,
   ]);
+  checkContract(module);
   // The glue's export functions replace themselves with the raw export on their first call; make
   // that call now (a null object answers harmlessly) so that later reads get the raw function.
   module._hg_route(0, 0, 0);
@@ -43,7 +46,7 @@ async function load(platform, options) {
   module._hg_exec_complete(0, 0);
   module._hg_exec_status(0);
   const infoAddress = module._hg_exec_info() >>> 2;
-  let info = new Int32Array(module.HEAPU8.buffer, infoAddress * 4, 7);
+  let info = new Int32Array(module.HEAPU8.buffer, infoAddress * 4, StepInfo.length);
   return {
     module,
     route: module._hg_route,
@@ -53,9 +56,9 @@ async function load(platform, options) {
     execStatus: module._hg_exec_status,
     execAbort: module._hg_exec_abort,
     execCancel: module._hg_exec_cancel,
-    // What the last execBegin/execComplete did (src/machine, wasm/bindings.cpp exec_info).
+    // What the last execBegin/execComplete did: int32 words laid out as contract.js StepInfo.
     execInfo() {
-      if (info.length === 0) info = new Int32Array(module.HEAPU8.buffer, infoAddress * 4, 7);
+      if (info.length === 0) info = new Int32Array(module.HEAPU8.buffer, infoAddress * 4, StepInfo.length);
       return info;
     },
     heapUsed: module._hg_heap_used,
@@ -66,13 +69,30 @@ async function load(platform, options) {
   };
 }
 
+/**
+ * Refuses a module built from another version of src/core/contract.h: its memory layouts may
+ * differ from the ones js/contract.js describes, and reading them would give wrong answers.
+ */
+export function checkContract(module) {
+  const exported = typeof module._hg_contract_fingerprint === 'function' ? module._hg_contract_fingerprint() >>> 0 : undefined;
+  if (exported === FINGERPRINT) return;
+  const found = exported === undefined ? 'has no contract fingerprint' : `was built with contract ${exported.toString(16).padStart(8, '0')}`;
+  throw new Error(
+    `this WebAssembly module ${found}, but this handoff-graph JavaScript expects ${FINGERPRINT.toString(16).padStart(8, '0')}: ` +
+      'the .wasm and the JavaScript come from different versions. Load the handoff-graph.wasm shipped with this package ' +
+      '(init({ wasm }) with the file from the same install), or rebuild both (npm run build).',
+  );
+}
+
 /** Builds the `init` of a platform entry (node.js, browser.js). */
 export function makeInit(platform) {
   return function init(options = {}) {
+    try {
+      checkOptions(options, ['wasm'], 'init options');
+    } catch (error) {
+      return Promise.reject(error);
+    }
     if (pending === null) {
-      if (typeof options !== 'object' || options === null) {
-        return Promise.reject(new TypeError('init(options) takes an object, e.g. init({ wasm: url })'));
-      }
       pending = load(platform, options).then(
         (loaded) => {
           runtime = loaded;

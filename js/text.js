@@ -3,6 +3,7 @@
 
 /** "null", "an array", "an object", "number 5": a value as an error message names it. */
 export function describe(value) {
+  if (value === undefined) return 'undefined';
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`;
@@ -14,22 +15,4 @@ export function describe(value) {
  */
 export function wellFormed(s) {
   return s.isWellFormed() ? s : s.toWellFormed();
-}
-
-/**
- * The third argument of addEdge on graphs and machines: a condition string, null/undefined (the
- * edge always matches) or { when, description }. Returns { source, description }.
- */
-export function edgeArguments(when) {
-  let source = when;
-  let description = '';
-  if (typeof when === 'object' && when !== null) {
-    source = when.when;
-    description = when.description ?? '';
-    if (typeof description !== 'string') throw new TypeError(`description must be a string, got ${describe(description)}`);
-  }
-  if (source !== undefined && source !== null && typeof source !== 'string') {
-    throw new TypeError(`a condition must be a string, null or undefined, got ${describe(source)}`);
-  }
-  return { source, description };
 }

@@ -4,6 +4,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
+
+echo "== the JS contract (js/contract.js) is generated from src/core/contract.h and up to date"
+node scripts/gen-contract.mjs --check
+
 bash scripts/build.sh
 
 echo "== native tests (GoogleTest)"

@@ -1,5 +1,6 @@
-// The WebAssembly surface of the core. This file only translates: C++ results and errors become
-// plain JS values, and nothing here decides anything (that is src/'s job).
+// The WebAssembly surface of the core: a translation table plus the raw transfer ABI. C++ results
+// and errors become plain JS values; nothing here decides anything (that is src/'s job), and every
+// layout JS reads from memory is declared in src/core/contract.h.
 //
 // Two kinds of entry point:
 //  * embind classes (HandoffGraph, StandaloneCondition) for everything that is not per-route;
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "condition/standalone.h"
+#include "core/contract.h"
 #include "export/dag.h"
 #include "export/definition.h"
 #include "graph/handoff_graph.h"
@@ -43,8 +45,7 @@ struct Transfer {
   std::vector<Cell> cells;
   std::vector<char> bytes;
   std::vector<std::uint32_t> slots;
-  // [cells pointer, bytes pointer, slots pointer, cell capacity, byte capacity, slot capacity]
-  std::uint32_t header[6] = {};
+  handoff::contract::TransferHeader header = {};
 };
 Transfer transfer;
 
@@ -153,7 +154,6 @@ val out_edges(const HandoffGraph& g, NodeId node) {
 
 val route_paths(const HandoffGraph& g, NodeId node) { return paths_array(g.route_paths(node)); }
 val node_names(const HandoffGraph& g) { return strings_array(g.node_names()); }
-std::string node_description(const HandoffGraph& g, NodeId node) { return g.description(node); }
 bool allows_cycles(const HandoffGraph& g) { return g.cycle_policy() == handoff::graph::CyclePolicy::Allow; }
 std::uint32_t graph_size(const HandoffGraph& g) { return static_cast<std::uint32_t>(g.size()); }
 
@@ -222,19 +222,9 @@ std::string dump(const handoff::condition::Json& json) {
 // { text } or { error }: the export of `dag` in `format`, after marking `trace`.
 val render(handoff::dag::Dag dag, const std::string& trace, const std::string& format, const std::string& kind,
            const std::string& direction) {
+  auto rendered = handoff::dag::render(std::move(dag), trace, format, {kind, direction});
   val out = val::object();
-  if (!trace.empty()) {
-    auto parsed = handoff::condition::Json::parse(trace, nullptr, /*allow_exceptions=*/false);
-    auto applied = parsed.is_discarded() ? handoff::Expected<void, std::string>(handoff::unexpected(std::string("the trace is not JSON")))
-                                         : handoff::dag::apply_trace(dag, parsed);
-    if (!applied) {
-      out.set("error", val(applied.error()));
-      return out;
-    }
-  }
-  if (format == "dag") out.set("text", val(dump(handoff::dag::to_json(dag))));
-  else if (format == "dot") out.set("text", val(handoff::dag::to_dot(dag)));
-  else out.set("text", val(handoff::dag::to_mermaid(dag, {kind, direction})));
+  out.set(rendered ? "text" : "error", val(rendered ? rendered.value() : rendered.error()));
   return out;
 }
 
@@ -335,6 +325,7 @@ val problem_value(const handoff::machine::Problem& p) {
   val out = val::object();
   out.set("code", val(p.code));
   out.set("message", val(p.message));
+  out.set("pointer", val(p.pointer));
   return out;
 }
 
@@ -441,8 +432,6 @@ val machine_options(const Machine& m) {
   return out;
 }
 
-bool machine_state_feedback(const Machine& m, std::uint32_t state) { return m.states()[state].feedback_on_revisit; }
-
 // Replaces `e` with the execution a snapshot's JSON text describes; null, or why not.
 val execution_restore(Execution& e, Machine& m, const std::string& text) {
   auto document = handoff::condition::Json::parse(text, nullptr, /*allow_exceptions=*/false);
@@ -458,39 +447,21 @@ std::string execution_snapshot(const Execution& e) {
   return e.snapshot().dump(-1, ' ', false, handoff::condition::Json::error_handler_t::replace);
 }
 
-val execution_history(const Execution& e) {
+// [[path, preview], ...]: what the conditions read on a step where no edge matched.
+val execution_unmatched_reads(const Execution& e) {
   val out = val::array();
-  const auto& history = e.history();
-  for (std::size_t i = 0; i < history.size(); ++i) {
-    const auto& r = history[i];
-    val item = val::array();
-    item.set(0, val(r.step));
-    item.set(1, val(r.state));
-    item.set(2, val(r.visit));
-    item.set(3, val(r.next));
-    item.set(4, val(r.edge));
-    out.set(i, item);
+  const auto& reads = e.unmatched_reads();
+  for (std::size_t i = 0; i < reads.size(); ++i) {
+    val pair = val::array();
+    pair.set(0, val(reads[i].first));
+    pair.set(1, val(reads[i].second));
+    out.set(i, pair);
   }
   return out;
 }
 
-// What the last hg_exec_* call did, read by JS through a view of memory:
-// [status, step, state, visit, next, edge, revision applies]
-std::int32_t exec_info[7];
-
-void fill_info(const Execution& e) {
-  exec_info[0] = static_cast<std::int32_t>(e.status());
-  exec_info[1] = static_cast<std::int32_t>(e.steps_run());
-  exec_info[2] = static_cast<std::int32_t>(e.current_state());
-  exec_info[3] = static_cast<std::int32_t>(e.visit());
-  exec_info[6] = e.revision_applies() ? 1 : 0;
-  if (!e.history().empty() && e.history().back().step == e.steps_run()) {
-    exec_info[2] = static_cast<std::int32_t>(e.history().back().state);
-    exec_info[3] = static_cast<std::int32_t>(e.history().back().visit);
-    exec_info[4] = e.history().back().next;
-    exec_info[5] = e.history().back().edge;
-  }
-}
+// What the last hg_exec_* call did, read by JS through a view of memory (contract.h StepInfo).
+handoff::contract::StepInfo exec_info;
 
 }  // namespace
 
@@ -501,18 +472,16 @@ extern "C" {
 
 // Makes room for at least the given numbers of cells, bytes and slots (contents are kept) and
 // returns the header describing where they are now. Growing may move them and grow memory.
-EMSCRIPTEN_KEEPALIVE std::uint32_t* hg_transfer_reserve(std::uint32_t cells, std::uint32_t bytes, std::uint32_t slots) {
+EMSCRIPTEN_KEEPALIVE const handoff::contract::TransferHeader* hg_transfer_reserve(std::uint32_t cells, std::uint32_t bytes,
+                                                                                    std::uint32_t slots) {
   grow(transfer.cells, cells);
   grow(transfer.bytes, bytes);
   grow(transfer.slots, slots);
-  auto address = [](const void* p) { return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(p)); };
-  transfer.header[0] = address(transfer.cells.data());
-  transfer.header[1] = address(transfer.bytes.data());
-  transfer.header[2] = address(transfer.slots.data());
-  transfer.header[3] = static_cast<std::uint32_t>(transfer.cells.size());
-  transfer.header[4] = static_cast<std::uint32_t>(transfer.bytes.size());
-  transfer.header[5] = static_cast<std::uint32_t>(transfer.slots.size());
-  return transfer.header;
+  auto address = [](const void* p) { return static_cast<std::int32_t>(reinterpret_cast<std::uintptr_t>(p)); };
+  auto count = [](std::size_t n) { return static_cast<std::int32_t>(n); };
+  transfer.header = {address(transfer.cells.data()), address(transfer.bytes.data()), address(transfer.slots.data()),
+                     count(transfer.cells.size()),   count(transfer.bytes.size()),   count(transfer.slots.size())};
+  return &transfer.header;
 }
 
 // The position of the first matching edge among `node`'s outgoing edges, or -1. A null graph
@@ -528,18 +497,18 @@ EMSCRIPTEN_KEEPALIVE std::int32_t hg_evaluate(const StandaloneCondition* conditi
   return c.evaluate(transfer_slots(condition->strings(), cell_count, c.paths().size()));
 }
 
-EMSCRIPTEN_KEEPALIVE std::int32_t* hg_exec_info() { return exec_info; }
+EMSCRIPTEN_KEEPALIVE const handoff::contract::StepInfo* hg_exec_info() { return &exec_info; }
+
+// The fingerprint of src/core/contract.h this module was built with; init() compares it with
+// js/contract.js's, so a .wasm from another version fails loudly instead of misreading memory.
+EMSCRIPTEN_KEEPALIVE std::uint32_t hg_contract_fingerprint() { return handoff::contract::kFingerprint; }
 
 // Begins the next step of `execution`; exec_info then holds its step, state, visit and whether
 // revision feedback applies. Returns the state's index (or -1 for a null execution).
 EMSCRIPTEN_KEEPALIVE std::int32_t hg_exec_begin(Execution* execution) {
   if (execution == nullptr || execution->status() != handoff::machine::Status::Ready) return -1;
   std::uint32_t state = execution->begin_step();
-  exec_info[4] = handoff::machine::kNextNone;
-  exec_info[5] = -1;
-  fill_info(*execution);
-  exec_info[2] = static_cast<std::int32_t>(state);
-  exec_info[3] = static_cast<std::int32_t>(execution->visit());
+  exec_info = execution->step_info();
   return static_cast<std::int32_t>(state);
 }
 
@@ -551,7 +520,7 @@ EMSCRIPTEN_KEEPALIVE std::int32_t hg_exec_complete(Execution* execution, std::ui
   const auto& state = m.states()[execution->current_state()];
   auto status = execution->complete_step(
       transfer_slots(m.graph().strings(), cell_count, m.graph().route_paths(state.node).size()));
-  fill_info(*execution);
+  exec_info = execution->step_info();
   return static_cast<std::int32_t>(status);
 }
 
@@ -588,7 +557,6 @@ EMSCRIPTEN_BINDINGS(handoff_graph) {
       .function("outEdges", &out_edges)
       .function("routePaths", &route_paths)
       .function("nodeNames", &node_names)
-      .function("nodeDescription", &node_description)
       .function("allowsCycles", &allows_cycles)
       .function("size", &graph_size)
       .function("isDag", &HandoffGraph::is_dag)
@@ -613,7 +581,6 @@ EMSCRIPTEN_BINDINGS(handoff_graph) {
       .function("toJSON", &machine_to_json)
       .function("reducers", &machine_reducers)
       .function("options", &machine_options)
-      .function("stateFeedback", &machine_state_feedback)
       .function("loadJSON", &machine_load_json);
 
   class_<Execution>("Execution")
@@ -621,7 +588,7 @@ EMSCRIPTEN_BINDINGS(handoff_graph) {
       .function("restore", &execution_restore)
       .function("address", &execution_address)
       .function("snapshot", &execution_snapshot)
-      .function("history", &execution_history)
+      .function("unmatchedReads", &execution_unmatched_reads)
       .function("feedback", &Execution::feedback);
 
   class_<SwarmHolder>("Swarm")

@@ -8,6 +8,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "core/contract.h"
+
 namespace handoff::condition {
 
 // Parentheses, prefix `not`s and list brackets opened and not yet closed.
@@ -19,15 +21,15 @@ inline constexpr std::size_t kMaxPathSteps = 256;
 // Items in one list literal.
 inline constexpr std::size_t kMaxListItems = 65536;
 // Levels of arrays/objects that `==` and `in` descend below the compared values; deeper is unequal.
-inline constexpr int kMaxCompareDepth = 64;
+inline constexpr int kMaxCompareDepth = contract::kMaxCompareDepth;
 // Cells one path's value may take when marshalled (each scalar, array, object and key is a cell).
 // A value larger than this keeps only its size: it is still truthy, but compares unequal. This
 // bounds shared-reference blow-ups like `a = {x: b, y: b}` nested 64 times.
-inline constexpr std::uint32_t kMaxStateCells = std::uint32_t{1} << 20;
+inline constexpr auto kMaxStateCells = static_cast<std::uint32_t>(contract::kMaxStateCells);
 // Cells one evaluation may write in all, over every path, counting those of values that turned
 // out too large. Past it, arrays and objects keep only their size. It bounds the time a condition
 // with many paths into huge values can take.
-inline constexpr std::uint32_t kMaxMarshalWork = std::uint32_t{1} << 23;
+inline constexpr auto kMaxMarshalWork = static_cast<std::uint32_t>(contract::kMaxMarshalWork);
 // Element and member visits one evaluation may make in `==` and `in` over arrays and objects.
 // Past it those comparisons are false. It bounds conditions that repeat `in` over huge values.
 inline constexpr std::uint32_t kMaxCompareWork = std::uint32_t{1} << 26;

@@ -23,12 +23,14 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/contract.h"
+
 namespace handoff::condition {
 
-enum class Kind : std::uint32_t { Null = 0, False = 1, True = 2, Number = 3, String = 4, Array = 5, Object = 6 };
+using Kind = contract::CellKind;
 
-inline constexpr std::uint32_t kTruncated = 0x100;
-inline constexpr std::uint32_t kNoId = 0xFFFFFFFFu;
+inline constexpr auto kTruncated = static_cast<std::uint32_t>(contract::kTruncated);
+inline constexpr auto kNoId = static_cast<std::uint32_t>(contract::kNoStringId);
 
 struct alignas(8) Cell {  // 8-aligned so JS can write the double through a Float64Array
   std::uint32_t kind;

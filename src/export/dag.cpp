@@ -325,4 +325,20 @@ std::string to_dot(const Dag& dag) {
   return out + "}\n";
 }
 
+Expected<std::string, std::string> render(Dag dag, std::string_view trace, std::string_view format,
+                                          const MermaidOptions& mermaid) {
+  if (format != "dag" && format != "mermaid" && format != "dot") {
+    return unexpected("unknown export format '" + std::string(format) + "' (dag, mermaid or dot)");
+  }
+  if (!trace.empty()) {
+    auto parsed = Json::parse(trace, nullptr, /*allow_exceptions=*/false);
+    if (parsed.is_discarded()) return unexpected(std::string("the trace is not JSON"));
+    auto applied = apply_trace(dag, parsed);
+    if (!applied) return unexpected(applied.error());
+  }
+  if (format == "dag") return to_json(dag).dump(-1, ' ', false, Json::error_handler_t::replace);
+  if (format == "dot") return to_dot(dag);
+  return to_mermaid(dag, mermaid);
+}
+
 }  // namespace handoff::dag

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "condition/json_state.h"
@@ -67,5 +68,11 @@ struct MermaidOptions {
 };
 std::string to_mermaid(const Dag& dag, const MermaidOptions& options);
 std::string to_dot(const Dag& dag);
+
+// One export of `dag`: `format` is "dag" (the model's JSON text), "mermaid" or "dot"; `trace` is
+// the JSON text of a run or routing trace to mark first (empty: none). The error says why the
+// trace does not fit, or names an unknown format.
+Expected<std::string, std::string> render(Dag dag, std::string_view trace, std::string_view format,
+                                          const MermaidOptions& mermaid);
 
 }  // namespace handoff::dag

@@ -42,6 +42,9 @@ struct EdgeFields {
   std::string_view description;
 };
 
+// "triage → billing": how a problem with an edge's condition names the edge.
+std::string edge_name(const EdgeFields& e) { return std::string(e.from) + " \u2192 " + std::string(e.to); }
+
 // Reads `edges` ([{ from, to, when?, description? }], the same in graphs and machines) and hands
 // each well-formed edge to `add`, which returns a problem (its pointer relative to the edge) or
 // nothing.
@@ -116,8 +119,8 @@ Expected<HandoffGraph, std::vector<Problem>> graph_from_json(const Json& documen
   read_edges(r, document, [&](const EdgeFields& e) -> std::optional<Problem> {
     auto added = graph.add_edge(e.from, e.to, e.when, e.description);
     if (added) return std::nullopt;
-    bool syntax = added.error().kind == graph::EdgeError::Kind::Syntax;
-    return Problem{syntax ? "/when" : "", added.error().message};
+    if (added.error().kind == graph::EdgeError::Kind::Syntax) return Problem{"/when", edge_name(e) + ": " + added.error().message};
+    return Problem{"", added.error().message};
   });
 
   if (!r.problems.empty()) return unexpected(std::move(r.problems));
@@ -214,7 +217,7 @@ Expected<std::unique_ptr<machine::Machine>, std::vector<Problem>> machine_from_j
   read_edges(r, document, [&](const EdgeFields& e) -> std::optional<Problem> {
     auto added = machine->add_edge(e.from, e.to, e.when, e.description);
     if (added) return std::nullopt;
-    if (added.error().syntax) return Problem{"/when", added.error().syntax->message};
+    if (added.error().syntax) return Problem{"/when", edge_name(e) + ": " + added.error().syntax->message};
     return Problem{"", added.error().problem->message};
   });
   if (!r.problems.empty()) return unexpected(std::move(r.problems));

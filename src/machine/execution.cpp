@@ -1,5 +1,6 @@
 #include "machine/execution.h"
 
+#include "condition/value_text.h"
 #include "export/definition.h"
 
 namespace handoff::machine {
@@ -63,6 +64,24 @@ std::string Execution::feedback() const {
          "'. Its previous visit's update is in revision.previous: refine it rather than starting over.";
 }
 
+contract::StepInfo Execution::step_info() const {
+  contract::StepInfo info{static_cast<std::int32_t>(status_),
+                          static_cast<std::int32_t>(step_),
+                          static_cast<std::int32_t>(current_),
+                          static_cast<std::int32_t>(visits_[current_]),
+                          kNextNone,
+                          static_cast<std::int32_t>(contract::kNoEdge),
+                          status_ == Status::InStep && revision_applies() ? 1 : 0};
+  if (status_ != Status::InStep && !history_.empty() && history_.back().step == step_) {
+    const StepRecord& last = history_.back();
+    info.state = static_cast<std::int32_t>(last.state);
+    info.visit = static_cast<std::int32_t>(last.visit);
+    info.next = last.next;
+    info.edge = last.edge;
+  }
+  return info;
+}
+
 // The reserved names read like the object {$step, $state, $visits: {state: count}}.
 void Execution::write_reserved(const condition::Path& path) {
   const auto& steps = path.steps;
@@ -114,6 +133,8 @@ Status Execution::complete_step(const ValueRef* state_slots) {
   std::int32_t edge = graph.route(state.node, slots_.data());
   StepRecord record{step_, current_, visits_[current_], kNextNone, edge};
   if (edge < 0) {
+    unmatched_reads_.clear();
+    for (std::size_t i = 0; i < paths.size(); ++i) unmatched_reads_.emplace_back(paths[i].text(), condition::preview_text(slots_[i], 60));
     history_.push_back(record);
     status_ = Status::NoEdgeMatched;
     return status_;

@@ -8,19 +8,21 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "condition/json_state.h"
 #include "condition/value.h"
+#include "core/contract.h"
 #include "core/expected.h"
 #include "machine/machine.h"
 
 namespace handoff::machine {
 
-enum class Status : std::uint8_t { Ready, InStep, End, MaxSteps, NoEdgeMatched, Aborted };
+using Status = contract::ExecStatus;
 
-inline constexpr std::int32_t kNextEnd = -1;   // StepRecord::next when the step routed to END
-inline constexpr std::int32_t kNextNone = -2;  // when no edge matched
+inline constexpr auto kNextEnd = static_cast<std::int32_t>(contract::kNextEnd);    // StepRecord::next when the step routed to END
+inline constexpr auto kNextNone = static_cast<std::int32_t>(contract::kNextNone);  // when no edge matched
 
 struct StepRecord {
   std::uint32_t step;   // 1-based
@@ -49,6 +51,12 @@ class Execution {
   // Whether this visit gets revision feedback, and the sentence for it.
   bool revision_applies() const;
   std::string feedback() const;
+  // What the host publishes about the step: while one is under way, the step begun; after
+  // complete_step, its record (next state and fired edge).
+  contract::StepInfo step_info() const;
+  // After a step on which no edge matched: each path the state's conditions read, with a JSON
+  // preview of the value routing saw there (reserved names included), cut to 60 characters.
+  const std::vector<std::pair<std::string, std::string>>& unmatched_reads() const { return unmatched_reads_; }
 
   // Routes the step begun: `state_slots[i]` is the host's value at
   // machine().graph().route_paths(node)[i] on the merged state; reserved names are supplied here.
@@ -75,6 +83,7 @@ class Execution {
   condition::TapeView reserved_view_;
   std::vector<std::uint32_t> reserved_cells_;
   std::vector<condition::ValueRef> slots_;
+  std::vector<std::pair<std::string, std::string>> unmatched_reads_;
 };
 
 const char* status_name(Status status);

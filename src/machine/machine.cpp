@@ -22,8 +22,12 @@ std::string describe_edge(std::size_t index, const MachineEdge& edge) {
   return "edge " + std::to_string(index) + " (" + in_quotes(edge.from) + " -> " + in_quotes(edge.to) + ")";
 }
 
+std::string at(std::string_view list, std::size_t index, std::string_view member = {}) {
+  return "/" + std::string(list) + "/" + std::to_string(index) + (member.empty() ? "" : "/" + std::string(member));
+}
+
 Problem frozen_problem() {
-  return {"frozen", "the machine has started running, so its states and edges are fixed; build a new machine"};
+  return {"frozen", "the machine has started running, so its states and edges are fixed; build a new machine", ""};
 }
 
 }  // namespace
@@ -43,11 +47,14 @@ std::optional<std::uint32_t> Machine::state_index(std::string_view name) const {
 
 Expected<void, Problem> Machine::add_state(std::string_view name, bool feedback_on_revisit) {
   if (frozen_) return unexpected(frozen_problem());
-  if (blank(name)) return unexpected(Problem{"blank-name", "a state name must not be blank"});
+  const std::string pointer = at("states", states_.size(), "name");
+  if (blank(name)) return unexpected(Problem{"blank-name", "a state name must not be blank", pointer});
   if (name == kEnd) {
-    return unexpected(Problem{"end-as-state", in_quotes(kEnd) + " is END and cannot be a state name"});
+    return unexpected(Problem{"end-as-state", in_quotes(kEnd) + " is END and cannot be a state name", pointer});
   }
-  if (state_index(name)) return unexpected(Problem{"duplicate-state", "state " + in_quotes(name) + " is declared twice"});
+  if (state_index(name)) {
+    return unexpected(Problem{"duplicate-state", "state " + in_quotes(name) + " is declared twice", pointer});
+  }
   auto node = graph_.add_node(name);
   auto index = static_cast<std::uint32_t>(states_.size());
   states_.push_back({std::string(name), feedback_on_revisit, node.value()});
@@ -57,22 +64,23 @@ Expected<void, Problem> Machine::add_state(std::string_view name, bool feedback_
 
 Expected<void, EdgeRejection> Machine::add_edge(std::string_view from, std::string_view to,
                                                 std::optional<std::string_view> when, std::string_view description) {
-  auto reject = [](std::string code, std::string message) {
-    return unexpected(EdgeRejection{Problem{std::move(code), std::move(message)}, std::nullopt});
+  const std::size_t index = edges_.size();
+  auto reject = [&](std::string code, std::string message, std::string_view member) {
+    return unexpected(EdgeRejection{Problem{std::move(code), std::move(message), at("edges", index, member)}, std::nullopt});
   };
   if (frozen_) return unexpected(EdgeRejection{frozen_problem(), std::nullopt});
   MachineEdge edge{std::string(from), std::string(to), when ? std::optional<std::string>(*when) : std::nullopt,
                    std::string(description)};
   std::string what = describe_edge(edges_.size(), edge);
-  if (blank(from)) return reject("blank-name", what + " has a blank 'from'");
-  if (blank(to)) return reject("blank-name", what + " has a blank 'to'");
-  if (from == kEnd) return reject("edge-from-end", what + " starts at END, which is terminal");
+  if (blank(from)) return reject("blank-name", what + " has a blank 'from'", "from");
+  if (blank(to)) return reject("blank-name", what + " has a blank 'to'", "to");
+  if (from == kEnd) return reject("edge-from-end", what + " starts at END, which is terminal", "from");
   auto added = graph_.add_edge(from, to, when, description);
   if (!added) {
     if (added.error().kind == graph::EdgeError::Kind::Syntax) {
       return unexpected(EdgeRejection{std::nullopt, added.error().syntax});
     }
-    return reject("invalid-edge", what + ": " + added.error().message);
+    return reject("invalid-edge", what + ": " + added.error().message, "");
   }
   reserved_.erase(graph_.find(from));
   edges_.push_back(std::move(edge));
@@ -87,33 +95,36 @@ std::vector<Problem> Machine::validate() const {
     if (std::isfinite(max_steps) && std::floor(max_steps) == max_steps && std::fabs(max_steps) < 1e15) {
       got = std::to_string(static_cast<long long>(max_steps));
     }
-    problems.push_back({"max-steps", "maxSteps must be an integer from 1 to 1000000, got " + got});
+    problems.push_back({"max-steps", "maxSteps must be an integer from 1 to 1000000, got " + got, "/maxSteps"});
   }
   if (!options_.start || blank(*options_.start)) {
-    problems.push_back({"no-start", "the machine has no start state: pass { start } to the constructor"});
+    problems.push_back({"no-start", "the machine has no start state: pass { start } to the constructor", "/start"});
   } else if (*options_.start == kEnd) {
-    problems.push_back({"end-as-start", "the start state cannot be END: the machine would never run"});
+    problems.push_back({"end-as-start", "the start state cannot be END: the machine would never run", "/start"});
   } else if (!state_index(*options_.start)) {
     std::string known;
     for (const State& s : states_) known += (known.empty() ? "" : ", ") + in_quotes(s.name);
     problems.push_back({"unknown-start", "start state " + in_quotes(*options_.start) +
-                                             " is not a declared state (declared: " + (known.empty() ? "none" : known) + ")"});
+                                             " is not a declared state (declared: " + (known.empty() ? "none" : known) + ")",
+                        "/start"});
   }
   std::vector<bool> has_edge(states_.size());
   for (std::size_t i = 0; i < edges_.size(); ++i) {
     const MachineEdge& edge = edges_[i];
     auto from = state_index(edge.from);
     if (from) has_edge[*from] = true;
-    else problems.push_back({"unknown-from", describe_edge(i, edge) + " starts at " + in_quotes(edge.from) + ", which is not a declared state"});
+    else problems.push_back({"unknown-from", describe_edge(i, edge) + " starts at " + in_quotes(edge.from) + ", which is not a declared state", at("edges", i, "from")});
     if (edge.to != kEnd && !state_index(edge.to)) {
       problems.push_back({"unknown-to", describe_edge(i, edge) + " leads to " + in_quotes(edge.to) +
-                                            ", which is neither END nor a declared state"});
+                                            ", which is neither END nor a declared state",
+                          at("edges", i, "to")});
     }
   }
   for (std::size_t i = 0; i < states_.size(); ++i) {
     if (!has_edge[i]) {
       problems.push_back({"no-outgoing-edge", "state " + in_quotes(states_[i].name) +
-                                                  " has no outgoing edge (add an edge to END to finish there)"});
+                                                  " has no outgoing edge (add an edge to END to finish there)",
+                          at("states", i)});
     }
   }
   return problems;

@@ -30,6 +30,9 @@ enum class OnMaxSteps : std::uint8_t { Return, Throw };
 struct Problem {
   std::string code;  // stable: "unknown-start", "no-outgoing-edge", … (docs/state-machine.md)
   std::string message;
+  // Where in the machine's definition (toJSON()) the problem is, as a JSON pointer: "/start",
+  // "/edges/2/to", "/states/0"; "" for the machine as a whole.
+  std::string pointer;
 };
 
 struct MachineOptions {

@@ -86,6 +86,22 @@ const modes = {
     return { conditionsRun, scenariosRun, machinesRun, handoffsRun, failures, ms: performance.now() - started };
   },
 
+  // The boundary's promises (tests/js/boundary-cases.js), the same cases Node runs.
+  async boundary() {
+    const api = await import(PACKAGE);
+    await api.init();
+    const { boundaryCases } = await import('/tests/js/boundary-cases.js');
+    const failures = [];
+    for (const c of boundaryCases) {
+      try {
+        await c.run(api);
+      } catch (e) {
+        failures.push({ name: c.name, message: String(e?.message ?? e) });
+      }
+    }
+    return { run: boundaryCases.length, failures };
+  },
+
   // The seeded random cases of tests/js/random-cases.js, answered in the page.
   async random() {
     const api = await import(PACKAGE);

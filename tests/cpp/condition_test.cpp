@@ -2,9 +2,12 @@
 // the tape's two string encodings, truncated values, and byte/UTF-16 index conversion.
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "condition/condition.h"
 #include "condition/json_state.h"
 #include "condition/limits.h"
+#include "condition/value_text.h"
 
 namespace handoff::condition {
 namespace {
@@ -158,6 +161,29 @@ TEST(Condition, ObjectsEqualRegardlessOfKeyOrder) {
   EXPECT_TRUE(evaluate(c.value(), Json{{"a", a}, {"b", b}}, strings));
   b["0"] = -1;
   EXPECT_FALSE(evaluate(c.value(), Json{{"a", a}, {"b", b}}, strings));
+}
+
+TEST(ValueText, NumbersReadAsJavaScriptWritesThem) {
+  std::vector<std::pair<double, std::string>> cases{
+      {0, "0"}, {-0.0, "0"}, {3, "3"}, {-42, "-42"}, {0.1, "0.1"}, {1.5e-7, "1.5e-7"}, {0.000001, "0.000001"},
+      {1e21, "1e+21"}, {1e20, "100000000000000000000"}, {123.456, "123.456"}, {5e-324, "5e-324"},
+      {1.7976931348623157e308, "1.7976931348623157e+308"}, {9007199254740993.0, "9007199254740992"}};
+  for (const auto& [number, text] : cases) EXPECT_EQ(number_text(number), text) << text;
+  EXPECT_EQ(number_text(std::numeric_limits<double>::quiet_NaN()), "null");
+}
+
+TEST(ValueText, PreviewsCutAtSixtyCodePoints) {
+  Interner strings;
+  JsonStateWriter writer(strings);
+  auto preview = [&](const Json& value) {
+    writer.write(Json{{"v", value}}, {Path{{PathStep{false, "v", 0}}}});
+    return preview_text(writer.slots()[0], 60);
+  };
+  EXPECT_EQ(preview(Json{{"a", 1}, {"b", {true, nullptr, "x"}}}), R"({"a":1,"b":[true,null,"x"]})");
+  EXPECT_EQ(preview(std::string(58, 'z')), "\"" + std::string(58, 'z') + "\"");
+  std::string accents;
+  for (int i = 0; i < 70; ++i) accents += "\u00e9";
+  EXPECT_EQ(preview(accents), "\"" + [] { std::string s; for (int i = 0; i < 56; ++i) s += "\u00e9"; return s; }() + "...");
 }
 
 }  // namespace

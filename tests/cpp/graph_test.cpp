@@ -84,7 +84,7 @@ TEST(Definition, ReportsEveryProblemWithItsPointer) {
   for (const auto& p : loaded.error()) pointers.insert(p.pointer);
   EXPECT_EQ(pointers, (std::set<std::string>{"/extra", "/version", "/onCycle", "/nodes/1/id", "/nodes/2/id",
                                              "/edges/0/when", "/edges/1/to", "/edges/2/wen"}));
-  EXPECT_NE(definition::describe(loaded.error()).find("/edges/0/when: expected '=='"), std::string::npos);
+  EXPECT_NE(definition::describe(loaded.error()).find("/edges/0/when: a \u2192 b: expected '=='"), std::string::npos);
 }
 
 }  // namespace

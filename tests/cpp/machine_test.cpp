@@ -229,5 +229,56 @@ TEST(Machine, DefinitionIsFixedOnceRunning) {
   EXPECT_FALSE(m.add_edge("tool", "analyze").ok());
 }
 
+TEST(Execution, StepInfoDescribesTheStepBegunThenItsRecord) {
+  Machine m = tool_router();
+  Execution e(m);
+  condition::JsonStateWriter writer(m.graph().strings());
+  std::uint32_t s = e.begin_step();
+  contract::StepInfo begun = e.step_info();
+  EXPECT_EQ(begun.status, static_cast<std::int32_t>(Status::InStep));
+  EXPECT_EQ(begun.step, 1);
+  EXPECT_EQ(begun.state, static_cast<std::int32_t>(s));
+  EXPECT_EQ(begun.visit, 1);
+  EXPECT_EQ(begun.next, kNextNone);
+  EXPECT_EQ(begun.edge, contract::kNoEdge);
+  EXPECT_EQ(begun.revision, 0);
+  writer.write(Json::object(), m.graph().route_paths(m.states()[s].node));
+  e.complete_step(writer.slots().data());
+  contract::StepInfo done = e.step_info();
+  EXPECT_EQ(done.state, static_cast<std::int32_t>(s));  // the step's state, not the next one
+  EXPECT_EQ(done.next, e.history().back().next);
+  EXPECT_EQ(done.edge, e.history().back().edge);
+}
+
+TEST(Execution, NoEdgeMatchedKeepsWhatRoutingRead) {
+  MachineOptions options;
+  options.start = "a";
+  Machine m(options);
+  ASSERT_TRUE(m.add_state("a").ok());
+  ASSERT_TRUE(m.add_edge("a", "a", "$visits.a > 5 and note == 'x' and n > 1e21").ok());
+  Execution e(m);
+  condition::JsonStateWriter writer(m.graph().strings());
+  e.begin_step();
+  writer.write(Json{{"note", std::string(70, 'y')}, {"n", 0.000001}}, m.graph().route_paths(m.states()[0].node));
+  ASSERT_EQ(e.complete_step(writer.slots().data()), Status::NoEdgeMatched);
+  std::vector<std::pair<std::string, std::string>> expected{
+      {"$visits.a", "1"}, {"n", "0.000001"}, {"note", "\"" + std::string(56, 'y') + "..."}};
+  EXPECT_EQ(e.unmatched_reads(), expected);
+}
+
+TEST(Machine, ProblemsCarryJsonPointers) {
+  MachineOptions options;
+  options.start = "nowhere";
+  options.max_steps = 0;
+  Machine m(options);
+  ASSERT_TRUE(m.add_state("a").ok());
+  ASSERT_TRUE(m.add_edge("b", "c").ok());
+  std::vector<std::string> pointers;
+  for (const Problem& p : m.validate()) pointers.push_back(p.pointer);
+  EXPECT_EQ(pointers, (std::vector<std::string>{"/maxSteps", "/start", "/edges/0/from", "/edges/0/to", "/states/0"}));
+  EXPECT_EQ(m.add_state("a").error().pointer, "/states/1/name");
+  EXPECT_EQ(m.add_edge(kEnd, "a").error().problem->pointer, "/edges/1/from");
+}
+
 }  // namespace
 }  // namespace handoff::machine

@@ -119,7 +119,7 @@ describe('HandoffGraph', () => {
       assert.ok(e instanceof SyntaxError);
       assert.equal(e.condition, source);
       assert.equal(source.slice(e.index), '= 1');
-      assert.match(e.message, new RegExp(`expected '==' .* at column ${e.index + 1}$`));
+      assert.match(e.message.split('\n')[0], new RegExp(`^a → b: expected '==' .* at column ${e.index + 1}$`));
     }
     assert.equal(error, null);
     assert.equal(g.size, 0);
@@ -153,7 +153,7 @@ describe('HandoffGraph', () => {
     assert.throws(() => HandoffGraph.fromJSON(bad), (e) => {
       assert.ok(e instanceof DefinitionError);
       assert.deepEqual(e.problems.map((p) => p.pointer), ['/__proto__', '/edges/0/when', '/edges/1/constructor']);
-      assert.match(e.message, /\/edges\/0\/when: expected '==' \(single '=' is not valid\) at column 3/);
+      assert.match(e.message, /\/edges\/0\/when: a → b: expected '==' \(single '=' is not valid\) at column 3/);
       return true;
     });
     assert.equal({}.polluted, undefined);

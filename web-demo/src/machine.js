@@ -11,25 +11,6 @@ import { locate, renderProblems } from './problems.js';
 
 const endName = (name) => (name === END ? 'END' : name);
 
-/** The JSON pointer a validation problem is about, read from its code and message. */
-function pointerOfValidation(problem, definition) {
-  const edge = /^edge (\d+) /.exec(problem.message);
-  if (edge) {
-    const base = `/edges/${edge[1]}`;
-    if (problem.code === 'unknown-from' || /blank 'from'/.test(problem.message)) return `${base}/from`;
-    if (problem.code === 'unknown-to' || /blank 'to'/.test(problem.message)) return `${base}/to`;
-    return base;
-  }
-  if (['no-start', 'end-as-start', 'unknown-start'].includes(problem.code)) return '/start';
-  if (problem.code === 'max-steps') return '/maxSteps';
-  const state = /^state '(.*)' has no outgoing edge/.exec(problem.message);
-  if (state && Array.isArray(definition?.states)) {
-    const i = definition.states.findIndex((s) => s?.name === state[1]);
-    if (i >= 0) return `/states/${i}`;
-  }
-  return undefined;
-}
-
 export function createMachinePanel({ onChange }) {
   let machine = null;
   let exec = null;
@@ -192,8 +173,10 @@ export function createMachinePanel({ onChange }) {
           machine.validate();
         } catch (error) {
           if (!(error instanceof GraphValidationError)) throw error;
+          // The core's pointers are into machine.toJSON(), whose states and edges are the
+          // definition's, in its order (fromJSON loaded every one of them).
           for (const p of error.problems) {
-            const pointer = pointerOfValidation(p, definition);
+            const pointer = p.pointer === '' ? undefined : p.pointer;
             add('definition', locate({ source: sources.definition, pointer, message: `${p.code}: ${p.message}` }, parsed.definition, texts.definition));
           }
           blocked = true;

@@ -89,7 +89,7 @@ export function createRulesPanel({ onChange }) {
     const when = whenInput.value;
     const error = when.trim() === '' ? null : conditionError(when);
     if (error) {
-      clear(whenError, h('div.problem-message', {}, error.message), caretSnippet(when, error.index));
+      clear(whenError, h('div.problem-message', {}, error.reason), caretSnippet(when, error.index));
       whenError.dataset.index = error.index;
       whenError.dataset.column = error.index + 1;
       whenInput.setAttribute('aria-invalid', 'true');
