@@ -207,7 +207,7 @@ export class HandoffGraph {
   }
 
   /** What console.log and util.inspect show: the nodes and edge counts, or that it is disposed. */
-  [inspectSymbol](depth, options, inspect) {
+  [inspectSymbol](_depth, options, inspect) {
     if (this.#native === null) return 'HandoffGraph <disposed>';
     const nodes = this.nodes();
     const edges = nodes.reduce((sum, node) => sum + this.#native.outEdges(this.#native.find(node)).length, 0);
@@ -268,7 +268,7 @@ export class Condition {
   }
 
   /** What console.log and util.inspect show: the source and the paths it reads. */
-  [inspectSymbol](depth, options, inspect) {
+  [inspectSymbol](_depth, options, inspect) {
     const summary = { paths: this.#pathTexts, disposed: this.#native === null };
     const shown = typeof inspect === 'function' ? inspect(summary, options) : JSON.stringify(summary);
     return `Condition ${JSON.stringify(this.#source)} ${shown}`;

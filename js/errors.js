@@ -12,6 +12,7 @@ function caretSnippet(condition, index) {
   const before = from > lineStart ? '…' : '';
   const after = to < lineEnd ? '…' : '';
   // Control characters would move the caret or break the line: each shows as one space.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching them is the point
   const text = condition.slice(from, to).toWellFormed().replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ');
   return `  ${before}${text}${after}\n  ${' '.repeat(before.length + index - from)}^`;
 }

@@ -78,7 +78,7 @@ export class StateMachine {
 
   /**
    * @param {{ name?: string, start?: string, maxSteps?: number, onMaxSteps?: 'return' | 'throw',
-   *           feedbackOnRevisit?: boolean, reducers?: Record<string, string | Function> }} options
+   *           feedbackOnRevisit?: boolean, reducers?: Record<string, string | Function> }} [options]
    */
   constructor(options) {
     const { name = 'machine', start, maxSteps = 50, onMaxSteps = 'return', feedbackOnRevisit = true, reducers = {} } =
@@ -289,7 +289,7 @@ export class StateMachine {
   }
 
   /** What console.log and util.inspect show: name, states, edge count, start, or that it is disposed. */
-  [inspectSymbol](depth, options, inspect) {
+  [inspectSymbol](_depth, options, inspect) {
     if (this.#native === null) return `StateMachine '${this.#name}' <disposed>`;
     const definition = this.toJSON();
     const summary = { states: definition.states.map((s) => s.name), edges: definition.edges.length, start: definition.start, maxSteps: definition.maxSteps };
@@ -553,7 +553,7 @@ export class Execution {
   }
 
   /** What console.log and util.inspect show: the machine, where the run is, or that it is disposed. */
-  [inspectSymbol](depth, options, inspect) {
+  [inspectSymbol](_depth, options, inspect) {
     const machine = `'${this.#prepared.name}'`;
     if (this.#native === null) return `Execution of ${machine} <disposed>`;
     const last = this.#steps.at(-1);

@@ -17,7 +17,7 @@ export function requireRuntime() {
 
 async function toModule(source, platform) {
   if (source instanceof WebAssembly.Module) return source;
-  if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) return WebAssembly.compile(source);
+  if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) return WebAssembly.compile(/** @type {BufferSource} */ (source));
   if (typeof source === 'string' || source instanceof URL) return platform.compileFrom(source);
   throw new TypeError('init({ wasm }) takes a URL, a string, an ArrayBuffer, a Uint8Array or a WebAssembly.Module');
 }

@@ -15,6 +15,7 @@ cmake --build build/wasm -j"$jobs"
 
 mkdir -p dist
 cp build/wasm/handoff-graph.mjs build/wasm/handoff-graph.wasm dist/
+cp wasm/glue.d.mts dist/handoff-graph.d.mts
 # The CommonJS entry is the ESM source bundled by esbuild; import.meta.url becomes this file's URL.
 npx --no-install esbuild js/node.js --bundle --platform=node --format=cjs --target=node20 --log-level=warning \
   --outfile=dist/index.cjs \

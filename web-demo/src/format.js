@@ -17,7 +17,7 @@ export function formatJSON(value, width = 96) {
     if (v === null || typeof v !== 'object') return JSON.stringify(v);
     const one = flat(v);
     if (depth > 0 && one.length + indent.length <= width) return one;
-    const inner = indent + '  ';
+    const inner = `${indent}  `;
     if (Array.isArray(v)) {
       if (v.length === 0) return '[]';
       return `[\n${v.map((x) => inner + (out(x, inner, depth + 1) ?? 'null')).join(',\n')}\n${indent}]`;

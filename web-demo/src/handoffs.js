@@ -16,7 +16,9 @@ const FORMAT_LABELS = {
   'ai-sdk': 'Vercel AI SDK',
 };
 
-export function createHandoffsPanel({ onChange } = {}) {
+/** @param {{ onChange?: (change: any) => void }} [options] */
+export function createHandoffsPanel(options = {}) {
+  const { onChange } = options;
   let swarm = null;             // the Swarm of the definition, null while it has problems
   let session = null;
   let parsedDefinition = null;
@@ -298,6 +300,7 @@ export function createHandoffsPanel({ onChange } = {}) {
 
   return {
     sections: { definitionEditor, variablesEditor, errorBox, active, formatSelect, toolsView, callForm, controls, outcomeBox, log },
+    /** @param {{ swarm?: unknown, variables?: unknown }} example */
     load({ swarm: definition, variables }) {
       definitionEditor.value = typeof definition === 'string' ? definition : formatJSON(definition);
       variablesEditor.value = variables === undefined ? '{}' : typeof variables === 'string' ? variables : formatState(variables);

@@ -18,7 +18,7 @@ export function createMachinePanel({ onChange }) {
   let lastDag = null;          // the picture of the last definition that loaded
   let blocked = true;          // problems that prevent running
   let updates = [];            // updates[step] = what the scripted handler returned
-  let parsed = { definition: null, scripts: null, state: null };
+  const parsed = { definition: null, scripts: null, state: null };
   let runToken = 0;
   let running = false;
   let pending = Promise.resolve();  // the step in flight, if any
@@ -151,6 +151,7 @@ export function createMachinePanel({ onChange }) {
     if (parsed.definition.ok) {
       const definition = parsed.definition.value;
       const names = Array.isArray(definition?.states) ? definition.states.map((s) => s?.name).filter((n) => typeof n === 'string') : [];
+      /** @type {Record<string, (ctx: any) => any>} */
       const handlers = {};
       for (const name of names) handlers[name] = handlerFor(name);
       if (parsed.scripts.ok && parsed.scripts.value && typeof parsed.scripts.value === 'object') {
@@ -362,6 +363,7 @@ export function createMachinePanel({ onChange }) {
 
   return {
     sections: { definitionEditor, scriptsEditor, stateEditor, controls, errorBox, outcome, trace, stateLabel, stateView },
+    /** @param {{ machine?: unknown, scripts?: unknown, state?: unknown }} example */
     load({ machine: definition, scripts, state }) {
       definitionEditor.value = typeof definition === 'string' ? definition : formatJSON(definition);
       scriptsEditor.value = scripts === undefined ? '{}' : typeof scripts === 'string' ? scripts : formatJSON(scripts);

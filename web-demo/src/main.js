@@ -21,7 +21,6 @@ try {
 }
 
 let view = 'graph';            // what the picture and the exports show: 'graph' or 'machine'
-let activeExample = null;
 const notice = h('div.notice', { testid: 'notice', role: 'status', hidden: true });
 const showNotice = (text, kind = 'info') => {
   notice.hidden = !text;
@@ -271,7 +270,6 @@ function loadExample(name, user = false) {
   if (ex.kind === 'graph') rules.load(ex);
   else if (ex.kind === 'machine') machine.load(ex);
   else handoffs.load(ex);
-  activeExample = name;
   for (const b of exampleButtons) b.setAttribute('aria-pressed', String(b.dataset.testid === `example-${name}`));
   if (ex.kind !== 'swarm') setView(ex.kind, true);
   showNotice(null);
@@ -296,7 +294,6 @@ function restore() {
   rules.load(shared.rules ?? exampleByName('triage'));
   machine.load(shared.machine ?? exampleByName('tool-router'));
   handoffs.load(shared.swarm ?? exampleByName('hybrid-swarm'));
-  activeExample = null;
   for (const b of exampleButtons) b.setAttribute('aria-pressed', 'false');
   setView(shared.view === 'machine' ? 'machine' : 'graph', true);
   showNotice('Restored the graph and the state from the link.');

@@ -78,7 +78,9 @@ export function caretSnippet(condition, index) {
 }
 
 /** Renders located problems into `box` (hidden when there are none); a click selects the spot. */
-export function renderProblems(box, problems, { onSelect } = {}) {
+/** @param {{ onSelect?: (problem: any) => void }} [options] */
+export function renderProblems(box, problems, options = {}) {
+  const { onSelect } = options;
   box.replaceChildren();
   box.hidden = problems.length === 0;
   if (problems.length === 0) return;

@@ -299,6 +299,7 @@ export function createRulesPanel({ onChange }) {
 
   return {
     sections: { graphEditor, stateEditor, nodeSelect, errorBox, routeResult, edgeList, form },
+    /** @param {{ graph?: unknown, state?: unknown, node?: string }} example */
     load({ graph: definition, state, node }) {
       graphEditor.value = typeof definition === 'string' ? definition : formatJSON(definition);
       stateEditor.value = state === undefined ? '{}' : typeof state === 'string' ? state : formatState(state);
