@@ -164,7 +164,7 @@ export class HandoffGraph {
     return this.#live.isDag();
   }
 
-  /** The definition (docs/definition-format.md): `HandoffGraph.fromJSON(g.toJSON())` rebuilds g. */
+  /** The definition (docs/format.md): `HandoffGraph.fromJSON(g.toJSON())` rebuilds g. */
   toJSON() {
     return JSON.parse(this.#live.toJSON());
   }

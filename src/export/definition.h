@@ -1,5 +1,5 @@
 // The graph definition format: a versioned JSON document that round-trips a HandoffGraph exactly
-// (docs/definition-format.md). Stored definitions are read back with one problem reported per
+// (docs/format.md). Stored definitions are read back with one problem reported per
 // fault, each with the JSON pointer of the value at fault.
 #pragma once
 
