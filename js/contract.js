@@ -36,6 +36,7 @@ export const ExecStatus = Object.freeze({
   MaxSteps: 3,
   NoEdgeMatched: 4,
   Aborted: 5,
+  AwaitingPredicate: 6,
 });
 
 /** CELL: word offsets of the record */
@@ -71,4 +72,4 @@ export const StepInfo = Object.freeze({
 });
 
 /** What hg_contract_fingerprint() of a module built from the same header returns. */
-export const FINGERPRINT = 0xca49247d;
+export const FINGERPRINT = 0x8f988b84;

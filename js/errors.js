@@ -74,6 +74,20 @@ export class MaxStepsError extends Error {
   }
 }
 
+/**
+ * A run whose input lacks variables the states' task templates name (`{topic}`), found before
+ * its first step. `missing` lists each as `{ state, variable }`, in state order.
+ */
+export class MissingVariablesError extends Error {
+  constructor(machine, missing) {
+    const names = [...new Set(missing.map((m) => m.variable))];
+    const where = missing.map((m) => `{${m.variable}} in the task of '${m.state}'`).join(', ');
+    super(`machine '${machine}' cannot start: its input has no ${names.map((n) => `'${n}'`).join(', ')} (${where}); pass ${names.length === 1 ? 'it' : 'them'} in the initial state`);
+    this.name = 'MissingVariablesError';
+    this.missing = missing;
+  }
+}
+
 /** A state none of whose outgoing edges matched. */
 export class NoEdgeMatchedError extends Error {
   constructor(message, details) {

@@ -1,24 +1,35 @@
-// Exports of graphs and machines (docs/format.md): the core renders the DAG model, Mermaid and
-// DOT; this file only checks options and passes a run or trace along as JSON.
+// Exports of graphs and machines (docs/format.md): the core renders the DAG model (ours, or
+// AgentEnsemble's DagModel 1.3 for machines), Mermaid and DOT; this file only checks options and
+// passes a run or trace along as JSON.
 
 import { checkOptions } from './options.js';
 import { describe } from './text.js';
 
 const KINDS = ['flowchart', 'state'];
 const DIRECTIONS = ['TD', 'TB', 'BT', 'LR', 'RL'];
+const DAG_FORMATS = ['handoff-graph', 'agentensemble'];
 // `highlight`, `run` and `trace` are one option under three names: a run or trace to mark.
 const MARKS = ['highlight', 'run', 'trace'];
 // Per format: the method users call, and its options.
 const FORMATS = {
-  dag: { method: 'toDag', allowed: MARKS },
+  dag: { method: 'toDag', allowed: [...MARKS, 'format', 'generatedAt'] },
   dot: { method: 'toDot', allowed: MARKS },
   mermaid: { method: 'toMermaid', allowed: ['kind', 'direction', ...MARKS] },
 };
 
+// What the core reads of a machine run: its reason and each step's state and fired edge. The
+// rest (the state, the outputs) may be large, or hold what JSON cannot, and is not needed.
+function traceOf(highlight) {
+  if (typeof highlight !== 'object' || highlight === null || Array.isArray(highlight) || !Array.isArray(highlight.steps)) return highlight;
+  const steps = highlight.steps.map((s) => (typeof s === 'object' && s !== null && !Array.isArray(s) ? { step: s.step, state: s.state, edge: s.edge } : s));
+  return 'reason' in highlight ? { reason: highlight.reason, steps } : { steps };
+}
+
 /**
  * @param native a core HandoffGraph or Machine
  * @param {'dag' | 'mermaid' | 'dot'} format
- * @param {{ kind?: string, direction?: string, highlight?: unknown, run?: unknown, trace?: unknown }} options
+ * @param {{ kind?: string, direction?: string, highlight?: unknown, run?: unknown, trace?: unknown,
+ *           format?: string, generatedAt?: string }} options
  */
 export function exportOf(native, format, options) {
   const { method, allowed } = FORMATS[format];
@@ -26,9 +37,25 @@ export function exportOf(native, format, options) {
   const { kind = 'flowchart', direction = kind === 'state' ? 'LR' : 'TD' } = options;
   if (!KINDS.includes(kind)) throw new TypeError(`kind must be 'flowchart' or 'state', got ${describe(kind)}`);
   if (!DIRECTIONS.includes(direction)) throw new TypeError(`direction must be one of ${DIRECTIONS.join(', ')}, got ${describe(direction)}`);
+  let rendered = format;
+  let generatedAt = '';
+  if (format === 'dag') {
+    const { format: dagFormat = 'handoff-graph' } = options;
+    if (!DAG_FORMATS.includes(dagFormat)) throw new TypeError(`format must be 'handoff-graph' or 'agentensemble', got ${describe(dagFormat)}`);
+    if (options.generatedAt !== undefined && typeof options.generatedAt !== 'string') {
+      throw new TypeError(`generatedAt must be an ISO-8601 string, got ${describe(options.generatedAt)}`);
+    }
+    if (dagFormat === 'agentensemble') {
+      rendered = 'agentensemble';
+      // The one member that is the host's clock (the core has none); fixed by callers that diff.
+      generatedAt = options.generatedAt ?? new Date().toISOString();
+    } else if (options.generatedAt !== undefined) {
+      throw new TypeError("generatedAt is a member of AgentEnsemble's DagModel: use it with format: 'agentensemble'");
+    }
+  }
   const highlight = options.highlight ?? options.run ?? options.trace;
-  const trace = highlight === undefined || highlight === null ? '' : JSON.stringify(highlight);
-  const out = native.export(trace, format, kind, direction);
-  if (out.error !== undefined) throw new TypeError(`cannot mark this trace: ${out.error}`);
+  const trace = highlight === undefined || highlight === null ? '' : JSON.stringify(traceOf(highlight));
+  const out = native.export(trace, rendered, kind, direction, generatedAt);
+  if (out.error !== undefined) throw new TypeError(out.error);
   return out.text;
 }

@@ -57,10 +57,19 @@ export interface GraphDefinition {
 
 export interface ExportOptions {
   /** A run (machines: a run result or { steps }) or a routing trace (graphs: [{ node, edge }] or
-   *  explain() results) whose fired edges are marked. `run` and `trace` are aliases. */
+   *  explain() results) whose fired edges are marked. `run` and `trace` are aliases. In pictures
+   *  of a finished machine run (a run with a reason), the edges that did not fire are greyed. */
   highlight?: unknown;
   run?: unknown;
   trace?: unknown;
+}
+
+export interface DagOptions extends ExportOptions {
+  /** 'handoff-graph' (default): our DAG model. 'agentensemble' (state machines only):
+   *  AgentEnsemble's DagModel, schema 1.3, graph mode. */
+  format?: 'handoff-graph' | 'agentensemble';
+  /** With format 'agentensemble': its generatedAt (ISO-8601; default: now). */
+  generatedAt?: string;
 }
 
 export interface MermaidOptions extends ExportOptions {
@@ -83,6 +92,8 @@ export interface DagEdge {
   position: number;
   when: string | null;
   unconditional: boolean;
+  /** A state machine's edge decided by a function (addEdge(from, to, fn)). */
+  predicate?: true;
   description?: string;
   fired: boolean;
   firedCount: number;
@@ -97,6 +108,39 @@ export interface DagModel {
   nodes: DagNode[];
   edges: DagEdge[];
   run?: { reason: string; stepsRun: number; lastState: string | null };
+}
+
+/** AgentEnsemble's DagModel, schema 1.3, graph mode (machine.toDag({ format: 'agentensemble' })). */
+export interface AgentEnsembleDagModel {
+  schemaVersion: '1.3';
+  type: 'dag';
+  workflow: 'GRAPH';
+  generatedAt: string;
+  agents: [];
+  tasks: Array<{
+    /** "0", "1", … in declaration order; the END cap is the last. */
+    id: string;
+    /** "<state>: <task>", the state's name without a task, "END" for the cap. */
+    description: string;
+    expectedOutput: string;
+    agentRole: string;
+    dependsOn: [];
+    parallelGroup: 0;
+    onCriticalPath: false;
+    nodeType: 'graph-state' | 'graph-end';
+    mapReduceLevel: null;
+    loopMaxIterations: null;
+    loopBody: null;
+  }>;
+  parallelGroups: [];
+  criticalPath: [];
+  mapReduceMode: null;
+  mode: 'graph';
+  graphEdges: Array<{ fromStateId: string; toStateId: string; conditionDescription: string | null; unconditional: boolean; fired: boolean }>;
+  graphStartStateId: string | null;
+  /** 'terminal' (END), 'maxSteps', or our reason ('aborted', 'no-edge-matched'); null without a run. */
+  graphTerminationReason: string | null;
+  graphStepsRun: number | null;
 }
 
 export class HandoffGraph {
@@ -146,10 +190,13 @@ export interface StateMachineOptions {
   start?: string;
   /** Default 50; an integer from 1 to 1,000,000. */
   maxSteps?: number;
-  /** 'return' (default): resolve with reason 'max-steps'; 'throw': reject with MaxStepsError. */
-  onMaxSteps?: 'return' | 'throw';
-  /** Default true: revisits get `ctx.revision`. */
+  /** 'return' (default): resolve with reason 'max-steps'; 'throw': reject with MaxStepsError;
+   *  'return-with-flag': resolve, and every run result carries `maxStepsReached`. */
+  onMaxSteps?: 'return' | 'throw' | 'return-with-flag';
+  /** Default true: revisits get `ctx.revision` and `ctx.feedback`. */
   feedbackOnRevisit?: boolean;
+  /** States whose revisits get no feedback (each must be declared). */
+  noFeedbackStates?: string[];
   /** How each key of a handler's update is merged into the state; 'replace' by default. */
   reducers?: Record<string, Reducer>;
 }
@@ -172,7 +219,23 @@ export interface HandlerContext<S = Record<string, unknown>> {
   signal: AbortSignal | undefined;
   /** Set on revisits when feedback is on; null otherwise. */
   revision: Revision<S> | null;
+  /** On the same revisits: the prior visit's output, then "Graph state '<name>' visit #N. Prior
+   *  visit's output is provided above; refine your response based on it." Null otherwise. */
+  feedback: string | null;
+  /** The state's task with its {placeholders} filled from the input variables; null without one. */
+  task: string | null;
 }
+
+/** What an edge function gets: the merged state, the step, and the update just returned. */
+export interface EdgeContext<S = Record<string, unknown>> {
+  readonly state: S;
+  readonly step: number;
+  readonly visit: number;
+  readonly stateName: string;
+  readonly lastOutput: Partial<S> | null;
+}
+
+export type EdgePredicate<S = Record<string, unknown>> = (ctx: EdgeContext<S>) => boolean;
 
 export type Handler<S = Record<string, unknown>> =
   (ctx: HandlerContext<S>) => Partial<S> | void | null | undefined | Promise<Partial<S> | void | null | undefined>;
@@ -193,6 +256,10 @@ export interface Run<S = Record<string, unknown>> {
   stepsRun: number;
   state: S;
   steps: StepRecord[];
+  /** Per state, every visit's update in visit order (null for a visit that returned nothing). */
+  outputs: Record<string, Array<Partial<S> | null>>;
+  /** Only with onMaxSteps 'return-with-flag': whether the run stopped at maxSteps. */
+  maxStepsReached?: boolean;
 }
 
 export interface RunOptions {
@@ -216,16 +283,23 @@ export interface ExecutionSnapshot {
   step: number;
   visits: Record<string, number>;
   steps: Array<Omit<StepRecord, 'durationMs'>>;
+  /** The values the task templates were filled with (machines with templates). */
+  variables?: Record<string, unknown>;
   state: unknown;
   updates: Record<string, unknown>;
+  /** Every visit's update per state (absent in snapshots of earlier versions). */
+  outputs?: Record<string, unknown[]>;
   durations: number[];
 }
 
 export class StateMachine<S extends Record<string, unknown> = Record<string, unknown>> {
   constructor(options?: StateMachineOptions);
   readonly name: string;
-  addState(name: string, handler?: Handler<S> | null, options?: { feedbackOnRevisit?: boolean }): this;
+  addState(name: string, handler?: Handler<S> | null, options?: { feedbackOnRevisit?: boolean; task?: string }): this;
   addEdge(from: string, to: string, when?: string | null | { when?: string | null; description?: string }): this;
+  /** An edge decided by a function, called in declaration order with the conditions (never after
+   *  the edge that won). Such a machine has no definition: toJSON() throws. */
+  addEdge(from: string, to: string, predicate: EdgePredicate<S>, options?: { description?: string }): this;
   /** Throws GraphValidationError listing every problem. */
   validate(): this;
   run(state?: S, options?: RunOptions): Promise<Run<S>>;
@@ -237,7 +311,8 @@ export class StateMachine<S extends Record<string, unknown> = Record<string, unk
     definition: MachineDefinition | string,
     options?: { handlers?: Record<string, Handler<S>>; reducers?: Record<string, (previous: unknown, update: unknown) => unknown> },
   ): StateMachine<S>;
-  toDag(options?: ExportOptions): DagModel;
+  toDag(options?: DagOptions & { format?: 'handoff-graph' }): DagModel;
+  toDag(options: DagOptions & { format: 'agentensemble' }): AgentEnsembleDagModel;
   toMermaid(options?: MermaidOptions): string;
   toDot(options?: ExportOptions): string;
   dispose(): void;
@@ -250,9 +325,10 @@ export interface MachineDefinition {
   name: string;
   start?: string;
   maxSteps: number;
-  onMaxSteps: 'return' | 'throw';
+  onMaxSteps: 'return' | 'throw' | 'return-with-flag';
   feedbackOnRevisit: boolean;
-  states: Array<{ name: string; feedbackOnRevisit?: false }>;
+  noFeedbackStates?: string[];
+  states: Array<{ name: string; feedbackOnRevisit?: false; task?: string }>;
   edges: Array<{ from: string; to: string; when?: string; description?: string }>;
   reducers: Record<string, 'replace' | 'append' | 'merge' | 'sum' | 'custom'>;
 }
@@ -269,11 +345,14 @@ export class Execution<S extends Record<string, unknown> = Record<string, unknow
   step(options?: { signal?: AbortSignal }): Promise<StepRecord | null>;
   run(options?: RunOptions): Promise<Run<S>>;
   stream(options?: { signal?: AbortSignal }): AsyncGenerator<MachineEvent<S>, void, undefined>;
+  /** Per state, every visit's update in visit order. */
+  readonly outputs: Run<S>['outputs'];
   result(): Omit<Run<S>, 'reason'> & { reason: Execution<S>['reason'] };
   abort(): void;
   snapshot(): ExecutionSnapshot;
   /** The machine's DAG model with this execution's steps marked. */
-  toDag(): DagModel;
+  toDag(options?: { format?: 'handoff-graph' }): DagModel;
+  toDag(options: { format: 'agentensemble'; generatedAt?: string }): AgentEnsembleDagModel;
   dispose(): void;
   [Symbol.dispose](): void;
 }
@@ -562,11 +641,19 @@ export class MaxStepsError extends Error {
   readonly run: Run;
 }
 
+/** A run whose input lacks variables that the states' task templates name. */
+export class MissingVariablesError extends Error {
+  constructor(machine: string, missing: Array<{ state: string; variable: string }>);
+  /** Each missing variable with the state whose task names it, in state order. */
+  readonly missing: Array<{ state: string; variable: string }>;
+}
+
 export class NoEdgeMatchedError extends Error {
   constructor(message: string, details?: Record<string, unknown>);
   readonly stateName: string;
-  /** The state's outgoing edges, in order. */
-  readonly candidates: EdgeInfo[];
+  /** The state's outgoing edges, in order; an edge decided by a function is
+   *  { to, when: null, predicate: true, description }. */
+  readonly candidates: Array<EdgeInfo & { predicate?: true; description?: string }>;
   /** What the conditions read: path → JSON preview of its value. */
   readonly read: Record<string, string>;
   /** The steps run, the failed one last (next and edge null). */

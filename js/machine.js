@@ -1,9 +1,13 @@
 // StateMachine: a bounded state machine whose handlers are JavaScript functions (api.md
 // "StateMachine"). The C++ executor (src/machine/) owns the bookkeeping (steps, visits, routing,
-// termination, history); this file runs handlers, merges their updates into the state with the
-// per-key reducers (the state is the host's JavaScript object, so merging happens here), and
-// adapts the result to JavaScript idioms: promises, AbortSignal, events, errors, disposal.
-import { ConditionSyntaxError, DefinitionError, GraphValidationError, MaxStepsError, NoEdgeMatchedError } from './errors.js';
+// termination, history, task templates, feedback texts); this file runs handlers, merges their
+// updates into the state with the per-key reducers (the state is the host's JavaScript object, so
+// merging happens here), keeps each visit's update (run.outputs), answers the core when its
+// routing reaches an edge decided by a JavaScript function, and adapts the result to JavaScript
+// idioms: promises, AbortSignal, events, errors, disposal.
+import {
+  ConditionSyntaxError, DefinitionError, GraphValidationError, MaxStepsError, MissingVariablesError, NoEdgeMatchedError,
+} from './errors.js';
 import { Constants, ExecStatus, StepInfo } from './contract.js';
 import { exportOf } from './export.js';
 import { adopt, disposable, disposedError, inspectSymbol, release } from './lifetime.js';
@@ -22,7 +26,25 @@ const REASONS = new Map([
   [ExecStatus.Aborted, 'aborted'],
   [ExecStatus.NoEdgeMatched, 'no-edge-matched'],
 ]);
-const MACHINE_OPTIONS = ['name', 'start', 'maxSteps', 'onMaxSteps', 'feedbackOnRevisit', 'reducers'];
+const MACHINE_OPTIONS = ['name', 'start', 'maxSteps', 'onMaxSteps', 'feedbackOnRevisit', 'noFeedbackStates', 'reducers'];
+const ON_MAX_STEPS = ['return', 'throw', 'return-with-flag'];
+
+// Sets a key as an own data property, so that a name such as __proto__ is data, never the prototype.
+function put(object, key, value) {
+  Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+// JSON text of a value a handler returned, for the core's revision text; what JSON cannot hold
+// is named instead of failing the step that shows it.
+function jsonText(value) {
+  try {
+    const text = JSON.stringify(value ?? null);
+    if (text !== undefined) return text;
+  } catch (error) {
+    return `[an update JSON cannot hold: ${error instanceof Error ? error.message : String(error)}]`;
+  }
+  return `[an update JSON cannot hold: ${describe(value)}]`;
+}
 
 function requireName(value, what) {
   if (typeof value !== 'string') throw new TypeError(`${what} must be a string, got ${describe(value)}`);
@@ -35,8 +57,7 @@ function merge(state, update, reducers) {
   for (const key of Object.keys(update)) {
     const reducer = reducers.get(key) ?? REDUCERS.replace;
     const value = reducer(Object.hasOwn(next, key) ? next[key] : undefined, update[key], key);
-    // defineProperty, so that a key named __proto__ is data, never the prototype.
-    Object.defineProperty(next, key, { value, enumerable: true, writable: true, configurable: true });
+    put(next, key, value);
   }
   return next;
 }
@@ -72,25 +93,38 @@ export class StateMachine {
   #onMaxSteps;
   #reducers;
   #handlers = new Map();  // state name → handler
+  #predicates = new Map();  // state name → (position among its outgoing edges → function)
+  #edgeCounts = new Map();  // state name → outgoing edges so far
   #states = null;         // state index → { name, handler, paths, pathTexts, edges }: built on first run
+  #variables = null;      // the input variables the task templates name
   #ids = new Map();
   #executions = new Set();  // WeakRefs: an execution nobody holds is left to the FinalizationRegistry
 
   /**
-   * @param {{ name?: string, start?: string, maxSteps?: number, onMaxSteps?: 'return' | 'throw',
-   *           feedbackOnRevisit?: boolean, reducers?: Record<string, string | Function> }} [options]
+   * @param {{ name?: string, start?: string, maxSteps?: number, onMaxSteps?: 'return' | 'throw' | 'return-with-flag',
+   *           feedbackOnRevisit?: boolean, noFeedbackStates?: string[], reducers?: Record<string, string | Function> }} [options]
    */
   constructor(options) {
-    const { name = 'machine', start, maxSteps = 50, onMaxSteps = 'return', feedbackOnRevisit = true, reducers = {} } =
-      checkOptions(options, MACHINE_OPTIONS, 'StateMachine options');
+    const {
+      name = 'machine', start, maxSteps = 50, onMaxSteps = 'return', feedbackOnRevisit = true, noFeedbackStates = [], reducers = {},
+    } = checkOptions(options, MACHINE_OPTIONS, 'StateMachine options');
     if (typeof name !== 'string') throw new TypeError(`name must be a string, got ${describe(name)}`);
     if (start !== undefined && typeof start !== 'string') throw new TypeError(`start must be a state name, got ${describe(start)}`);
     if (typeof maxSteps !== 'number') throw new TypeError(`maxSteps must be a number, got ${describe(maxSteps)}`);
-    if (onMaxSteps !== 'return' && onMaxSteps !== 'throw') throw new TypeError(`onMaxSteps must be 'return' or 'throw', got ${describe(onMaxSteps)}`);
+    if (!ON_MAX_STEPS.includes(onMaxSteps)) {
+      throw new TypeError(`onMaxSteps must be 'return', 'throw' or 'return-with-flag', got ${describe(onMaxSteps)}`);
+    }
     if (typeof feedbackOnRevisit !== 'boolean') throw new TypeError(`feedbackOnRevisit must be a boolean, got ${describe(feedbackOnRevisit)}`);
+    if (!Array.isArray(noFeedbackStates) || !noFeedbackStates.every((n) => typeof n === 'string')) {
+      throw new TypeError(`noFeedbackStates must be an array of state names, got ${describe(noFeedbackStates)}`);
+    }
     const { functions, names } = toReducers(reducers);
     const { Machine } = requireRuntime().module;
-    this.#adopt(new Machine(wellFormed(name), start !== undefined, wellFormed(start ?? ''), maxSteps, onMaxSteps === 'throw', feedbackOnRevisit, names), functions);
+    this.#adopt(
+      new Machine(wellFormed(name), start !== undefined, wellFormed(start ?? ''), maxSteps, onMaxSteps, feedbackOnRevisit,
+        noFeedbackStates.map(wellFormed), names),
+      functions,
+    );
   }
 
   #adopt(native, reducers) {
@@ -113,7 +147,9 @@ export class StateMachine {
 
   /**
    * Declares a state. `handler(ctx)` returns a partial state update (or nothing, or a promise of
-   * either). Throws GraphValidationError at once for a blank, duplicate or END name.
+   * either). Throws GraphValidationError at once for a blank, duplicate or END name, or a `task`
+   * template that does not parse. `task` is the state's task text; its `{name}` placeholders are
+   * filled from the run's input variables and handed to the handler as `ctx.task`.
    */
   addState(name, handler, options) {
     const native = this.#live;
@@ -122,20 +158,33 @@ export class StateMachine {
     if (handler !== undefined && handler !== null && typeof handler !== 'function') {
       throw new TypeError(`the handler of state '${name}' must be a function, got ${describe(handler)}`);
     }
-    const { feedbackOnRevisit = true } = checkOptions(options, ['feedbackOnRevisit'], 'addState options');
+    const { feedbackOnRevisit = true, task } = checkOptions(options, ['feedbackOnRevisit', 'task'], 'addState options');
     if (typeof feedbackOnRevisit !== 'boolean') throw new TypeError(`feedbackOnRevisit must be a boolean, got ${describe(feedbackOnRevisit)}`);
-    const problem = native.addState(name, feedbackOnRevisit);
+    if (task !== undefined && typeof task !== 'string') throw new TypeError(`the task of state '${name}' must be a string, got ${describe(task)}`);
+    const problem = native.addState(name, feedbackOnRevisit, task !== undefined, wellFormed(task ?? ''));
     if (problem !== null) throw rejectAddition(problem);
     this.#handlers.set(name, handler ?? null);
     return this;
   }
 
-  /** Adds an edge; `when` is a condition, null/undefined (always), or `{ when, description }`. */
-  addEdge(from, to, when) {
+  /**
+   * Adds an edge; `when` is a condition, null/undefined (always), `{ when, description }`, or a
+   * function `(ctx) => boolean` (then `options` may give its `{ description }`). A function is
+   * called when routing reaches its edge, in declaration order with the conditions: never after
+   * the edge that won.
+   */
+  addEdge(from, to, when, options) {
     const native = this.#live;
-    requireArguments(arguments.length, ['from', 'to'], 'addEdge(from, to, when?)');
+    requireArguments(arguments.length, ['from', 'to'], 'addEdge(from, to, when?, options?)');
     from = requireName(from, 'addEdge(from)');
     to = requireName(to, 'addEdge(…, to)');
+    if (typeof when === 'function') return this.#addPredicateEdge(native, from, to, when, options);
+    if (options !== undefined) {
+      throw new TypeError('addEdge(from, to, when, options): options ({ description }) go with a function; for a condition pass { when, description } as the third argument');
+    }
+    if (typeof when === 'object' && when !== null && typeof when.when === 'function') {
+      throw new TypeError('addEdge: pass a function as the third argument itself: addEdge(from, to, (ctx) => …, { description })');
+    }
     const { source, description } = edgeArguments(when);
     const conditional = typeof source === 'string';
     const rejected = native.addEdge(from, to, conditional, conditional ? wellFormed(source) : '', wellFormed(description));
@@ -145,7 +194,25 @@ export class StateMachine {
       }
       throw rejectAddition(rejected.problem);
     }
+    this.#countEdge(from);
     return this;
+  }
+
+  #addPredicateEdge(native, from, to, predicate, options) {
+    const { description = '' } = checkOptions(options, ['description'], 'addEdge options');
+    if (typeof description !== 'string') throw new TypeError(`description must be a string, got ${describe(description)}`);
+    const rejected = native.addPredicateEdge(from, to, wellFormed(description));
+    if (rejected !== null) throw rejectAddition(rejected.problem);
+    if (!this.#predicates.has(from)) this.#predicates.set(from, new Map());
+    this.#predicates.get(from).set(this.#countEdge(from), predicate);
+    return this;
+  }
+
+  // The new edge's position among `from`'s outgoing edges (the core numbers them the same way).
+  #countEdge(from) {
+    const position = this.#edgeCounts.get(from) ?? 0;
+    this.#edgeCounts.set(from, position + 1);
+    return position;
   }
 
   /** Throws GraphValidationError listing every problem; returns this when there is none. */
@@ -165,21 +232,42 @@ export class StateMachine {
         handler: this.#handlers.get(name) ?? null,
         paths: native.routePaths(index),
         pathTexts: native.routePathTexts(index),
-        edges: native.outEdges(index).map(({ to, when }) => ({ to, when })),
+        edges: native.outEdges(index).map(({ to, when, description, predicate }, position) => ({
+          to, when, description, predicate: predicate ? this.#predicates.get(name).get(position) : null,
+        })),
       }));
       for (const s of native.stringsSince(0)) this.#ids.set(s, this.#ids.size);
+      this.#variables = native.templateVariables();
     }
     return {
       name: this.#name, native: this.#native, states: this.#states, ids: this.#ids, reducers: this.#reducers,
-      onMaxSteps: this.#onMaxSteps, executions: this.#executions,
+      onMaxSteps: this.#onMaxSteps, executions: this.#executions, variables: this.#variables,
     };
   }
 
-  /** A step-wise execution from `state`, for hosts that drive and persist runs themselves. */
+  /**
+   * A step-wise execution from `state`, for hosts that drive and persist runs themselves. The
+   * task templates are filled from `state`'s top-level keys now: a missing one throws
+   * MissingVariablesError before any step.
+   */
   start(state = {}) {
     const prepared = this.#prepare();
     const { Execution: NativeExecution } = requireRuntime().module;
-    return new Execution(prepared, new NativeExecution(prepared.native), state, null);
+    const native = new NativeExecution(prepared.native);
+    if (prepared.variables.length > 0) {
+      let missing;
+      try {
+        missing = native.bindVariables(inputVariables(state, prepared.variables));
+      } catch (error) {
+        native.delete();
+        throw error;
+      }
+      if (missing !== null) {
+        native.delete();
+        throw new MissingVariablesError(prepared.name, missing.map(([stateName, variable]) => ({ state: stateName, variable })));
+      }
+    }
+    return new Execution(prepared, native, state, null);
   }
 
   /** Continues an execution from `exec.snapshot()` (after JSON.stringify/parse, or from storage). */
@@ -221,9 +309,14 @@ export class StateMachine {
     }
   }
 
-  /** The definition (docs/format.md): structure only; handlers are bound by name in fromJSON. */
+  /**
+   * The definition (docs/format.md): structure only; handlers are bound by name in fromJSON.
+   * A machine with an edge decided by a function has none: that throws a TypeError.
+   */
   toJSON() {
-    return JSON.parse(this.#live.toJSON());
+    const out = this.#live.toJSON();
+    if (out.error !== undefined) throw new TypeError(`toJSON(): ${out.error}`);
+    return JSON.parse(out.text);
   }
 
   /**
@@ -265,7 +358,10 @@ export class StateMachine {
     return machine;
   }
 
-  /** The DAG model; `run` (a result or an execution's steps) marks fired edges and visits. */
+  /**
+   * The DAG model; `run` (a result or an execution's steps) marks fired edges and visits.
+   * `format: 'agentensemble'` gives AgentEnsemble's DagModel 1.3 (graph mode) instead.
+   */
   toDag(options = {}) {
     return JSON.parse(exportOf(this.#live, 'dag', options));
   }
@@ -291,12 +387,39 @@ export class StateMachine {
   /** What console.log and util.inspect show: name, states, edge count, start, or that it is disposed. */
   [inspectSymbol](_depth, options, inspect) {
     if (this.#native === null) return `StateMachine '${this.#name}' <disposed>`;
-    const definition = this.toJSON();
-    const summary = { states: definition.states.map((s) => s.name), edges: definition.edges.length, start: definition.start, maxSteps: definition.maxSteps };
+    const native = this.#native;
+    const { start, maxSteps } = native.options();
+    const summary = { states: native.stateNames(), edges: native.edgeCount(), start, maxSteps };
     return `StateMachine '${this.#name}' ${typeof inspect === 'function' ? inspect(summary, options) : JSON.stringify(summary)}`;
   }
 }
 disposable(StateMachine);
+
+// The run's input variables the task templates name, as JSON text: the initial state's own
+// enumerable keys (an undefined value counts as missing, as an absent key does).
+function inputVariables(state, names) {
+  const variables = {};
+  const source = typeof state === 'object' && state !== null ? state : {};
+  for (const name of names) {
+    if (!Object.prototype.propertyIsEnumerable.call(source, name)) continue;
+    let value;
+    try {
+      value = source[name];
+    } catch (error) {
+      throw new TypeError(`the input variable '${name}' could not be read`, { cause: error });
+    }
+    if (value === undefined) continue;
+    let text;
+    try {
+      text = JSON.stringify(value);
+    } catch (error) {
+      throw new TypeError(`the input variable '${name}' cannot be shown in a task: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
+    if (text === undefined) throw new TypeError(`the input variable '${name}' cannot be shown in a task: it is ${describe(value)}`);
+    put(variables, name, value);
+  }
+  return JSON.stringify(variables);
+}
 
 /** One run of a StateMachine. Created by machine.start() / machine.resume(). */
 export class Execution {
@@ -306,6 +429,7 @@ export class Execution {
   #state;
   #steps = [];
   #updates = new Map();  // state name → the update of its latest visit (revision.previous)
+  #outputs = new Map();  // state name → every visit's update, in visit order (run.outputs)
   #failed = null;
   #running = false;
   #abortRequested = false;
@@ -324,7 +448,27 @@ export class Execution {
     if (snapshot !== null) {
       const durations = Array.isArray(snapshot.durations) ? snapshot.durations : [];
       this.#steps = snapshot.steps.map((s, i) => Object.freeze({ ...s, durationMs: durations[i] ?? 0 }));
-      for (const [name, update] of Object.entries(snapshot.updates ?? {})) this.#updates.set(name, update);
+      this.#restoreOutputs(snapshot);
+    }
+  }
+
+  // Every visit's update from the snapshot's `outputs`. A snapshot written before outputs were
+  // kept holds only each state's latest update (`updates`): that one goes to its last visit,
+  // and the earlier visits, unknown, read null.
+  #restoreOutputs(snapshot) {
+    const known = typeof snapshot.outputs === 'object' && snapshot.outputs !== null ? snapshot.outputs : null;
+    const latest = typeof snapshot.updates === 'object' && snapshot.updates !== null ? snapshot.updates : {};
+    for (const { state, visit } of this.#steps) {
+      const list = this.#outputs.get(state) ?? [];
+      this.#outputs.set(state, list);
+      const saved = known !== null && Object.hasOwn(known, state) && Array.isArray(known[state]) ? known[state] : null;
+      if (saved !== null && visit - 1 < saved.length) list[visit - 1] = saved[visit - 1];
+      else list[visit - 1] = null;
+    }
+    for (const [name, list] of this.#outputs) {
+      if (known === null && Object.hasOwn(latest, name)) list[list.length - 1] = latest[name];
+      for (let i = 0; i < list.length; i++) if (list[i] === undefined) list[i] = null;
+      this.#updates.set(name, Object.hasOwn(latest, name) ? latest[name] : list.at(-1));
     }
   }
 
@@ -357,9 +501,23 @@ export class Execution {
     return this.#failed !== null || this.reason !== null;
   }
 
-  /** The run as api.md describes it, as it is now: later steps do not change it. */
+  /**
+   * The run as api.md describes it, as it is now: later steps do not change it. `outputs` lists,
+   * per state, every visit's update in visit order (null for a visit that returned nothing);
+   * with onMaxSteps 'return-with-flag', `maxStepsReached` says whether the run stopped at maxSteps.
+   */
   result() {
-    return { reason: this.reason, stepsRun: this.#steps.length, state: this.#state, steps: this.#steps.slice() };
+    const run = { reason: this.reason, stepsRun: this.#steps.length, state: this.#state, steps: this.#steps.slice(), outputs: this.outputs };
+    const flag = this.#native.maxStepsFlag();
+    if (flag >= 0) run.maxStepsReached = flag === 1;
+    return run;
+  }
+
+  /** Per state, every visit's update in visit order: a new object of new arrays. */
+  get outputs() {
+    const outputs = {};
+    for (const [name, list] of this.#outputs) put(outputs, name, list.slice());
+    return outputs;
   }
 
   // Starts the next step (sync): the step's number, state and visit, and the handler's context.
@@ -373,11 +531,19 @@ export class Execution {
     const state = this.#prepared.states[index];
     const step = info[StepInfo.step];
     const visit = info[StepInfo.visit];
-    // A value fixed now: the feedback sentence is this visit's, whenever and wherever it is read.
-    const revision = info[StepInfo.revision] === 1
-      ? Object.freeze({ visit, previous: this.#updates.has(state.name) ? this.#updates.get(state.name) : null, feedback: this.#native.feedback() })
-      : null;
-    return { index, state, step, visit, finished: false, ctx: { state: this.#state, step, visit, stateName: state.name, signal, revision } };
+    // Values fixed now: the feedback texts are this visit's, whenever and wherever they are read.
+    let revision = null;
+    let feedback = null;
+    if (info[StepInfo.revision] === 1) {
+      const previous = this.#updates.has(state.name) ? this.#updates.get(state.name) : null;
+      revision = Object.freeze({ visit, previous, feedback: this.#native.feedback() });
+      feedback = this.#native.revisionText(jsonText(previous));
+    }
+    const task = this.#native.task(index);
+    return {
+      index, state, step, visit, finished: false,
+      ctx: { state: this.#state, step, visit, stateName: state.name, signal, revision, feedback, task },
+    };
   }
 
   // Runs the handler, merges its update and routes. Returns the step's record and the error the
@@ -400,12 +566,14 @@ export class Execution {
       throw error;
     }
     const durationMs = performance.now() - started;
-    this.#updates.set(state.name, update ?? null);
+    const output = update ?? null;
+    this.#updates.set(state.name, output);
+    if (!this.#outputs.has(state.name)) this.#outputs.set(state.name, []);
+    this.#outputs.get(state.name).push(output);
 
     const runtime = requireRuntime();
     this.#live;
-    const address = this.#address;
-    const status = runtime.writer.call(this.#state, state.paths, this.#prepared.ids, runtime.execComplete, address);
+    const status = this.#route(begun, output);
     const info = runtime.execInfo();
     const next = info[StepInfo.next];
     const edge = info[StepInfo.edge];
@@ -429,9 +597,42 @@ export class Execution {
     return { record, error };
   }
 
+  // Routes the step: the core walks the edges; when it reaches one decided by a function it says
+  // which (status AwaitingPredicate), this calls the function and answers. A no makes the core
+  // continue from the next edge, on the state marshalled again (the function may have run code
+  // that used the transfer area). Returns the final status.
+  #route(begun, output) {
+    const runtime = requireRuntime();
+    const { state, step, visit } = begun;
+    const complete = () => runtime.writer.call(this.#state, state.paths, this.#prepared.ids, runtime.execComplete, this.#address);
+    let status = complete();
+    while (status === ExecStatus.AwaitingPredicate) {
+      const edge = state.edges[runtime.execInfo()[StepInfo.edge]];
+      let verdict;
+      try {
+        verdict = edge.predicate(Object.freeze({ state: this.#state, step, visit, stateName: state.name, lastOutput: output }));
+        if (typeof verdict !== 'boolean') {
+          const hint = verdict !== null && typeof verdict === 'object' && typeof verdict.then === 'function' ? ' (edge functions are synchronous)' : '';
+          throw new TypeError(`the function of edge '${state.name}' -> '${edge.to}' returned ${describe(verdict)}; return true or false${hint}`);
+        }
+      } catch (error) {
+        this.#failed = error;
+        if (typeof error === 'object' && error !== null) error.steps = this.#steps.slice();
+        throw error;
+      }
+      this.#live;  // the function may have disposed this execution or its machine
+      status = runtime.module._hg_exec_verdict(this.#address, verdict ? 1 : 0);
+      if (status === ExecStatus.InStep) status = complete();
+    }
+    return status;
+  }
+
   // The values routing read come from the core, reserved names ($step, $state, $visits) included.
   #noEdgeError(state) {
-    const candidates = state.edges.map(({ to, when }) => `-> ${to}${when === null ? '' : ` when ${when}`}`);
+    const candidates = state.edges.map(({ to, when, predicate, description }) => {
+      if (predicate !== null) return `-> ${to} (a function${description ? `: ${description}` : ''})`;
+      return `-> ${to}${when === null ? '' : ` when ${when}`}`;
+    });
     const read = {};
     for (const [path, preview] of this.#native.unmatchedReads()) {
       Object.defineProperty(read, path, { value: preview, enumerable: true, writable: true, configurable: true });
@@ -439,7 +640,13 @@ export class Execution {
     const preview = Object.entries(read).map(([path, value]) => `${path} = ${value}`).join(', ');
     return new NoEdgeMatchedError(
       `no edge from state '${state.name}' matched: ${candidates.join('; ')}${preview ? `. The state read: ${preview}` : ''}`,
-      { stateName: state.name, candidates: state.edges.map((edge) => ({ ...edge })), read, steps: this.#steps.slice() },
+      {
+        stateName: state.name,
+        candidates: state.edges.map(({ to, when, predicate, description }) =>
+          predicate === null ? { to, when } : { to, when, predicate: true, description }),
+        read,
+        steps: this.#steps.slice(),
+      },
     );
   }
 
@@ -535,14 +742,18 @@ export class Execution {
     const saved = JSON.parse(this.#live.snapshot());
     saved.state = JSON.parse(JSON.stringify(this.#state));
     saved.updates = JSON.parse(JSON.stringify(Object.fromEntries(this.#updates)));
+    saved.outputs = JSON.parse(JSON.stringify(this.outputs));
     saved.durations = this.#steps.map((s) => s.durationMs);
     return saved;
   }
 
-  /** The DAG model of the machine with this execution's steps marked. */
+  /** The DAG model of the machine with this execution's steps marked (`format` as machine.toDag). */
   toDag(options) {
-    checkOptions(options, [], 'execution.toDag options');
-    return JSON.parse(exportOf(this.#prepared.native, 'dag', { highlight: this.result() }));
+    const { format, generatedAt } = checkOptions(options, ['format', 'generatedAt'], 'execution.toDag options');
+    const marks = { highlight: this.result() };
+    if (format !== undefined) marks.format = format;
+    if (generatedAt !== undefined) marks.generatedAt = generatedAt;
+    return JSON.parse(exportOf(this.#prepared.native, 'dag', marks));
   }
 
   dispose() {

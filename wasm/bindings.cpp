@@ -221,16 +221,16 @@ std::string dump(const handoff::condition::Json& json) {
 
 // { text } or { error }: the export of `dag` in `format`, after marking `trace`.
 val render(handoff::dag::Dag dag, const std::string& trace, const std::string& format, const std::string& kind,
-           const std::string& direction) {
-  auto rendered = handoff::dag::render(std::move(dag), trace, format, {kind, direction});
+           const std::string& direction, const std::string& generated_at) {
+  auto rendered = handoff::dag::render(std::move(dag), trace, format, {kind, direction}, generated_at);
   val out = val::object();
   out.set(rendered ? "text" : "error", val(rendered ? rendered.value() : rendered.error()));
   return out;
 }
 
 val graph_export(const HandoffGraph& g, const std::string& trace, const std::string& format, const std::string& kind,
-                 const std::string& direction) {
-  return render(handoff::dag::dag_of(g), trace, format, kind, direction);
+                 const std::string& direction, const std::string& generated_at) {
+  return render(handoff::dag::dag_of(g), trace, format, kind, direction, generated_at);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -329,42 +329,55 @@ val problem_value(const handoff::machine::Problem& p) {
   return out;
 }
 
+// `on_max_steps` is "return", "throw" or "return-with-flag" (js/machine.js checked it).
 Machine* make_machine(const std::string& name, bool has_start, const std::string& start, double max_steps,
-                      bool throw_on_max_steps, bool feedback_on_revisit, val reducers) {
+                      const std::string& on_max_steps, bool feedback_on_revisit, val no_feedback_states, val reducers) {
   handoff::machine::MachineOptions options;
   auto count = reducers["length"].as<std::size_t>();
   for (std::size_t i = 0; i < count; ++i) {
     options.reducers.emplace_back(reducers[i][0].as<std::string>(), reducers[i][1].as<std::string>());
   }
+  auto excluded = no_feedback_states["length"].as<std::size_t>();
+  for (std::size_t i = 0; i < excluded; ++i) options.no_feedback_states.push_back(no_feedback_states[i].as<std::string>());
   options.name = name;
   if (has_start) options.start = start;
   options.max_steps = max_steps;
-  options.on_max_steps = throw_on_max_steps ? handoff::machine::OnMaxSteps::Throw : handoff::machine::OnMaxSteps::Return;
+  options.on_max_steps = handoff::machine::on_max_steps_of(on_max_steps).value_or(handoff::machine::OnMaxSteps::Return);
   options.feedback_on_revisit = feedback_on_revisit;
   return new Machine(std::move(options));
 }
 
 std::uintptr_t machine_address(const Machine& m) { return reinterpret_cast<std::uintptr_t>(&m); }
 
-val machine_add_state(Machine& m, const std::string& name, bool feedback_on_revisit) {
-  auto added = m.add_state(name, feedback_on_revisit);
+val machine_add_state(Machine& m, const std::string& name, bool feedback_on_revisit, bool has_task, const std::string& task) {
+  auto added = m.add_state(name, feedback_on_revisit, has_task ? std::optional<std::string_view>(task) : std::nullopt);
   return added ? val::null() : problem_value(added.error());
 }
 
-// null, { problem: { code, message } } or { syntax: { index, message } }
-val machine_add_edge(Machine& m, const std::string& from, const std::string& to, bool conditional, const std::string& when,
-                     const std::string& description) {
-  auto added = m.add_edge(from, to, conditional ? std::optional<std::string_view>(when) : std::nullopt, description);
-  if (added) return val::null();
+// { problem: { code, message, pointer } } or { syntax: { index, message } }
+val edge_rejection(const handoff::machine::EdgeRejection& rejection) {
   val out = val::object();
-  if (added.error().problem) out.set("problem", problem_value(*added.error().problem));
-  if (added.error().syntax) {
+  if (rejection.problem) out.set("problem", problem_value(*rejection.problem));
+  if (rejection.syntax) {
     val syntax = val::object();
-    syntax.set("index", val(added.error().syntax->index));
-    syntax.set("message", val(added.error().syntax->message));
+    syntax.set("index", val(rejection.syntax->index));
+    syntax.set("message", val(rejection.syntax->message));
     out.set("syntax", syntax);
   }
   return out;
+}
+
+// null, or edge_rejection's object.
+val machine_add_edge(Machine& m, const std::string& from, const std::string& to, bool conditional, const std::string& when,
+                     const std::string& description) {
+  auto added = m.add_edge(from, to, conditional ? std::optional<std::string_view>(when) : std::nullopt, description);
+  return added ? val::null() : edge_rejection(added.error());
+}
+
+// An edge decided by a JavaScript function: null or { problem }.
+val machine_add_predicate_edge(Machine& m, const std::string& from, const std::string& to, const std::string& description) {
+  auto added = m.add_predicate_edge(from, to, description);
+  return added ? val::null() : edge_rejection(added.error());
 }
 
 val machine_validate(const Machine& m) {
@@ -390,18 +403,34 @@ val machine_route_path_texts(const Machine& m, std::uint32_t state) {
   return strings_array(texts);
 }
 
-val machine_out_edges(const Machine& m, std::uint32_t state) { return out_edges(m.graph(), m.states()[state].node); }
+// [{ to, when, description, predicate }] in declaration order.
+val machine_out_edges(const Machine& m, std::uint32_t state) {
+  val out = out_edges(m.graph(), m.states()[state].node);
+  auto count = m.graph().out_edges(m.states()[state].node).size();
+  for (std::size_t i = 0; i < count; ++i) out[i].set("predicate", val(m.out_edge(state, static_cast<std::uint32_t>(i)).predicate));
+  return out;
+}
+
+std::uint32_t machine_edge_count(const Machine& m) { return static_cast<std::uint32_t>(m.edges().size()); }
+
+val machine_template_variables(const Machine& m) { return strings_array(m.template_variables()); }
 
 val machine_strings_since(const Machine& m, std::uint32_t from) { return strings_since(m.graph(), from); }
 
 Execution* make_execution(Machine& m) { return new Execution(m); }
 
 val machine_export(const Machine& m, const std::string& trace, const std::string& format, const std::string& kind,
-                   const std::string& direction) {
-  return render(handoff::dag::dag_of(m), trace, format, kind, direction);
+                   const std::string& direction, const std::string& generated_at) {
+  return render(handoff::dag::dag_of(m), trace, format, kind, direction, generated_at);
 }
 
-std::string machine_to_json(const Machine& m) { return dump(handoff::definition::to_json(m)); }
+// { text } (the definition), or { error } when the machine has none (an edge is a function).
+val machine_to_json(const Machine& m) {
+  val out = val::object();
+  if (auto problem = handoff::definition::portability_problem(m)) out.set("error", val(*problem));
+  else out.set("text", val(dump(handoff::definition::to_json(m))));
+  return out;
+}
 
 // Replaces `m` with the machine the definition describes; null, or [{ pointer, message }].
 val machine_load_json(Machine& m, const std::string& text) {
@@ -427,8 +456,9 @@ val machine_options(const Machine& m) {
   out.set("name", val(o.name));
   out.set("start", o.start ? val(*o.start) : val::undefined());
   out.set("maxSteps", val(o.max_steps));
-  out.set("onMaxSteps", val(o.on_max_steps == handoff::machine::OnMaxSteps::Throw ? "throw" : "return"));
+  out.set("onMaxSteps", val(handoff::machine::on_max_steps_name(o.on_max_steps)));
   out.set("feedbackOnRevisit", val(o.feedback_on_revisit));
+  out.set("noFeedbackStates", strings_array(o.no_feedback_states));
   return out;
 }
 
@@ -446,6 +476,34 @@ std::uintptr_t execution_address(const Execution& e) { return reinterpret_cast<s
 std::string execution_snapshot(const Execution& e) {
   return e.snapshot().dump(-1, ' ', false, handoff::condition::Json::error_handler_t::replace);
 }
+
+// Fills the task templates from the JSON text of the run's input variables: null, or the missing
+// ones as [[state, variable], ...].
+val execution_bind_variables(Execution& e, const std::string& text) {
+  auto variables = handoff::condition::Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  auto bound = e.bind_variables(variables.is_discarded() ? handoff::condition::Json::object() : variables);
+  if (bound) return val::null();
+  val out = val::array();
+  for (std::size_t i = 0; i < bound.error().size(); ++i) {
+    val pair = val::array();
+    pair.set(0, val(bound.error()[i].first));
+    pair.set(1, val(bound.error()[i].second));
+    out.set(i, pair);
+  }
+  return out;
+}
+
+// A state's task, filled; null for a state without one.
+val execution_task(const Execution& e, std::uint32_t state) {
+  const auto& task = e.task(state);
+  return task ? val(*task) : val::null();
+}
+
+std::string execution_revision_text(const Execution& e, const std::string& prior_output_json) {
+  return e.revision_text(prior_output_json);
+}
+
+int execution_max_steps_flag(const Execution& e) { return e.max_steps_flag(); }
 
 // [[path, preview], ...]: what the conditions read on a step where no edge matched.
 val execution_unmatched_reads(const Execution& e) {
@@ -524,6 +582,16 @@ EMSCRIPTEN_KEEPALIVE std::int32_t hg_exec_complete(Execution* execution, std::ui
   return static_cast<std::int32_t>(status);
 }
 
+// The answer of the host function of the edge awaited (status AwaitingPredicate); exec_info then
+// holds the step's record (a yes) or the step under way (a no: JS marshals and completes again).
+// Returns the new status.
+EMSCRIPTEN_KEEPALIVE std::int32_t hg_exec_verdict(Execution* execution, std::int32_t matched) {
+  if (execution == nullptr || execution->status() != handoff::machine::Status::AwaitingPredicate) return -1;
+  auto status = execution->answer_predicate(matched != 0);
+  exec_info = execution->step_info();
+  return static_cast<std::int32_t>(status);
+}
+
 EMSCRIPTEN_KEEPALIVE std::int32_t hg_exec_status(const Execution* execution) {
   return execution == nullptr ? -1 : static_cast<std::int32_t>(execution->status());
 }
@@ -571,6 +639,9 @@ EMSCRIPTEN_BINDINGS(handoff_graph) {
       .function("address", &machine_address)
       .function("addState", &machine_add_state)
       .function("addEdge", &machine_add_edge)
+      .function("addPredicateEdge", &machine_add_predicate_edge)
+      .function("edgeCount", &machine_edge_count)
+      .function("templateVariables", &machine_template_variables)
       .function("validate", &machine_validate)
       .function("stateNames", &machine_state_names)
       .function("routePaths", &machine_route_paths)
@@ -589,7 +660,11 @@ EMSCRIPTEN_BINDINGS(handoff_graph) {
       .function("address", &execution_address)
       .function("snapshot", &execution_snapshot)
       .function("unmatchedReads", &execution_unmatched_reads)
-      .function("feedback", &Execution::feedback);
+      .function("feedback", &Execution::feedback)
+      .function("bindVariables", &execution_bind_variables)
+      .function("task", &execution_task)
+      .function("revisionText", &execution_revision_text)
+      .function("maxStepsFlag", &execution_max_steps_flag);
 
   class_<SwarmHolder>("Swarm")
       .constructor<>()

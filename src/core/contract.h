@@ -38,14 +38,16 @@
   X(MaxStateCells, 1048576)        \
   X(MaxMarshalWork, 8388608)
 
-// Where an execution is (machine/execution.h).
+// Where an execution is (machine/execution.h). AwaitingPredicate: routing reached an edge the host
+// decides with a function; StepInfo.edge says which, and hg_exec_verdict answers.
 #define HANDOFF_CONTRACT_EXEC_STATUS(X) \
   X(Ready, 0)                           \
   X(InStep, 1)                          \
   X(End, 2)                             \
   X(MaxSteps, 3)                        \
   X(NoEdgeMatched, 4)                   \
-  X(Aborted, 5)
+  X(Aborted, 5)                         \
+  X(AwaitingPredicate, 6)
 
 // A tape cell: four little-endian uint32 words (condition/value.h documents their meaning).
 #define HANDOFF_CONTRACT_CELL(X) \
@@ -63,9 +65,10 @@
   X(byteCapacity)                           \
   X(slotCapacity)
 
-// What the last hg_exec_begin / hg_exec_complete did (int32 words at hg_exec_info()): the step
-// under way, or the record of the step just routed. `revision` is 1 when revision feedback
-// applies to the visit begun.
+// What the last hg_exec_begin / hg_exec_complete / hg_exec_verdict did (int32 words at
+// hg_exec_info()): the step under way, or the record of the step just routed. `revision` is 1
+// when revision feedback applies to the visit begun. While the status is AwaitingPredicate,
+// `edge` is the position (among the state's outgoing edges) of the edge whose function decides.
 #define HANDOFF_CONTRACT_STEP_INFO(X) \
   X(status)                           \
   X(step)                             \

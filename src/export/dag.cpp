@@ -10,6 +10,11 @@ namespace handoff::dag {
 namespace {
 
 constexpr const char* kFired = "#e4572e";
+// Edges that did not fire in a finished run: drawn, but receding.
+constexpr const char* kUnfired = "#b8b8b8";
+
+// Whether the marks are of a finished machine run, whose unfired edges are greyed.
+bool finished_run(const Dag& dag) { return dag.run && !dag.run->reason.empty(); }
 
 }  // namespace
 
@@ -34,13 +39,17 @@ Dag dag_of(const machine::Machine& machine) {
   dag.name = machine.options().name;
   const auto& start = machine.options().start;
   bool has_end = false;
+  std::int32_t declared = 0;
   for (const auto& state : machine.states()) {
-    dag.nodes.push_back({state.name, "state", "", start && *start == state.name, std::nullopt});
+    Node node{state.name, "state", "", start && *start == state.name, std::nullopt};
+    if (state.task) node.task = state.task->source();
+    node.declared = declared++;
+    dag.nodes.push_back(std::move(node));
   }
   std::map<std::string, std::uint32_t> seen;
   for (const auto& edge : machine.edges()) {
     has_end = has_end || edge.to == machine::kEnd;
-    dag.edges.push_back({edge.from, edge.to, edge.when, edge.description, seen[edge.from]++, {}});
+    dag.edges.push_back({edge.from, edge.to, edge.when, edge.description, seen[edge.from]++, {}, edge.predicate});
   }
   if (has_end) dag.nodes.push_back({std::string(machine::kEnd), "end", "", false, std::nullopt});
   std::sort(dag.nodes.begin(), dag.nodes.end(), [](const Node& a, const Node& b) { return a.id < b.id; });
@@ -134,7 +143,8 @@ Json to_json(const Dag& dag) {
                  {"to", e.to},
                  {"position", e.position},
                  {"when", e.when ? Json(*e.when) : Json(nullptr)},
-                 {"unconditional", !e.when.has_value()}};
+                 {"unconditional", !e.when.has_value() && !e.predicate}};
+    if (e.predicate) edge["predicate"] = true;
     if (!e.description.empty()) edge["description"] = e.description;
     edge["fired"] = !e.fired_at.empty();
     edge["firedCount"] = e.fired_at.size();
@@ -199,10 +209,13 @@ std::map<std::string, std::string> generated_ids(const Dag& dag) {
   return ids;
 }
 
+// A condition shows as itself; an edge decided by a host function by its description.
 std::string edge_label(const Edge& e) {
-  std::string label = e.when ? *e.when : e.description;
-  return label;
+  if (e.predicate) return e.description.empty() ? std::string("(predicate)") : e.description;
+  return e.when ? *e.when : e.description;
 }
+
+bool conditional(const Edge& e) { return e.when.has_value() || e.predicate; }
 
 }  // namespace
 
@@ -254,16 +267,20 @@ std::string to_mermaid(const Dag& dag, const MermaidOptions& options) {
     }
   }
   std::vector<std::size_t> fired_links;
+  std::vector<std::size_t> unfired_links;
   std::size_t link = any_start ? 1 : 0;
   for (const Edge& e : dag.edges) {
     std::string label = edge_label(e);
-    out += "  " + ids[e.from] + (e.when ? " -->" : " -.->");
+    out += "  " + ids[e.from] + (conditional(e) ? " -->" : " -.->");
     if (!label.empty()) out += "|\"" + mermaid_text(label) + "\"|";
     out += " " + ids[e.to] + "\n";
-    if (!e.fired_at.empty()) fired_links.push_back(link);
+    (e.fired_at.empty() ? unfired_links : fired_links).push_back(link);
     ++link;
   }
   for (std::size_t l : fired_links) out += "  linkStyle " + std::to_string(l) + " stroke:" + kFired + ",stroke-width:3px\n";
+  if (finished_run(dag)) {
+    for (std::size_t l : unfired_links) out += "  linkStyle " + std::to_string(l) + " stroke:" + kUnfired + ",color:" + kUnfired + "\n";
+  }
   return out;
 }
 
@@ -313,11 +330,14 @@ std::string to_dot(const Dag& dag) {
     // A label of nothing but white space makes Graphviz 2.43 abort beside an xlabel: leave it out.
     bool visible = std::any_of(label.begin(), label.end(), [](char c) { return c != ' ' && c != '\n' && c != '\t' && c != '\r'; });
     if (visible) attributes.push_back("label=" + dot_string(label));
-    if (!e.when) attributes.push_back("style=dashed");
+    if (!conditional(e)) attributes.push_back("style=dashed");
     if (!e.fired_at.empty()) {
       attributes.push_back("color=\"" + std::string(kFired) + "\"");
       attributes.push_back("penwidth=2.5");
       attributes.push_back("xlabel=" + dot_string("×" + std::to_string(e.fired_at.size())));
+    } else if (finished_run(dag)) {
+      attributes.push_back("color=\"" + std::string(kUnfired) + "\"");
+      attributes.push_back("fontcolor=\"" + std::string(kUnfired) + "\"");
     }
     for (std::size_t i = 0; i < attributes.size(); ++i) out += (i ? ", " : "") + attributes[i];
     out += "];\n";
@@ -325,18 +345,101 @@ std::string to_dot(const Dag& dag) {
   return out + "}\n";
 }
 
+// ---------------------------------------------------------------------------------------------
+// AgentEnsemble's DagModel 1.3, graph mode (agentensemble-devtools' DagExporter for a Graph):
+// states get ids "0", "1", … in declaration order and the END cap the next one; members are in
+// the order of DagModel's, DagTaskNode's and DagGraphEdge's fields, nulls included, as Jackson
+// writes them.
+
+Json to_agentensemble_json(const Dag& dag, std::string_view generated_at) {
+  std::vector<const Node*> states;
+  for (const Node& n : dag.nodes) {
+    if (n.type == "state") states.push_back(&n);
+  }
+  std::sort(states.begin(), states.end(), [](const Node* a, const Node* b) { return a->declared < b->declared; });
+  std::map<std::string, std::string> ids;
+  for (std::size_t i = 0; i < states.size(); ++i) ids[states[i]->id] = std::to_string(i);
+  const std::string end_id = std::to_string(states.size());
+  ids[std::string(machine::kEnd)] = end_id;
+
+  auto task_node = [](const std::string& id, std::string description, std::string expected, std::string role,
+                      const char* node_type) {
+    return Json{{"id", id},
+                {"description", std::move(description)},
+                {"expectedOutput", std::move(expected)},
+                {"agentRole", std::move(role)},
+                {"dependsOn", Json::array()},
+                {"parallelGroup", 0},
+                {"onCriticalPath", false},
+                {"nodeType", node_type},
+                {"mapReduceLevel", nullptr},
+                {"loopMaxIterations", nullptr},
+                {"loopBody", nullptr}};
+  };
+  Json tasks = Json::array();
+  std::string start_id;
+  for (const Node* n : states) {
+    // AgentEnsemble writes "<state>: <task description>"; a state without a task is its name.
+    std::string description = n->task ? n->id + ": " + *n->task : n->id;
+    // Handlers are code, as AgentEnsemble's deterministic handlers are.
+    tasks.push_back(task_node(ids[n->id], std::move(description), "", "(deterministic)", "graph-state"));
+    if (n->start) start_id = ids[n->id];
+  }
+  tasks.push_back(task_node(end_id, "END", "(terminal)", "(terminal)", "graph-end"));
+
+  Json edges = Json::array();
+  for (const Edge& e : dag.edges) {
+    // A condition is its own description; an edge's description, when it has one, is the label
+    // the author wrote for it.
+    std::optional<std::string> label;
+    if (!e.description.empty()) label = e.description;
+    else if (e.when) label = *e.when;
+    edges.push_back({{"fromStateId", ids[e.from]},
+                     {"toStateId", ids[e.to]},
+                     {"conditionDescription", label ? Json(*label) : Json(nullptr)},
+                     {"unconditional", !conditional(e)},
+                     {"fired", !e.fired_at.empty()}});
+  }
+
+  Json termination = nullptr;
+  Json steps = nullptr;
+  if (dag.run) {
+    const std::string& reason = dag.run->reason;
+    termination = reason == "end" ? Json("terminal") : reason == "max-steps" ? Json("maxSteps") : reason.empty() ? Json() : Json(reason);
+    steps = dag.run->steps_run;
+  }
+  return {{"schemaVersion", "1.3"},
+          {"type", "dag"},
+          {"workflow", "GRAPH"},
+          {"generatedAt", std::string(generated_at)},
+          {"agents", Json::array()},
+          {"tasks", std::move(tasks)},
+          {"parallelGroups", Json::array()},
+          {"criticalPath", Json::array()},
+          {"mapReduceMode", nullptr},
+          {"mode", "graph"},
+          {"graphEdges", std::move(edges)},
+          {"graphStartStateId", start_id.empty() ? Json(nullptr) : Json(start_id)},
+          {"graphTerminationReason", std::move(termination)},
+          {"graphStepsRun", std::move(steps)}};
+}
+
 Expected<std::string, std::string> render(Dag dag, std::string_view trace, std::string_view format,
-                                          const MermaidOptions& mermaid) {
-  if (format != "dag" && format != "mermaid" && format != "dot") {
-    return unexpected("unknown export format '" + std::string(format) + "' (dag, mermaid or dot)");
+                                          const MermaidOptions& mermaid, std::string_view generated_at) {
+  if (format != "dag" && format != "agentensemble" && format != "mermaid" && format != "dot") {
+    return unexpected("unknown export format '" + std::string(format) + "' (dag, agentensemble, mermaid or dot)");
+  }
+  if (format == "agentensemble" && dag.kind != "state-machine") {
+    return unexpected(std::string("the AgentEnsemble DagModel is a state machine's export (its graph mode); a graph has none"));
   }
   if (!trace.empty()) {
     auto parsed = Json::parse(trace, nullptr, /*allow_exceptions=*/false);
-    if (parsed.is_discarded()) return unexpected(std::string("the trace is not JSON"));
+    if (parsed.is_discarded()) return unexpected(std::string("cannot mark this trace: the trace is not JSON"));
     auto applied = apply_trace(dag, parsed);
-    if (!applied) return unexpected(applied.error());
+    if (!applied) return unexpected("cannot mark this trace: " + applied.error());
   }
   if (format == "dag") return to_json(dag).dump(-1, ' ', false, Json::error_handler_t::replace);
+  if (format == "agentensemble") return to_agentensemble_json(dag, generated_at).dump(-1, ' ', false, Json::error_handler_t::replace);
   if (format == "dot") return to_dot(dag);
   return to_mermaid(dag, mermaid);
 }

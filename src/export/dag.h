@@ -27,6 +27,8 @@ struct Node {
   std::string description;
   bool start = false;
   std::optional<std::uint32_t> visits;  // with a run
+  std::optional<std::string> task = std::nullopt;  // a machine state's task text
+  std::int32_t declared = -1;           // a machine state's position in declaration order
 };
 
 struct Edge {
@@ -36,6 +38,7 @@ struct Edge {
   std::string description;
   std::uint32_t position = 0;          // among `from`'s outgoing edges
   std::vector<std::uint32_t> fired_at;  // step numbers (1-based) at which the edge fired
+  bool predicate = false;              // decided by a host function (a machine's)
 };
 
 struct Run {
@@ -69,10 +72,17 @@ struct MermaidOptions {
 std::string to_mermaid(const Dag& dag, const MermaidOptions& options);
 std::string to_dot(const Dag& dag);
 
-// One export of `dag`: `format` is "dag" (the model's JSON text), "mermaid" or "dot"; `trace` is
-// the JSON text of a run or routing trace to mark first (empty: none). The error says why the
-// trace does not fit, or names an unknown format.
+// A state machine's model in AgentEnsemble's DagModel, schema 1.3 (its graph mode: "tasks" of
+// nodeType "graph-state" and one "graph-end", "graphEdges" with conditionDescription,
+// unconditional and fired), so that AgentEnsemble's viewer draws it. `generated_at` is the
+// ISO-8601 instant of its "generatedAt" (the host's clock: the core has none).
+Json to_agentensemble_json(const Dag& dag, std::string_view generated_at);
+
+// One export of `dag`: `format` is "dag" (the model's JSON text), "agentensemble" (machines
+// only: to_agentensemble_json), "mermaid" or "dot"; `trace` is the JSON text of a run or routing
+// trace to mark first (empty: none). The error says why the trace does not fit, or names an
+// unknown format.
 Expected<std::string, std::string> render(Dag dag, std::string_view trace, std::string_view format,
-                                          const MermaidOptions& mermaid);
+                                          const MermaidOptions& mermaid, std::string_view generated_at = {});
 
 }  // namespace handoff::dag

@@ -133,6 +133,7 @@ Json to_json(const machine::Machine& m) {
   for (const auto& state : m.states()) {
     Json s = {{"name", state.name}};
     if (!state.feedback_on_revisit) s["feedbackOnRevisit"] = false;
+    if (state.task) s["task"] = state.task->source();
     states.push_back(std::move(s));
   }
   Json edges = Json::array();
@@ -140,6 +141,9 @@ Json to_json(const machine::Machine& m) {
     Json e = {{"from", edge.from}, {"to", edge.to}};
     if (edge.when) e["when"] = *edge.when;
     if (!edge.description.empty()) e["description"] = edge.description;
+    // Not part of the format (portability_problem refuses such machines); written so that the
+    // fingerprint of a snapshot covers which edges are functions.
+    if (edge.predicate) e["predicate"] = true;
     edges.push_back(std::move(e));
   }
   Json reducers = Json::object();
@@ -149,8 +153,9 @@ Json to_json(const machine::Machine& m) {
   double steps = options.max_steps;
   if (std::floor(steps) == steps && std::fabs(steps) < 1e15) out["maxSteps"] = static_cast<std::int64_t>(steps);
   else out["maxSteps"] = steps;
-  out["onMaxSteps"] = options.on_max_steps == machine::OnMaxSteps::Throw ? "throw" : "return";
+  out["onMaxSteps"] = machine::on_max_steps_name(options.on_max_steps);
   out["feedbackOnRevisit"] = options.feedback_on_revisit;
+  if (!options.no_feedback_states.empty()) out["noFeedbackStates"] = options.no_feedback_states;
   out["states"] = std::move(states);
   out["edges"] = std::move(edges);
   out["reducers"] = std::move(reducers);
@@ -163,8 +168,8 @@ Expected<std::unique_ptr<machine::Machine>, std::vector<Problem>> machine_from_j
     r.problem("", "expected an object");
     return unexpected(std::move(r.problems));
   }
-  r.only(document, "", {"format", "version", "name", "start", "maxSteps", "onMaxSteps", "feedbackOnRevisit", "states",
-                        "edges", "reducers"});
+  r.only(document, "", {"format", "version", "name", "start", "maxSteps", "onMaxSteps", "feedbackOnRevisit",
+                        "noFeedbackStates", "states", "edges", "reducers"});
   r.format_and_version(document, kMachineFormat, kMachineVersion);
   machine::MachineOptions options;
   if (const std::string* name = r.string(document, "", "name", false)) options.name = *name;
@@ -174,12 +179,19 @@ Expected<std::unique_ptr<machine::Machine>, std::vector<Problem>> machine_from_j
     else r.problem("/maxSteps", "expected a number");
   }
   if (const std::string* on_max = r.string(document, "", "onMaxSteps", false)) {
-    if (*on_max == "throw") options.on_max_steps = machine::OnMaxSteps::Throw;
-    else if (*on_max != "return") r.problem("/onMaxSteps", "expected \"return\" or \"throw\"");
+    if (auto value = machine::on_max_steps_of(*on_max)) options.on_max_steps = *value;
+    else r.problem("/onMaxSteps", "expected \"return\", \"throw\" or \"return-with-flag\"");
   }
   if (auto it = document.find("feedbackOnRevisit"); it != document.end()) {
     if (it->is_boolean()) options.feedback_on_revisit = it->get<bool>();
     else r.problem("/feedbackOnRevisit", "expected true or false");
+  }
+  if (auto it = document.find("noFeedbackStates"); it != document.end()) {
+    if (!it->is_array()) r.problem("/noFeedbackStates", "expected an array of state names");
+    for (std::size_t i = 0; it->is_array() && i < it->size(); ++i) {
+      if ((*it)[i].is_string()) options.no_feedback_states.push_back((*it)[i].get<std::string>());
+      else r.problem("/noFeedbackStates/" + std::to_string(i), "expected a state name");
+    }
   }
   if (auto it = document.find("reducers"); it != document.end()) {
     if (!it->is_object()) r.problem("/reducers", "expected an object");
@@ -204,15 +216,17 @@ Expected<std::unique_ptr<machine::Machine>, std::vector<Problem>> machine_from_j
       r.problem(pointer, "expected an object");
       continue;
     }
-    r.only(state, pointer, {"name", "feedbackOnRevisit"});
+    r.only(state, pointer, {"name", "feedbackOnRevisit", "task"});
     const std::string* name = r.string(state, pointer, "name", true);
+    const std::string* task = r.string(state, pointer, "task", false);
     bool feedback = true;
     if (auto it = state.find("feedbackOnRevisit"); it != state.end()) {
       if (it->is_boolean()) feedback = it->get<bool>();
       else r.problem(pointer + "/feedbackOnRevisit", "expected true or false");
     }
     if (!name) continue;
-    if (auto added = machine->add_state(*name, feedback); !added) r.problem(pointer + "/name", added.error().message);
+    auto added = machine->add_state(*name, feedback, task ? std::optional<std::string_view>(*task) : std::nullopt);
+    if (!added) r.problem(pointer + (added.error().code == "bad-task" ? "/task" : "/name"), added.error().message);
   }
   read_edges(r, document, [&](const EdgeFields& e) -> std::optional<Problem> {
     auto added = machine->add_edge(e.from, e.to, e.when, e.description);
@@ -222,6 +236,18 @@ Expected<std::unique_ptr<machine::Machine>, std::vector<Problem>> machine_from_j
   });
   if (!r.problems.empty()) return unexpected(std::move(r.problems));
   return machine;
+}
+
+std::optional<std::string> portability_problem(const machine::Machine& m) {
+  const auto& edges = m.edges();
+  for (std::size_t i = 0; i < edges.size(); ++i) {
+    if (!edges[i].predicate) continue;
+    return "edge " + std::to_string(i) + " ('" + edges[i].from + "' -> '" + edges[i].to + "'" +
+           (edges[i].description.empty() ? "" : ", '" + edges[i].description + "'") +
+           ") is decided by a function, which a definition cannot hold: write it as a condition string "
+           "(docs/conditions.md) to store or send the machine";
+  }
+  return std::nullopt;
 }
 
 std::string describe(const std::vector<Problem>& problems) {

@@ -3,6 +3,7 @@
 // fault, each with the JSON pointer of the value at fault.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,8 @@ Expected<graph::HandoffGraph, std::vector<Problem>> graph_from_json(const condit
 // they are bound by state name when the definition is loaded).
 condition::Json to_json(const machine::Machine& machine);
 Expected<std::unique_ptr<machine::Machine>, std::vector<Problem>> machine_from_json(const condition::Json& document);
+// Why the machine has no definition (an edge decided by a host function), or nothing.
+std::optional<std::string> portability_problem(const machine::Machine& machine);
 
 // "/edges/3/when: expected '==' … at column 9", one line per problem.
 std::string describe(const std::vector<Problem>& problems);

@@ -35,6 +35,7 @@ const char* status_name(Status status) {
     case Status::MaxSteps: return "max-steps";
     case Status::NoEdgeMatched: return "no-edge-matched";
     case Status::Aborted: return "aborted";
+    case Status::AwaitingPredicate: return "awaiting-predicate";
   }
   return "ready";
 }
@@ -42,20 +43,60 @@ const char* status_name(Status status) {
 Execution::Execution(Machine& machine)
     : machine_(&machine),
       current_(*machine.state_index(*machine.options().start)),
-      visits_(machine.states().size()) {
+      visits_(machine.states().size()),
+      tasks_(machine.states().size()) {
   machine.freeze();
+  // Tasks without placeholders read the same in every run; the others wait for bind_variables.
+  const auto& states = machine.states();
+  for (std::size_t i = 0; i < states.size(); ++i) {
+    if (states[i].task && states[i].task->variables().empty()) tasks_[i] = states[i].task->render(variables_);
+  }
 }
 
 std::uint32_t Execution::begin_step() {
   status_ = Status::InStep;
   ++step_;
   ++visits_[current_];
+  route_from_ = 0;
   return current_;
 }
 
 bool Execution::revision_applies() const {
-  return visits_[current_] > 1 && machine_->options().feedback_on_revisit &&
-         machine_->states()[current_].feedback_on_revisit;
+  return visits_[current_] > 1 && machine_->feedback_applies(current_);
+}
+
+std::string Execution::revision_text(std::string_view prior_output_json) const {
+  auto prior = Json::parse(prior_output_json, nullptr, /*allow_exceptions=*/false);
+  std::string shown = prior.is_discarded() ? std::string(prior_output_json)
+                      : prior.is_null()    ? std::string("(none: that visit returned no update)")
+                                           : prior.dump(-1, ' ', false, Json::error_handler_t::replace);
+  return "Prior visit's output:\n" + shown + "\n\nGraph state '" + machine_->states()[current_].name + "' visit #" +
+         std::to_string(visits_[current_]) + ". Prior visit's output is provided above; refine your response based on it.";
+}
+
+int Execution::max_steps_flag() const {
+  if (machine_->options().on_max_steps != OnMaxSteps::ReturnWithFlag) return -1;
+  return status_ == Status::MaxSteps ? 1 : 0;
+}
+
+Expected<void, std::vector<std::pair<std::string, std::string>>> Execution::bind_variables(const Json& variables) {
+  std::vector<std::pair<std::string, std::string>> missing;
+  Json used = Json::object();
+  for (const State& s : machine_->states()) {
+    if (!s.task) continue;
+    for (const std::string& name : s.task->variables()) {
+      auto it = variables.is_object() ? variables.find(name) : variables.end();
+      if (!variables.is_object() || it == variables.end()) missing.emplace_back(s.name, name);
+      else used[name] = *it;
+    }
+  }
+  if (!missing.empty()) return unexpected(std::move(missing));
+  variables_ = std::move(used);
+  const auto& states = machine_->states();
+  for (std::size_t i = 0; i < states.size(); ++i) {
+    if (states[i].task) tasks_[i] = states[i].task->render(variables_);
+  }
+  return {};
 }
 
 std::string Execution::feedback() const {
@@ -72,6 +113,7 @@ contract::StepInfo Execution::step_info() const {
                           kNextNone,
                           static_cast<std::int32_t>(contract::kNoEdge),
                           status_ == Status::InStep && revision_applies() ? 1 : 0};
+  if (status_ == Status::AwaitingPredicate) info.edge = static_cast<std::int32_t>(route_from_);
   if (status_ != Status::InStep && !history_.empty() && history_.back().step == step_) {
     const StepRecord& last = history_.back();
     info.state = static_cast<std::int32_t>(last.state);
@@ -130,15 +172,44 @@ Status Execution::complete_step(const ValueRef* state_slots) {
     slots_.push_back(reserved[i] ? ValueRef(&reserved_view_, reserved_cells_[r++]) : state_slots[i]);
   }
 
-  std::int32_t edge = graph.route(state.node, slots_.data());
-  StepRecord record{step_, current_, visits_[current_], kNextNone, edge};
-  if (edge < 0) {
-    unmatched_reads_.clear();
-    for (std::size_t i = 0; i < paths.size(); ++i) unmatched_reads_.emplace_back(paths[i].text(), condition::preview_text(slots_[i], 60));
-    history_.push_back(record);
-    status_ = Status::NoEdgeMatched;
-    return status_;
+  if (!machine_->has_predicates()) {
+    std::int32_t edge = graph.route(state.node, slots_.data());
+    return edge < 0 ? no_edge_matched(paths) : finish_step(edge);
   }
+  // Declaration order, as graph.route walks; an edge decided by a host function stops the walk.
+  const auto& out = graph.out_edges(state.node);
+  for (std::uint32_t position = route_from_; position < out.size(); ++position) {
+    if (machine_->edges()[out[position]].predicate) {
+      route_from_ = position;
+      status_ = Status::AwaitingPredicate;
+      return status_;
+    }
+    const graph::Edge& edge = graph.edges()[out[position]];
+    if (!edge.condition || edge.condition->evaluate(slots_.data())) return finish_step(static_cast<std::int32_t>(position));
+  }
+  return no_edge_matched(paths);
+}
+
+Status Execution::answer_predicate(bool matched) {
+  if (status_ != Status::AwaitingPredicate) return status_;
+  if (matched) return finish_step(static_cast<std::int32_t>(route_from_));
+  ++route_from_;
+  status_ = Status::InStep;
+  return status_;
+}
+
+Status Execution::no_edge_matched(const std::vector<condition::Path>& paths) {
+  unmatched_reads_.clear();
+  for (std::size_t i = 0; i < paths.size(); ++i) unmatched_reads_.emplace_back(paths[i].text(), condition::preview_text(slots_[i], 60));
+  history_.push_back({step_, current_, visits_[current_], kNextNone, -1});
+  status_ = Status::NoEdgeMatched;
+  return status_;
+}
+
+Status Execution::finish_step(std::int32_t edge) {
+  const auto& graph = machine_->graph();
+  const State& state = machine_->states()[current_];
+  StepRecord record{step_, current_, visits_[current_], kNextNone, edge};
   const std::string& target = graph.name(graph.edges()[graph.out_edges(state.node)[edge]].to);
   if (target == kEnd) {
     record.next = kNextEnd;
@@ -178,7 +249,7 @@ Json Execution::snapshot() const {
                      {"next", std::move(next)},
                      {"edge", r.edge < 0 ? Json(nullptr) : Json(r.edge)}});
   }
-  return {{"format", kSnapshotFormat},
+  Json out = {{"format", kSnapshotFormat},
           {"version", kSnapshotVersion},
           {"machine", machine_->options().name},
           {"definition", fingerprint(*machine_)},
@@ -187,6 +258,10 @@ Json Execution::snapshot() const {
           {"step", step_},
           {"visits", std::move(visits)},
           {"steps", std::move(steps)}};
+  // The values the task templates were filled with: the initial state's, which later updates
+  // may have replaced, so the state alone could not restore them.
+  if (!machine_->template_variables().empty()) out["variables"] = variables_;
+  return out;
 }
 
 Expected<Execution, std::string> Execution::restore(Machine& machine, const Json& snapshot) {
@@ -237,11 +312,17 @@ Expected<Execution, std::string> Execution::restore(Machine& machine, const Json
 
   const Json& steps = snapshot.contains("steps") ? snapshot["steps"] : Json();
   if (!steps.is_array() || steps.size() != execution.step_) return fail("'steps' must list every step run");
-  for (const Json& s : steps) {
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    const Json& s = steps[i];
     if (!s.is_object()) return fail("a step must be an object");
     auto state = state_of(s.contains("state") ? s["state"] : Json());
     if (!state || !s.contains("step") || !count(s["step"]) || !s.contains("visit") || !count(s["visit"])) {
       return fail("a step lacks its state, step or visit");
+    }
+    // Step i is step i + 1, and no visit can outnumber the steps run so far.
+    if (s["step"].get<std::uint64_t>() != i + 1 || s["visit"].get<std::uint64_t>() < 1 || s["visit"].get<std::uint64_t>() > i + 1) {
+      return fail("steps[" + std::to_string(i) + "] is not step " + std::to_string(i + 1) + " with a visit from 1 to " +
+                  std::to_string(i + 1));
     }
     const Json& next = s.contains("next") ? s["next"] : Json();
     std::int32_t next_index = kNextNone;
@@ -252,6 +333,14 @@ Expected<Execution, std::string> Execution::restore(Machine& machine, const Json
     if (!edge.is_null() && !count(edge)) return fail("a step's 'edge' must be an index or null");
     execution.history_.push_back({s["step"].get<std::uint32_t>(), *state, s["visit"].get<std::uint32_t>(), next_index,
                                   edge.is_null() ? -1 : edge.get<std::int32_t>()});
+  }
+  if (!machine.template_variables().empty()) {
+    const Json& variables = snapshot.contains("variables") ? snapshot["variables"] : Json();
+    if (!variables.is_object()) return fail("'variables' must hold the values the task templates were filled with");
+    if (auto bound = execution.bind_variables(variables); !bound) {
+      return fail("'variables' lacks '" + bound.error().front().second + "', which the task of state '" +
+                  bound.error().front().first + "' needs");
+    }
   }
   return execution;
 }

@@ -3,10 +3,19 @@
 // host (JavaScript objects, or JSON natively), which runs each state's handler and merges its
 // update between begin_step() and complete_step().
 //
+// Edges decided by host functions (MachineEdge::predicate): the core still walks the edges, in
+// declaration order, and stops at the first such edge that routing reaches, with the status
+// AwaitingPredicate; the host calls that edge's function and answers with answer_predicate().
+// A yes fires the edge; a no makes the core continue from the next edge on the host's next
+// complete_step() (the host marshals the state again, since the function may have run anything).
+// So an edge after the winner is never asked, exactly as with conditions.
+//
 // A snapshot is plain JSON; restore() continues exactly where it was taken.
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <string_view>
 #include <string>
 #include <utility>
 #include <vector>
@@ -38,7 +47,9 @@ class Execution {
   explicit Execution(Machine& machine);
 
   Status status() const { return status_; }
-  bool finished() const { return status_ != Status::Ready && status_ != Status::InStep; }
+  bool finished() const {
+    return status_ != Status::Ready && status_ != Status::InStep && status_ != Status::AwaitingPredicate;
+  }
   std::uint32_t steps_run() const { return step_; }
   const std::vector<StepRecord>& history() const { return history_; }
   const Machine& machine() const { return *machine_; }
@@ -51,6 +62,23 @@ class Execution {
   // Whether this visit gets revision feedback, and the sentence for it.
   bool revision_applies() const;
   std::string feedback() const;
+  // The revision feedback a handler can hand straight to a model (the seed's auto-feedback): the
+  // prior visit's output, then "Graph state '<name>' visit #N. Prior visit's output is provided
+  // above; refine your response based on it." `prior_output_json` is the JSON text of the update
+  // the state's previous visit returned (null: none); it is shown as canonical compact JSON.
+  std::string revision_text(std::string_view prior_output_json) const;
+
+  // With onMaxSteps 'return-with-flag': 1 if the run stopped at maxSteps, 0 otherwise; -1 for
+  // machines with another onMaxSteps, whose runs carry no flag.
+  int max_steps_flag() const;
+
+  // Fills the states' task templates from the run's input variables (a JSON object: the initial
+  // state's top-level keys the templates name). Every missing variable is reported, as
+  // (state name, variable) pairs in state order, and nothing is bound then.
+  Expected<void, std::vector<std::pair<std::string, std::string>>> bind_variables(const condition::Json& variables);
+  // A state's task with its placeholders filled; nullopt for a state without a task, or one
+  // whose variables are not bound yet.
+  const std::optional<std::string>& task(std::uint32_t state) const { return tasks_[state]; }
   // What the host publishes about the step: while one is under way, the step begun; after
   // complete_step, its record (next state and fired edge).
   contract::StepInfo step_info() const;
@@ -60,7 +88,11 @@ class Execution {
 
   // Routes the step begun: `state_slots[i]` is the host's value at
   // machine().graph().route_paths(node)[i] on the merged state; reserved names are supplied here.
+  // Continues from the edge after the last one a host function declined.
   Status complete_step(const condition::ValueRef* state_slots);
+  // The host's verdict on the edge awaited (status AwaitingPredicate): true fires it and the step
+  // ends as any step does; false leaves the step in InStep, to be continued by complete_step.
+  Status answer_predicate(bool matched);
   // Undoes begin_step() when the host abandons a step before running its handler.
   void cancel_step();
   // Stops between steps.
@@ -72,6 +104,8 @@ class Execution {
 
  private:
   void write_reserved(const condition::Path& path);
+  Status finish_step(std::int32_t edge);
+  Status no_edge_matched(const std::vector<condition::Path>& paths);
 
   Machine* machine_;
   Status status_ = Status::Ready;
@@ -84,6 +118,9 @@ class Execution {
   std::vector<std::uint32_t> reserved_cells_;
   std::vector<condition::ValueRef> slots_;
   std::vector<std::pair<std::string, std::string>> unmatched_reads_;
+  std::uint32_t route_from_ = 0;  // the first edge position still to try in the step under way
+  condition::Json variables_ = condition::Json::object();
+  std::vector<std::optional<std::string>> tasks_;
 };
 
 const char* status_name(Status status);

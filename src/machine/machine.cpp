@@ -1,5 +1,6 @@
 #include "machine/machine.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "condition/json_state.h"
@@ -32,6 +33,22 @@ Problem frozen_problem() {
 
 }  // namespace
 
+const char* on_max_steps_name(OnMaxSteps value) {
+  switch (value) {
+    case OnMaxSteps::Return: return "return";
+    case OnMaxSteps::Throw: return "throw";
+    case OnMaxSteps::ReturnWithFlag: return "return-with-flag";
+  }
+  return "return";
+}
+
+std::optional<OnMaxSteps> on_max_steps_of(std::string_view name) {
+  for (OnMaxSteps value : {OnMaxSteps::Return, OnMaxSteps::Throw, OnMaxSteps::ReturnWithFlag}) {
+    if (name == on_max_steps_name(value)) return value;
+  }
+  return std::nullopt;
+}
+
 bool is_reserved(const condition::Path& path) {
   const std::string& first = path.steps.front().key;
   return first == "$step" || first == "$state" || first == "$visits";
@@ -45,7 +62,8 @@ std::optional<std::uint32_t> Machine::state_index(std::string_view name) const {
   return it->second;
 }
 
-Expected<void, Problem> Machine::add_state(std::string_view name, bool feedback_on_revisit) {
+Expected<void, Problem> Machine::add_state(std::string_view name, bool feedback_on_revisit,
+                                           std::optional<std::string_view> task) {
   if (frozen_) return unexpected(frozen_problem());
   const std::string pointer = at("states", states_.size(), "name");
   if (blank(name)) return unexpected(Problem{"blank-name", "a state name must not be blank", pointer});
@@ -55,9 +73,18 @@ Expected<void, Problem> Machine::add_state(std::string_view name, bool feedback_
   if (state_index(name)) {
     return unexpected(Problem{"duplicate-state", "state " + in_quotes(name) + " is declared twice", pointer});
   }
+  std::optional<TaskTemplate> parsed;
+  if (task) {
+    auto read = TaskTemplate::parse(*task);
+    if (!read) {
+      return unexpected(Problem{"bad-task", "the task of state " + in_quotes(name) + ": " + read.error().message,
+                                at("states", states_.size(), "task")});
+    }
+    parsed = std::move(read.value());
+  }
   auto node = graph_.add_node(name);
   auto index = static_cast<std::uint32_t>(states_.size());
-  states_.push_back({std::string(name), feedback_on_revisit, node.value()});
+  states_.push_back({std::string(name), feedback_on_revisit, node.value(), std::move(parsed)});
   state_of_name_.emplace(std::string(name), index);
   return {};
 }
@@ -87,8 +114,41 @@ Expected<void, EdgeRejection> Machine::add_edge(std::string_view from, std::stri
   return {};
 }
 
+Expected<void, EdgeRejection> Machine::add_predicate_edge(std::string_view from, std::string_view to,
+                                                          std::string_view description) {
+  // To the graph it is an edge without a condition; routing stops at it (Execution) to ask.
+  auto added = add_edge(from, to, std::nullopt, description);
+  if (!added) return added;
+  edges_.back().predicate = true;
+  ++predicates_;
+  return {};
+}
+
+const MachineEdge& Machine::out_edge(std::uint32_t state, std::uint32_t position) const {
+  return edges_[graph_.out_edges(states_[state].node)[position]];
+}
+
+bool Machine::feedback_applies(std::uint32_t state) const {
+  const State& s = states_[state];
+  const auto& excluded = options_.no_feedback_states;
+  return options_.feedback_on_revisit && s.feedback_on_revisit &&
+         std::find(excluded.begin(), excluded.end(), s.name) == excluded.end();
+}
+
+std::vector<std::string> Machine::template_variables() const {
+  std::vector<std::string> names;
+  for (const State& s : states_) {
+    if (!s.task) continue;
+    for (const std::string& name : s.task->variables()) {
+      if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+    }
+  }
+  return names;
+}
+
 std::vector<Problem> Machine::validate() const {
   std::vector<Problem> problems;
+  if (blank(options_.name)) problems.push_back({"blank-name", "the machine's name must not be blank", "/name"});
   double max_steps = options_.max_steps;
   if (!(max_steps >= 1 && max_steps <= kMaxStepsLimit && std::floor(max_steps) == max_steps)) {
     std::string got = std::isfinite(max_steps) ? condition::Json(max_steps).dump() : "a non-finite number";
@@ -125,6 +185,14 @@ std::vector<Problem> Machine::validate() const {
       problems.push_back({"no-outgoing-edge", "state " + in_quotes(states_[i].name) +
                                                   " has no outgoing edge (add an edge to END to finish there)",
                           at("states", i)});
+    }
+  }
+  for (std::size_t i = 0; i < options_.no_feedback_states.size(); ++i) {
+    const std::string& name = options_.no_feedback_states[i];
+    if (!state_index(name)) {
+      problems.push_back({"unknown-no-feedback-state",
+                          "noFeedbackStates names " + in_quotes(name) + ", which is not a declared state",
+                          at("noFeedbackStates", i)});
     }
   }
   return problems;

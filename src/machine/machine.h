@@ -16,6 +16,7 @@
 #include "condition/condition.h"
 #include "core/expected.h"
 #include "graph/handoff_graph.h"
+#include "machine/task_template.h"
 
 namespace handoff::machine {
 
@@ -25,7 +26,13 @@ inline constexpr double kDefaultMaxSteps = 50;
 // The largest maxSteps accepted (docs/limits.md): a bound on any one run.
 inline constexpr double kMaxStepsLimit = 1'000'000;
 
-enum class OnMaxSteps : std::uint8_t { Return, Throw };
+// What a run does when step maxSteps routes to a state other than END: resolve with reason
+// 'max-steps', reject with MaxStepsError, or resolve and carry `maxStepsReached` (the seed's
+// RETURN_LAST, THROW and RETURN_WITH_FLAG).
+enum class OnMaxSteps : std::uint8_t { Return, Throw, ReturnWithFlag };
+
+const char* on_max_steps_name(OnMaxSteps value);
+std::optional<OnMaxSteps> on_max_steps_of(std::string_view name);
 
 struct Problem {
   std::string code;  // stable: "unknown-start", "no-outgoing-edge", … (docs/state-machine.md)
@@ -36,11 +43,13 @@ struct Problem {
 };
 
 struct MachineOptions {
-  std::string name;
+  std::string name = "machine";
   std::optional<std::string> start;
   double max_steps = kDefaultMaxSteps;
   OnMaxSteps on_max_steps = OnMaxSteps::Return;
   bool feedback_on_revisit = true;
+  // States that never get revision feedback (the seed's noFeedbackStates); each must be declared.
+  std::vector<std::string> no_feedback_states;
   // How the host merges each key of an update: "replace", "append", "merge", "sum" or "custom"
   // (a host function). The core does not merge states; it keeps this for the definition format.
   std::vector<std::pair<std::string, std::string>> reducers;
@@ -56,6 +65,7 @@ struct State {
   std::string name;
   bool feedback_on_revisit;
   graph::NodeId node;
+  std::optional<TaskTemplate> task = std::nullopt;  // the state's task text, with {name} placeholders
 };
 
 struct MachineEdge {
@@ -63,21 +73,30 @@ struct MachineEdge {
   std::string to;
   std::optional<std::string> when;
   std::string description;
+  // Decided by a host function (JavaScript's addEdge(from, to, fn)) when routing reaches it: the
+  // core walks the edges and stops there to ask (Execution, status AwaitingPredicate).
+  bool predicate = false;
 };
 
 class Machine {
  public:
   explicit Machine(MachineOptions options);
 
-  // Refuses at once what the call alone shows wrong: a blank name, END, a duplicate.
-  Expected<void, Problem> add_state(std::string_view name, bool feedback_on_revisit = true);
+  // Refuses at once what the call alone shows wrong: a blank name, END, a duplicate, a task
+  // template that does not parse.
+  Expected<void, Problem> add_state(std::string_view name, bool feedback_on_revisit = true,
+                                    std::optional<std::string_view> task = std::nullopt);
   // Parses `when` at once, and refuses a blank endpoint or an edge from END; unknown endpoints are
   // reported by validate(), since the states may be declared later.
   Expected<void, EdgeRejection> add_edge(std::string_view from, std::string_view to,
                                          std::optional<std::string_view> when = std::nullopt,
                                          std::string_view description = {});
+  // An edge the host decides with a function of its own (MachineEdge::predicate).
+  Expected<void, EdgeRejection> add_predicate_edge(std::string_view from, std::string_view to,
+                                                   std::string_view description = {});
 
-  // Every problem, in a fixed order: maxSteps, start, edges (in order), states without edges.
+  // Every problem, in a fixed order: the name, maxSteps, start, edges (in order), states without
+  // edges, noFeedbackStates (in order).
   std::vector<Problem> validate() const;
 
   const MachineOptions& options() const { return options_; }
@@ -85,6 +104,14 @@ class Machine {
   const std::vector<MachineEdge>& edges() const { return edges_; }
   std::optional<std::uint32_t> state_index(std::string_view name) const;
   const graph::HandoffGraph& graph() const { return graph_; }
+  // The edge at `position` among `state`'s outgoing edges.
+  const MachineEdge& out_edge(std::uint32_t state, std::uint32_t position) const;
+  bool has_predicates() const { return predicates_ > 0; }
+  // Whether a revisit of `state` gets revision feedback: the machine's option, the state's, and
+  // noFeedbackStates.
+  bool feedback_applies(std::uint32_t state) const;
+  // Every variable the states' task templates name, each once, in state order.
+  std::vector<std::string> template_variables() const;
   // Whether the paths of `node`'s conditions at each slot are reserved names ($step, $state, $visits).
   const std::vector<bool>& reserved_slots(graph::NodeId node) const;
 
@@ -97,7 +124,8 @@ class Machine {
   graph::HandoffGraph graph_{graph::CyclePolicy::Allow};
   std::vector<State> states_;
   std::unordered_map<std::string, std::uint32_t> state_of_name_;
-  std::vector<MachineEdge> edges_;
+  std::vector<MachineEdge> edges_;  // edges_[i] is graph_.edges()[i]
+  std::size_t predicates_ = 0;
   mutable std::unordered_map<graph::NodeId, std::vector<bool>> reserved_;
   bool frozen_ = false;
 };

@@ -1,6 +1,6 @@
 // The golden exports (tests/golden/): each NAME.input.json holds a definition (graph or state
 // machine), optionally a trace or run to mark, and optional Mermaid directions; render() gives every
-// export of it, keyed by the golden file's suffix. The GoogleTest suite (export_test.cpp) compares
+// export of it, keyed by the golden file's suffix (state machines also get NAME.agentensemble.json). The GoogleTest suite (export_test.cpp) compares
 // these byte for byte with the files, and the export_golden tool (scripts/update-golden.sh) writes
 // them. tests/js/export.test.mjs checks the WebAssembly build against the same files.
 #pragma once
@@ -22,12 +22,16 @@ namespace handoff::golden {
 
 using condition::Json;
 
-// File suffixes, in the order render() produces them.
+// File suffixes of every input, and the one only state machines have (AgentEnsemble's DagModel).
 inline const std::vector<std::string>& suffixes() {
   static const std::vector<std::string> kSuffixes{".definition.json", ".dag.json", ".flowchart.mmd", ".state.mmd",
                                                   ".dot"};
   return kSuffixes;
 }
+inline const std::string kAgentEnsembleSuffix = ".agentensemble.json";
+// The "generatedAt" of the golden AgentEnsemble exports, unless an input sets
+// { "agentensemble": { "generatedAt" } }: the one member that is the host's clock.
+inline const std::string kGeneratedAt = "1970-01-01T00:00:00Z";
 
 inline std::string read_file(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -81,6 +85,10 @@ inline Expected<std::map<std::string, std::string>, std::string> render(const Js
     return input.contains(kind) ? input[kind].value("direction", fallback) : std::string(fallback);
   };
   out[".dag.json"] = pretty(dag::to_json(model));
+  if (model.kind == "state-machine") {
+    std::string generated_at = input.contains("agentensemble") ? input["agentensemble"].value("generatedAt", kGeneratedAt) : kGeneratedAt;
+    out[kAgentEnsembleSuffix] = pretty(dag::to_agentensemble_json(model, generated_at));
+  }
   out[".flowchart.mmd"] = dag::to_mermaid(model, {"flowchart", direction("flowchart", "TD")});
   out[".state.mmd"] = dag::to_mermaid(model, {"state", direction("state", "LR")});
   out[".dot"] = dag::to_dot(model);

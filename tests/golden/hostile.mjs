@@ -149,8 +149,10 @@ export function randomMachine(rand) {
   const reducers = {};
   for (let k = int(rand, 0, 2); k > 0; k--) reducers[hostileString(rand, 4)] = pick(rand, ['replace', 'append', 'merge', 'sum', 'custom']);
   const start = pick(rand, names);
+  // A machine's name must not be blank either (validate() refuses it); prefixing keeps the draws.
+  const drawn = hostileString(rand);
   const definition = {
-    format: 'handoff-graph/state-machine', version: 1, name: hostileString(rand), start,
+    format: 'handoff-graph/state-machine', version: 1, name: blank(drawn) ? `m${drawn}` : drawn, start,
     maxSteps: int(rand, 1, 12), onMaxSteps: pick(rand, ['return', 'throw']), feedbackOnRevisit: rand() < 0.8,
     states, edges, reducers,
   };

@@ -41,18 +41,27 @@ function load(definition) {
   return StateMachine.fromJSON(definition, { reducers });
 }
 
+// The generatedAt of the golden AgentEnsemble exports unless an input sets its own (export_golden.h).
+const GENERATED_AT = '1970-01-01T00:00:00Z';
+const AGENTENSEMBLE = '.agentensemble.json';
+
 /** Every export of a golden input, keyed by golden file suffix (as tests/cpp/export_golden.h). */
 function render(input) {
   const x = load(input.definition);
   try {
     const marks = 'trace' in input ? { highlight: input.trace } : {};
-    return {
+    const out = {
       '.definition.json': `${JSON.stringify(x.toJSON(), null, 2)}\n`,
       '.dag.json': `${JSON.stringify(x.toDag(marks), null, 2)}\n`,
       '.flowchart.mmd': x.toMermaid({ kind: 'flowchart', ...input.flowchart, ...marks }),
       '.state.mmd': x.toMermaid({ kind: 'state', ...input.state, ...marks }),
       '.dot': x.toDot(marks),
     };
+    if (x instanceof StateMachine) {
+      const generatedAt = input.agentensemble?.generatedAt ?? GENERATED_AT;
+      out[AGENTENSEMBLE] = `${JSON.stringify(x.toDag({ format: 'agentensemble', generatedAt, ...marks }), null, 2)}\n`;
+    }
+    return out;
   } finally {
     x.dispose();
   }
@@ -73,14 +82,15 @@ test('golden exports: the WebAssembly build matches tests/golden byte for byte',
   for (const name of NAMES) {
     await t.test(name, () => {
       const rendered = render(inputOf(name));
-      for (const suffix of SUFFIXES) {
+      assert.ok(SUFFIXES.every((suffix) => suffix in rendered));
+      for (const [suffix, actual] of Object.entries(rendered)) {
         const expected = golden(name + suffix);
-        assert.ok(rendered[suffix] === expected, `${name}${suffix} differs from the golden file; ${firstDifference(expected, rendered[suffix])}`);
+        assert.ok(actual === expected, `${name}${suffix} differs from the golden file; ${firstDifference(expected, actual)}`);
         files++;
       }
     });
   }
-  assert.equal(files, NAMES.length * SUFFIXES.length);
+  assert.ok(files > NAMES.length * SUFFIXES.length, 'the machines have AgentEnsemble exports too');
   t.diagnostic(`${NAMES.length} inputs, ${files} golden files`);
 });
 
@@ -130,6 +140,8 @@ test('golden traces are what the library really produces', async (t) => {
         assert.equal(result.reason, trace.reason);
         assert.deepEqual(result.steps.map(({ step, state, visit, next, edge }) => ({ step, state, visit, next, edge })), trace.steps);
         assert.equal(`${JSON.stringify(execution.toDag(), null, 2)}\n`, golden(`${name}.dag.json`), 'Execution#toDag');
+        const generatedAt = input.agentensemble?.generatedAt ?? GENERATED_AT;
+        assert.equal(`${JSON.stringify(execution.toDag({ format: 'agentensemble', generatedAt }), null, 2)}\n`, golden(`${name}${AGENTENSEMBLE}`), 'Execution#toDag agentensemble');
       } finally {
         execution.dispose();
         m.dispose();
@@ -387,6 +399,15 @@ const INVALID = [
   ['machine: unknown edge property', machineDoc({ edges: [{ from: 'a', to: '__end__', guard: 'x' }] }), '/edges/0/guard', true],
   ['machine: reducer unknown', machineDoc({ reducers: { log: 'concat' } }), '/reducers/log', true],
   ['machine: reducer key with / and ~', machineDoc({ reducers: { 'a/b~c': 7 } }), '/reducers/a~1b~0c', true],
+  ['machine: onMaxSteps in AgentEnsemble spelling', machineDoc({ onMaxSteps: 'RETURN_WITH_FLAG' }), '/onMaxSteps', true],
+  ['machine: noFeedbackStates not an array', machineDoc({ noFeedbackStates: 'a' }), '/noFeedbackStates', true],
+  ['machine: noFeedbackStates with a number', machineDoc({ noFeedbackStates: ['a', 7] }), '/noFeedbackStates/1', true],
+  ['machine: task a number', machineDoc({ states: [{ name: 'a', task: 7 }] }), '/states/0/task', true],
+  ['machine: task with a lone }', machineDoc({ states: [{ name: 'a', task: 'x } y' }] }), '/states/0/task', true],
+  ['machine: task with an unclosed {', machineDoc({ states: [{ name: 'a', task: 'x {topic' }] }), '/states/0/task', true],
+  ['machine: task with a blank placeholder', machineDoc({ states: [{ name: 'a', task: 'x { } y' }] }), '/states/0/task', true],
+  ['machine: an edge function (toJSON never writes one)', machineDoc({ edges: [{ from: 'a', to: '__end__', predicate: true }] }), '/edges/0/predicate', true],
+  ['machine: blank name (loads; validate() refuses to run it)', machineDoc({ name: ' ' }), '/name', false],
   ['machine: maxSteps 0 (loads; validate() refuses to run it)', machineDoc({ maxSteps: 0 }), '/maxSteps', false],
   ['machine: maxSteps 2.5 (loads; validate() refuses to run it)', machineDoc({ maxSteps: 2.5 }), '/maxSteps', false],
   ['machine: blank start (loads; validate() refuses to run it)', machineDoc({ start: ' ' }), '/start', false],

@@ -1,45 +1,86 @@
 // Runs tests/vectors/machines.json against the JavaScript API (Node and Chromium both use it).
 // The scenario's script plays the handlers: state X on its k-th visit returns script[X][k - 1].
+// An edge's "predicate" spec becomes the function of addEdge(from, to, fn, { description }):
+// { verdicts: [...] } answers its k-th call with verdicts[k - 1] (false after), { lastOutputEquals:
+// {...} } says whether the update just returned has those members, { throws: message } throws.
+// tests/cpp/machine_test.cpp plays the same specs natively.
 
 import { expectEqual } from './same.js';
 
 const clone = (v) => (v === undefined ? undefined : JSON.parse(JSON.stringify(v)));
 
+function predicateOf(spec, edgeIndex, calls) {
+  let count = 0;
+  return (ctx) => {
+    calls.push([ctx.step, edgeIndex]);
+    if (!Object.isFrozen(ctx)) throw new Error('the predicate context is not frozen');
+    for (const key of ['state', 'step', 'visit', 'stateName', 'lastOutput']) {
+      if (!(key in ctx)) throw new Error(`the predicate context lacks ${key}`);
+    }
+    const call = count++;
+    if (spec.throws !== undefined) throw new Error(spec.throws);
+    if (spec.verdicts !== undefined) return spec.verdicts[call] ?? false;
+    const out = ctx.lastOutput;
+    if (typeof out !== 'object' || out === null) return false;
+    return Object.entries(spec.lastOutputEquals).every(([k, v]) => Object.hasOwn(out, k) && out[k] === v);
+  };
+}
+
 export async function runMachineScenario(api, scenario) {
   const spec = scenario.machine;
   const expect = scenario.expect;
   const problems = [];
+  const pointers = [];
   const collect = (fn) => {
     try {
       fn();
     } catch (error) {
       if (!(error instanceof api.GraphValidationError)) throw error;
       problems.push(...error.problems.map((p) => p.code));
+      pointers.push(...error.problems.map((p) => p.pointer));
     }
   };
+  const flagged = (spec.onMaxSteps ?? 'return') === 'return-with-flag';
   const machine = new api.StateMachine({
     name: spec.name,
     start: spec.start,
     maxSteps: spec.maxSteps ?? 50,
     onMaxSteps: spec.onMaxSteps ?? 'return',
     feedbackOnRevisit: spec.feedbackOnRevisit ?? true,
+    noFeedbackStates: spec.noFeedbackStates ?? [],
     reducers: spec.reducers ?? {},
   });
   try {
     const revisions = {};
+    const feedback = {};
+    const tasks = {};
+    const predicateCalls = [];
     for (const state of spec.states ?? []) {
+      const options = { feedbackOnRevisit: state.feedbackOnRevisit ?? true };
+      if (state.task !== undefined) options.task = state.task;
       collect(() =>
         machine.addState(state.name, (ctx) => {
           (revisions[ctx.stateName] ??= []).push(ctx.revision && { visit: ctx.revision.visit, previous: ctx.revision.previous });
+          (feedback[ctx.stateName] ??= []).push(ctx.feedback);
+          if ((ctx.revision === null) !== (ctx.feedback === null)) throw new Error('feedback and revision disagree');
           if (ctx.revision && !ctx.revision.feedback.includes(`visit ${ctx.visit}`)) throw new Error('feedback sentence lacks the visit');
+          if (Object.hasOwn(tasks, ctx.stateName) && tasks[ctx.stateName] !== ctx.task) throw new Error('a task changed between visits');
+          tasks[ctx.stateName] = ctx.task;
           return clone(scenario.script?.[ctx.stateName]?.[ctx.visit - 1] ?? undefined);
-        }, { feedbackOnRevisit: state.feedbackOnRevisit ?? true }),
+        }, options),
       );
     }
-    for (const edge of spec.edges ?? []) collect(() => machine.addEdge(edge.from, edge.to, edge.when));
+    (spec.edges ?? []).forEach((edge, index) => {
+      if (edge.predicate !== undefined) {
+        collect(() => machine.addEdge(edge.from, edge.to, predicateOf(edge.predicate, index, predicateCalls), { description: edge.description ?? '' }));
+      } else {
+        collect(() => machine.addEdge(edge.from, edge.to, edge.description === undefined ? edge.when : { when: edge.when, description: edge.description }));
+      }
+    });
     collect(() => machine.validate());
     if (expect.problems) {
       expectEqual(problems, expect.problems, 'problems');
+      if (expect.pointers) expectEqual(pointers, expect.pointers, 'pointers');
       return;
     }
     if (problems.length > 0) throw new Error(`unexpected problems ${problems}`);
@@ -53,24 +94,42 @@ export async function runMachineScenario(api, scenario) {
     }
     let steps;
     let state;
+    let outputs;
     if (expect.error === 'max-steps') {
       if (!(error instanceof api.MaxStepsError)) throw new Error(`expected MaxStepsError, got ${error ?? run.reason}`);
-      ({ steps, state } = error.run);
+      ({ steps, state, outputs } = error.run);
       expectEqual(error.run.reason, 'max-steps', 'error.run.reason');
     } else if (expect.error === 'no-edge-matched') {
       if (!(error instanceof api.NoEdgeMatchedError)) throw new Error(`expected NoEdgeMatchedError, got ${error ?? run.reason}`);
       steps = error.steps;
       if (expect.failedState) expectEqual(error.stateName, expect.failedState, 'failed state');
+    } else if (expect.error === 'missing-variables') {
+      if (!(error instanceof api.MissingVariablesError)) throw new Error(`expected MissingVariablesError, got ${error ?? run.reason}`);
+      expectEqual(error.missing.map((m) => [m.state, m.variable]), expect.missing, 'missing variables');
+      steps = [];
+    } else if (expect.error === 'predicate-threw') {
+      if (!(error instanceof Error) || error.message !== expect.message) throw new Error(`expected the predicate's error, got ${error ?? run.reason}`);
+      steps = error.steps;
     } else {
       if (error !== null) throw error;
-      ({ steps, state } = run);
+      ({ steps, state, outputs } = run);
       expectEqual(run.reason, expect.reason, 'reason');
       expectEqual(run.stepsRun, expect.stepsRun, 'stepsRun');
+      if (!flagged && 'maxStepsReached' in run) throw new Error("only 'return-with-flag' runs carry maxStepsReached");
+      if (flagged) expectEqual(run.maxStepsReached, expect.maxStepsReached ?? run.reason === 'max-steps', 'maxStepsReached');
     }
     expectEqual(steps.length, expect.stepsRun, 'steps run');
     expectEqual(steps.map(({ durationMs, ...rest }) => rest), expect.steps, 'steps');
     if (expect.state && state !== undefined) expectEqual(state, expect.state, 'final state');
+    if (expect.outputs) expectEqual(outputs, expect.outputs, 'outputs');
+    if (outputs !== undefined) {
+      // Each step's update is its state's output of that visit.
+      for (const s of steps) if (!Object.hasOwn(outputs, s.state) || outputs[s.state].length < s.visit) throw new Error(`no output for step ${s.step}`);
+    }
+    if (expect.predicateCalls) expectEqual(predicateCalls, expect.predicateCalls, 'predicate calls');
     for (const [name, expected] of Object.entries(expect.revisions ?? {})) expectEqual(revisions[name] ?? [], expected, `revisions of ${name}`);
+    for (const [name, expected] of Object.entries(expect.feedback ?? {})) expectEqual(feedback[name] ?? [], expected, `feedback of ${name}`);
+    for (const [name, expected] of Object.entries(expect.tasks ?? {})) expectEqual(tasks[name], expected, `task of ${name}`);
   } finally {
     machine.dispose();
   }

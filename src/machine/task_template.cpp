@@ -1,0 +1,94 @@
+#include "machine/task_template.h"
+
+#include <algorithm>
+
+#include "condition/unicode.h"
+
+namespace handoff::machine {
+namespace {
+
+// 1-based position in characters (code points), as people count them in an editor.
+std::string at_character(std::string_view text, std::size_t byte) {
+  std::size_t count = 0;
+  for (std::size_t i = 0; i < byte && i < text.size();) {
+    condition::unicode::decode_utf8(text, i);
+    ++count;
+  }
+  return " at character " + std::to_string(count + 1);
+}
+
+}  // namespace
+
+Expected<TaskTemplate, TemplateError> TaskTemplate::parse(std::string_view text) {
+  TaskTemplate out;
+  out.source_ = std::string(text);
+  std::string literal;
+  auto flush = [&] {
+    if (!literal.empty()) out.pieces_.push_back({false, std::move(literal)});
+    literal.clear();
+  };
+  for (std::size_t i = 0; i < text.size();) {
+    char c = text[i];
+    if (c == '}') {
+      if (i + 1 < text.size() && text[i + 1] == '}') {
+        literal += '}';
+        i += 2;
+        continue;
+      }
+      return unexpected(TemplateError{"a lone '}'" + at_character(text, i) + " (write '}}' for a literal brace)"});
+    }
+    if (c != '{') {
+      literal += c;
+      ++i;
+      continue;
+    }
+    if (i + 1 < text.size() && text[i + 1] == '{') {
+      literal += '{';
+      i += 2;
+      continue;
+    }
+    std::size_t start = i + 1;
+    std::size_t end = start;
+    while (end < text.size() && text[end] != '}' && text[end] != '{') {
+      char32_t ch = condition::unicode::decode_utf8(text, end);
+      if (condition::unicode::is_white_space(ch)) {
+        return unexpected(TemplateError{"white space in the placeholder opened" + at_character(text, i) +
+                                        " (a placeholder is {name}; write '{{' for a literal brace)"});
+      }
+    }
+    if (end >= text.size() || text[end] == '{') {
+      return unexpected(TemplateError{"the placeholder opened" + at_character(text, i) +
+                                      " is never closed (write '{{' for a literal brace)"});
+    }
+    if (end == start) {
+      return unexpected(TemplateError{"an empty placeholder '{}'" + at_character(text, i) +
+                                      " (write '{{}}' for literal braces)"});
+    }
+    flush();
+    std::string name(text.substr(start, end - start));
+    if (std::find(out.variables_.begin(), out.variables_.end(), name) == out.variables_.end()) out.variables_.push_back(name);
+    out.pieces_.push_back({true, std::move(name)});
+    i = end + 1;
+  }
+  flush();
+  return out;
+}
+
+std::string variable_text(const condition::Json& value) {
+  if (value.is_string()) return value.get<std::string>();
+  return value.dump(-1, ' ', false, condition::Json::error_handler_t::replace);
+}
+
+std::string TaskTemplate::render(const condition::Json& variables) const {
+  std::string out;
+  for (const Piece& piece : pieces_) {
+    if (!piece.variable) {
+      out += piece.text;
+    } else if (auto it = variables.find(piece.text); it != variables.end()) {
+      out += variable_text(*it);
+    }
+  }
+  return out;
+}
+
+}  // namespace handoff::machine
