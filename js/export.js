@@ -37,6 +37,7 @@ export function exportOf(native, format, options) {
   const { kind = 'flowchart', direction = kind === 'state' ? 'LR' : 'TD' } = options;
   if (!KINDS.includes(kind)) throw new TypeError(`kind must be 'flowchart' or 'state', got ${describe(kind)}`);
   if (!DIRECTIONS.includes(direction)) throw new TypeError(`direction must be one of ${DIRECTIONS.join(', ')}, got ${describe(direction)}`);
+  /** @type {string} */
   let rendered = format;
   let generatedAt = '';
   if (format === 'dag') {

@@ -415,7 +415,7 @@ function inputVariables(state, names) {
     } catch (error) {
       throw new TypeError(`the input variable '${name}' cannot be shown in a task: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
-    if (text === undefined) throw new TypeError(`the input variable '${name}' cannot be shown in a task: it is ${describe(value)}`);
+    if (text === undefined) throw new TypeError(`the input variable '${name}' cannot be shown in a task: it is a ${typeof value}`);
     put(variables, name, value);
   }
   return JSON.stringify(variables);

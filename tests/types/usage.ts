@@ -6,6 +6,7 @@ import {
   StateMachine, Execution, END, Swarm, TOOL_FORMATS, type Session, type HandoffOutcome, type SwarmEvent,
   type Explanation, type EdgeInfo, type GraphDefinition, type WasmSource, type Run, type StepRecord,
   type MachineEvent, type ExecutionSnapshot, type HandlerContext, type DagModel,
+  MissingVariablesError, type AgentEnsembleDagModel, type EdgeContext,
 } from 'handoff-graph';
 
 interface Ticket extends Record<string, unknown> {
@@ -45,6 +46,34 @@ async function machines(): Promise<void> {
   void [reason, record, resumed.done, m.validate(), dag, text];
 }
 void machines;
+
+// The AgentEnsemble rows (docs/coming-from-agentensemble.md).
+async function agentEnsemble(): Promise<void> {
+  const m = new StateMachine<Ticket>({ name: 'agent', start: 'analyze', onMaxSteps: 'return-with-flag', noFeedbackStates: ['toolA'] })
+    .addState('analyze', (ctx) => {
+      const prompt: string = `${ctx.task ?? ''}\n${ctx.feedback ?? ''}`;
+      void prompt;
+      return { decision: 'A' };
+    }, { task: 'Answer {question}' })
+    .addState('toolA')
+    .addEdge('analyze', 'toolA', (ctx: EdgeContext<Ticket>) => ctx.lastOutput?.decision === 'A', { description: 'decided A' })
+    .addEdge('analyze', END)
+    .addEdge('toolA', END);
+  // @ts-expect-error: an edge function returns a boolean
+  m.addEdge('analyze', END, () => 'yes');
+  // @ts-expect-error: not one of the onMaxSteps values
+  void new StateMachine({ onMaxSteps: 'RETURN_WITH_FLAG' });
+  const run = await m.run({ question: 'why?' });
+  const flag: boolean | undefined = run.maxStepsReached;
+  const visits: Array<Partial<Ticket> | null> | undefined = run.outputs.analyze;
+  const ae: AgentEnsembleDagModel = m.toDag({ format: 'agentensemble', highlight: run, generatedAt: '2025-01-01T00:00:00Z' });
+  const native: DagModel = m.toDag({ format: 'handoff-graph' });
+  const exec = m.start({ question: 'q' });
+  const fromExec: AgentEnsembleDagModel = exec.toDag({ format: 'agentensemble' });
+  const missing: Array<{ state: string; variable: string }> = new MissingVariablesError('agent', []).missing;
+  void [flag, visits, ae.graphEdges[0]?.conditionDescription, native.kind, fromExec.mode, exec.outputs, missing];
+}
+void agentEnsemble;
 
 async function swarms(): Promise<void> {
   const swarm = new Swarm({
