@@ -264,7 +264,8 @@ export class StateMachine {
       }
       if (missing !== null) {
         native.delete();
-        throw new MissingVariablesError(prepared.name, missing.map(([stateName, variable]) => ({ state: stateName, variable })));
+        if (missing.problem !== undefined) throw new RangeError(`machine '${prepared.name}' cannot start: ${missing.problem}`);
+        throw new MissingVariablesError(prepared.name, missing.missing.map(([stateName, variable]) => ({ state: stateName, variable })));
       }
     }
     return new Execution(prepared, native, state, null);

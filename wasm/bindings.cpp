@@ -477,19 +477,26 @@ std::string execution_snapshot(const Execution& e) {
   return e.snapshot().dump(-1, ' ', false, handoff::condition::Json::error_handler_t::replace);
 }
 
-// Fills the task templates from the JSON text of the run's input variables: null, or the missing
-// ones as [[state, variable], ...].
+// Fills the task templates from the JSON text of the run's input variables: null, or
+// { missing: [[state, variable], ...] }, or { problem } (a value too deep or a task too long).
 val execution_bind_variables(Execution& e, const std::string& text) {
   auto variables = handoff::condition::Json::parse(text, nullptr, /*allow_exceptions=*/false);
   auto bound = e.bind_variables(variables.is_discarded() ? handoff::condition::Json::object() : variables);
   if (bound) return val::null();
-  val out = val::array();
-  for (std::size_t i = 0; i < bound.error().size(); ++i) {
-    val pair = val::array();
-    pair.set(0, val(bound.error()[i].first));
-    pair.set(1, val(bound.error()[i].second));
-    out.set(i, pair);
+  val out = val::object();
+  const auto& missing = bound.error().missing;
+  if (missing.empty()) {
+    out.set("problem", val(bound.error().problem));
+    return out;
   }
+  val pairs = val::array();
+  for (std::size_t i = 0; i < missing.size(); ++i) {
+    val pair = val::array();
+    pair.set(0, val(missing[i].first));
+    pair.set(1, val(missing[i].second));
+    pairs.set(i, pair);
+  }
+  out.set("missing", pairs);
   return out;
 }
 

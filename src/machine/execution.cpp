@@ -1,5 +1,7 @@
 #include "machine/execution.h"
 
+#include <unordered_map>
+
 #include "condition/value_text.h"
 #include "export/definition.h"
 
@@ -66,8 +68,16 @@ bool Execution::revision_applies() const {
 }
 
 std::string Execution::revision_text(std::string_view prior_output_json) const {
-  auto prior = Json::parse(prior_output_json, nullptr, /*allow_exceptions=*/false);
-  std::string shown = prior.is_discarded() ? std::string(prior_output_json)
+  // Shown canonical (the same text natively and in JavaScript), unless it is not JSON or nests
+  // too deep to print safely: then as the host gave it.
+  bool too_deep = false;
+  auto depth = [&too_deep](int level, Json::parse_event_t event, Json&) {
+    bool opens = event == Json::parse_event_t::object_start || event == Json::parse_event_t::array_start;
+    too_deep = too_deep || (opens && level >= kMaxPrintedDepth);
+    return true;
+  };
+  auto prior = Json::parse(prior_output_json, depth, /*allow_exceptions=*/false);
+  std::string shown = prior.is_discarded() || too_deep ? std::string(prior_output_json)
                       : prior.is_null()    ? std::string("(none: that visit returned no update)")
                                            : prior.dump(-1, ' ', false, Json::error_handler_t::replace);
   return "Prior visit's output:\n" + shown + "\n\nGraph state '" + machine_->states()[current_].name + "' visit #" +
@@ -79,23 +89,40 @@ int Execution::max_steps_flag() const {
   return status_ == Status::MaxSteps ? 1 : 0;
 }
 
-Expected<void, std::vector<std::pair<std::string, std::string>>> Execution::bind_variables(const Json& variables) {
-  std::vector<std::pair<std::string, std::string>> missing;
+Expected<void, Execution::BindError> Execution::bind_variables(const Json& variables) {
+  BindError error;
   Json used = Json::object();
   for (const State& s : machine_->states()) {
     if (!s.task) continue;
     for (const std::string& name : s.task->variables()) {
       auto it = variables.is_object() ? variables.find(name) : variables.end();
-      if (!variables.is_object() || it == variables.end()) missing.emplace_back(s.name, name);
+      if (!variables.is_object() || it == variables.end()) error.missing.emplace_back(s.name, name);
       else used[name] = *it;
     }
   }
-  if (!missing.empty()) return unexpected(std::move(missing));
-  variables_ = std::move(used);
-  const auto& states = machine_->states();
-  for (std::size_t i = 0; i < states.size(); ++i) {
-    if (states[i].task) tasks_[i] = states[i].task->render(variables_);
+  if (!error.missing.empty()) return unexpected(std::move(error));
+  std::unordered_map<std::string, std::string> texts;
+  for (auto it = used.begin(); it != used.end(); ++it) {
+    if (nests_deeper(it.value(), kMaxPrintedDepth)) {
+      error.problem = "the input variable '" + it.key() + "' nests deeper than " + std::to_string(kMaxPrintedDepth) +
+                      " levels, too deep to show in a task";
+      return unexpected(std::move(error));
+    }
+    texts.emplace(it.key(), variable_text(it.value()));
   }
+  const auto& states = machine_->states();
+  std::vector<std::optional<std::string>> tasks(states.size());
+  for (std::size_t i = 0; i < states.size(); ++i) {
+    if (!states[i].task) continue;
+    tasks[i] = states[i].task->render(texts, kMaxTaskBytes);
+    if (!tasks[i]) {
+      error.problem = "the task of state '" + states[i].name + "' would be longer than " + std::to_string(kMaxTaskBytes) +
+                      " bytes once filled";
+      return unexpected(std::move(error));
+    }
+  }
+  variables_ = std::move(used);
+  tasks_ = std::move(tasks);
   return {};
 }
 
@@ -338,8 +365,9 @@ Expected<Execution, std::string> Execution::restore(Machine& machine, const Json
     const Json& variables = snapshot.contains("variables") ? snapshot["variables"] : Json();
     if (!variables.is_object()) return fail("'variables' must hold the values the task templates were filled with");
     if (auto bound = execution.bind_variables(variables); !bound) {
-      return fail("'variables' lacks '" + bound.error().front().second + "', which the task of state '" +
-                  bound.error().front().first + "' needs");
+      if (bound.error().missing.empty()) return fail(bound.error().problem);
+      return fail("'variables' lacks '" + bound.error().missing.front().second + "', which the task of state '" +
+                  bound.error().missing.front().first + "' needs");
     }
   }
   return execution;

@@ -72,10 +72,16 @@ class Execution {
   // machines with another onMaxSteps, whose runs carry no flag.
   int max_steps_flag() const;
 
+  // Why bind_variables refused: every missing variable, as (state name, variable) pairs in state
+  // order; or else a value the core will not print (`problem`: nested deeper than
+  // kMaxPrintedDepth, or a task that would exceed kMaxTaskBytes).
+  struct BindError {
+    std::vector<std::pair<std::string, std::string>> missing;
+    std::string problem;
+  };
   // Fills the states' task templates from the run's input variables (a JSON object: the initial
-  // state's top-level keys the templates name). Every missing variable is reported, as
-  // (state name, variable) pairs in state order, and nothing is bound then.
-  Expected<void, std::vector<std::pair<std::string, std::string>>> bind_variables(const condition::Json& variables);
+  // state's top-level keys the templates name). Nothing is bound when it refuses.
+  Expected<void, BindError> bind_variables(const condition::Json& variables);
   // A state's task with its placeholders filled; nullopt for a state without a task, or one
   // whose variables are not bound yet.
   const std::optional<std::string>& task(std::uint32_t state) const { return tasks_[state]; }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <unordered_set>
 
 #include "condition/json_state.h"
 #include "condition/unicode.h"
@@ -128,22 +129,36 @@ const MachineEdge& Machine::out_edge(std::uint32_t state, std::uint32_t position
   return edges_[graph_.out_edges(states_[state].node)[position]];
 }
 
-bool Machine::feedback_applies(std::uint32_t state) const {
-  const State& s = states_[state];
-  const auto& excluded = options_.no_feedback_states;
-  return options_.feedback_on_revisit && s.feedback_on_revisit &&
-         std::find(excluded.begin(), excluded.end(), s.name) == excluded.end();
-}
+namespace {
 
-std::vector<std::string> Machine::template_variables() const {
+// Each name once, in order of first appearance over the states' templates.
+std::vector<std::string> collect_template_variables(const std::vector<State>& states) {
   std::vector<std::string> names;
-  for (const State& s : states_) {
+  std::unordered_set<std::string> seen;
+  for (const State& s : states) {
     if (!s.task) continue;
     for (const std::string& name : s.task->variables()) {
-      if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+      if (seen.insert(name).second) names.push_back(name);
     }
   }
   return names;
+}
+
+}  // namespace
+
+void Machine::freeze() {
+  if (frozen_) return;
+  frozen_ = true;
+  std::unordered_set<std::string> excluded(options_.no_feedback_states.begin(), options_.no_feedback_states.end());
+  feedback_.clear();
+  for (const State& s : states_) feedback_.push_back(options_.feedback_on_revisit && s.feedback_on_revisit && !excluded.count(s.name));
+  template_variables_ = collect_template_variables(states_);
+}
+
+bool Machine::feedback_applies(std::uint32_t state) const { return frozen_ && feedback_[state]; }
+
+std::vector<std::string> Machine::template_variables() const {
+  return frozen_ ? template_variables_ : collect_template_variables(states_);
 }
 
 std::vector<Problem> Machine::validate() const {

@@ -25,6 +25,12 @@ inline constexpr std::string_view kEnd = "__end__";
 inline constexpr double kDefaultMaxSteps = 50;
 // The largest maxSteps accepted (docs/limits.md): a bound on any one run.
 inline constexpr double kMaxStepsLimit = 1'000'000;
+// The longest task a template may render to (docs/limits.md): placeholders repeat values, so a
+// short template and a large variable could otherwise ask for any amount of memory.
+inline constexpr std::size_t kMaxTaskBytes = std::size_t{1} << 24;
+// Arrays and objects nested deeper than this in a value the core prints (a template variable, a
+// prior output in the revision text): printing JSON recurses once per level.
+inline constexpr int kMaxPrintedDepth = 512;
 
 // What a run does when step maxSteps routes to a state other than END: resolve with reason
 // 'max-steps', reject with MaxStepsError, or resolve and carry `maxStepsReached` (the seed's
@@ -115,8 +121,9 @@ class Machine {
   // Whether the paths of `node`'s conditions at each slot are reserved names ($step, $state, $visits).
   const std::vector<bool>& reserved_slots(graph::NodeId node) const;
 
-  // Once an execution has started, the definition is fixed: an execution refers to it.
-  void freeze() { frozen_ = true; }
+  // Once an execution has started, the definition is fixed: an execution refers to it. What runs
+  // ask on every step is worked out now.
+  void freeze();
   bool frozen() const { return frozen_; }
 
  private:
@@ -128,6 +135,8 @@ class Machine {
   std::size_t predicates_ = 0;
   mutable std::unordered_map<graph::NodeId, std::vector<bool>> reserved_;
   bool frozen_ = false;
+  std::vector<bool> feedback_;               // per state, once frozen: feedback_applies
+  std::vector<std::string> template_variables_;  // once frozen
 };
 
 // Whether `path` names one of the values a running machine supplies itself.

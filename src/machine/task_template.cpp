@@ -79,16 +79,41 @@ std::string variable_text(const condition::Json& value) {
   return value.dump(-1, ' ', false, condition::Json::error_handler_t::replace);
 }
 
-std::string TaskTemplate::render(const condition::Json& variables) const {
-  std::string out;
+bool nests_deeper(const condition::Json& value, int limit) {
+  std::vector<std::pair<const condition::Json*, int>> stack{{&value, 0}};
+  while (!stack.empty()) {
+    auto [node, depth] = stack.back();
+    stack.pop_back();
+    if (!node->is_array() && !node->is_object()) continue;
+    if (depth >= limit) return true;
+    for (const auto& child : *node) stack.emplace_back(&child, depth + 1);
+  }
+  return false;
+}
+
+std::optional<std::string> TaskTemplate::render(const std::unordered_map<std::string, std::string>& texts,
+                                                std::size_t max_bytes) const {
+  std::size_t size = 0;
   for (const Piece& piece : pieces_) {
-    if (!piece.variable) {
-      out += piece.text;
-    } else if (auto it = variables.find(piece.text); it != variables.end()) {
-      out += variable_text(*it);
-    }
+    auto it = piece.variable ? texts.find(piece.text) : texts.end();
+    size += piece.variable ? (it == texts.end() ? 0 : it->second.size()) : piece.text.size();
+    if (size > max_bytes) return std::nullopt;
+  }
+  std::string out;
+  out.reserve(size);
+  for (const Piece& piece : pieces_) {
+    if (!piece.variable) out += piece.text;
+    else if (auto it = texts.find(piece.text); it != texts.end()) out += it->second;
   }
   return out;
+}
+
+std::string TaskTemplate::render(const condition::Json& variables) const {
+  std::unordered_map<std::string, std::string> texts;
+  for (const std::string& name : variables_) {
+    if (auto it = variables.find(name); it != variables.end()) texts.emplace(name, variable_text(*it));
+  }
+  return *render(texts, static_cast<std::size_t>(-1));
 }
 
 }  // namespace handoff::machine

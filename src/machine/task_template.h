@@ -9,8 +9,10 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "condition/json_state.h"
@@ -29,8 +31,11 @@ class TaskTemplate {
   const std::string& source() const { return source_; }
   // The placeholders' names, each once, in order of first appearance.
   const std::vector<std::string>& variables() const { return variables_; }
-  // The text with every placeholder replaced by its variable's value: a string as it is,
-  // anything else as JSON text. `variables` must hold every name variables() lists.
+  // The text with every placeholder replaced by its variable's text (variable_text of its
+  // value); nullopt when it would be longer than `max_bytes`. `texts` must hold every name
+  // variables() lists.
+  std::optional<std::string> render(const std::unordered_map<std::string, std::string>& texts, std::size_t max_bytes) const;
+  // The same, from the values (for tests and callers without a size limit).
   std::string render(const condition::Json& variables) const;
 
  private:
@@ -44,6 +49,11 @@ class TaskTemplate {
 };
 
 // A variable's value as a task shows it: a string as it is, anything else as compact JSON.
+// Printing JSON recurses once per level: check nests_deeper first.
 std::string variable_text(const condition::Json& value);
+
+// Whether arrays and objects in `value` nest deeper than `limit` levels (checked without
+// recursion, so any value can be asked).
+bool nests_deeper(const condition::Json& value, int limit);
 
 }  // namespace handoff::machine

@@ -148,7 +148,7 @@ void run_scenario(const Json& scenario) {
   if (auto bound = execution.bind_variables(state); !bound) {
     ASSERT_TRUE(expect.contains("missing")) << "unexpected missing variables";
     Json missing = Json::array();
-    for (const auto& [name, variable] : bound.error()) missing.push_back({name, variable});
+    for (const auto& [name, variable] : bound.error().missing) missing.push_back({name, variable});
     EXPECT_EQ(missing, expect["missing"]);
     EXPECT_EQ(expect.value("error", ""), "missing-variables");
     return;
@@ -412,7 +412,7 @@ TEST(Execution, TemplateVariablesTravelInTheSnapshot) {
   EXPECT_FALSE(e.task(0).has_value()) << "not bound yet";
   auto missing = e.bind_variables(Json{{"topic", "otters"}});
   ASSERT_FALSE(missing.ok());
-  EXPECT_EQ(missing.error(), (std::vector<std::pair<std::string, std::string>>{{"write", "words"}}));
+  EXPECT_EQ(missing.error().missing, (std::vector<std::pair<std::string, std::string>>{{"write", "words"}}));
   ASSERT_TRUE(e.bind_variables(Json{{"topic", "otters"}, {"words", 300}, {"unused", Json::array({1})}}).ok());
   EXPECT_EQ(*e.task(1), "Write 300 words on otters ({draft})");
   Json saved = e.snapshot();
@@ -427,6 +427,42 @@ TEST(Execution, TemplateVariablesTravelInTheSnapshot) {
   auto refused = Execution::restore(third, saved);
   ASSERT_FALSE(refused.ok());
   EXPECT_NE(refused.error().find("'variables'"), std::string::npos) << refused.error();
+}
+
+TEST(Execution, TemplatesRefuseWhatTheyCannotPrintSafely) {
+  Machine m = templated();
+  Execution e(m);
+  Json deep = 1;
+  for (int i = 0; i < kMaxPrintedDepth + 1; ++i) deep = Json::array({deep});
+  auto refused = e.bind_variables(Json{{"topic", deep}, {"words", 1}});
+  ASSERT_FALSE(refused.ok());
+  EXPECT_TRUE(refused.error().missing.empty());
+  EXPECT_EQ(refused.error().problem, "the input variable 'topic' nests deeper than 512 levels, too deep to show in a task");
+  Json shallow = 1;
+  for (int i = 0; i < kMaxPrintedDepth; ++i) shallow = Json::array({shallow});
+  EXPECT_TRUE(e.bind_variables(Json{{"topic", shallow}, {"words", 1}}).ok());
+
+  MachineOptions options;
+  options.start = "a";
+  Machine big(options);
+  ASSERT_TRUE(big.add_state("a", true, "{x}{x}{x}{x}").ok());
+  ASSERT_TRUE(big.add_edge("a", std::string(kEnd)).ok());
+  Execution b(big);
+  EXPECT_TRUE(b.bind_variables(Json{{"x", std::string(kMaxTaskBytes / 4, 'x')}}).ok());
+  EXPECT_EQ(b.task(0)->size(), kMaxTaskBytes);
+  auto too_long = b.bind_variables(Json{{"x", std::string(kMaxTaskBytes / 4 + 1, 'x')}});
+  ASSERT_FALSE(too_long.ok());
+  EXPECT_EQ(too_long.error().problem, "the task of state 'a' would be longer than 16777216 bytes once filled");
+  EXPECT_EQ(b.task(0)->size(), kMaxTaskBytes) << "a refused binding changes nothing";
+}
+
+TEST(Execution, RevisionTextShowsDeepOutputsAsGiven) {
+  Machine m = tool_router();
+  Execution e(m);
+  e.begin_step();
+  std::string deep(kMaxPrintedDepth + 1, '[');
+  deep += std::string(kMaxPrintedDepth + 1, ']');
+  EXPECT_NE(e.revision_text(deep).find(deep), std::string::npos);
 }
 
 TEST(Execution, SnapshotsOfMachinesWithoutTheNewFieldsKeepTheirFingerprint) {

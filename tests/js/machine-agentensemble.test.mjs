@@ -160,6 +160,21 @@ describe('revision feedback for the handler', () => {
     assert.match(text, /^Prior visit's output:\n\[an update JSON cannot hold: .*BigInt.*\]\n\nGraph state 'a' visit #2\./);
   });
 
+  test('a prior output nested too deep to print safely is shown as JSON.stringify wrote it', async () => {
+    let deep = {};
+    for (let i = 0; i < 600; i++) deep = { d: deep };
+    let text;
+    await new StateMachine({ name: 'deep', start: 'a' })
+      .addState('a', (ctx) => {
+        if (ctx.visit === 2) text = ctx.feedback;
+        return ctx.visit === 1 ? { deep } : {};
+      })
+      .addEdge('a', END, '$visits.a >= 2')
+      .addEdge('a', 'a')
+      .run();
+    assert.ok(text.startsWith(`Prior visit's output:\n${JSON.stringify({ deep })}\n\n`));
+  });
+
   test('noFeedbackStates: a non-array is a TypeError; an undeclared name is a validation problem with its pointer', async () => {
     assert.throws(() => new StateMachine({ noFeedbackStates: 'a' }), { name: 'TypeError', message: /noFeedbackStates must be an array of state names/ });
     assert.throws(() => new StateMachine({ noFeedbackStates: ['a', 1] }), TypeError);
@@ -353,6 +368,23 @@ describe('task templates', () => {
     assert.throws(() => m.start({ topic: () => 1, audience: 'a' }), { name: 'TypeError', message: "the input variable 'topic' cannot be shown in a task: it is a function" });
     const getter = { audience: 'a', get topic() { throw new Error('nope'); } };
     assert.throws(() => m.start(getter), { name: 'TypeError', message: "the input variable 'topic' could not be read" });
+  });
+
+  test('what the core will not print: a variable nested deeper than 512 levels, a task over 16 MiB (RangeErrors before any step)', () => {
+    const deep = (levels) => {
+      let value = 1;
+      for (let i = 0; i < levels; i++) value = [value];
+      return value;
+    };
+    assert.throws(() => research().start({ topic: deep(513), audience: 'a' }), {
+      name: 'RangeError', message: "machine 'research' cannot start: the input variable 'topic' nests deeper than 512 levels, too deep to show in a task",
+    });
+    research().start({ topic: deep(512), audience: 'a' }).dispose();
+    const m = new StateMachine({ name: 'big', start: 'a' }).addState('a', null, { task: '{x}{x}{x}{x}' }).addEdge('a', END);
+    m.start({ x: 'x'.repeat(4 * 1024 * 1024) }).dispose();
+    assert.throws(() => m.start({ x: 'x'.repeat(4 * 1024 * 1024 + 1) }), {
+      name: 'RangeError', message: "machine 'big' cannot start: the task of state 'a' would be longer than 16777216 bytes once filled",
+    });
   });
 
   test('addState: a task that does not parse is a GraphValidationError at its pointer; a task not a string is a TypeError', () => {
