@@ -99,13 +99,28 @@ const CONTEXT_POLICIES = {
 function bindFunctions(kind, given, known) {
   const out = new Map();
   const problems = [];
-  if (typeof given !== 'object' || given === null) throw new TypeError(`options.${kind} must be an object, got ${describe(given)}`);
   for (const [name, fn] of Object.entries(given)) {
     if (!known.has(name)) problems.push({ pointer: '', message: `options.${kind}.${name}: no ${kind === 'instructions' ? 'agent' : 'tool'} '${name}' in the definition` });
-    else if (kind !== 'mocks' && typeof fn !== 'function') throw new TypeError(`options.${kind}.${name} must be a function, got ${describe(fn)}`);
     else out.set(name, fn);
   }
   return { out, problems };
+}
+
+// The types of the constructor's options, checked before anything is allocated.
+function checkSwarmOptions({ contexts, handlers, mocks, instructions, reducers, state, extractVariables }) {
+  for (const [kind, value] of Object.entries({ contexts, handlers, mocks, instructions, reducers })) {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new TypeError(`options.${kind} must be an object, got ${describe(value)}`);
+  }
+  for (const [kind, functions] of Object.entries({ contexts, handlers, instructions })) {
+    for (const [name, fn] of Object.entries(functions)) {
+      if (typeof fn !== 'function') throw new TypeError(`options.${kind}.${name} must be a function, got ${describe(fn)}`);
+    }
+  }
+  checkOptions(state, STATE_HOOKS, 'Swarm options.state');
+  for (const hook of STATE_HOOKS) {
+    if (state[hook] !== undefined && typeof state[hook] !== 'function') throw new TypeError(`options.state.${hook} must be a function, got ${describe(state[hook])}`);
+  }
+  if (extractVariables !== undefined && typeof extractVariables !== 'function') throw new TypeError(`options.extractVariables must be a function, got ${describe(extractVariables)}`);
 }
 
 export class Swarm {
@@ -130,14 +145,7 @@ export class Swarm {
   constructor(definition, options) {
     if (definition === undefined) throw new TypeError('new Swarm(definition, options): the definition is missing');
     const { contexts = {}, handlers = {}, mocks = {}, instructions = {}, reducers = {}, state = {}, extractVariables } = checkOptions(options, SWARM_OPTIONS, 'Swarm options');
-    checkOptions(state, STATE_HOOKS, 'Swarm options.state');
-    for (const hook of STATE_HOOKS) {
-      if (state[hook] !== undefined && typeof state[hook] !== 'function') throw new TypeError(`options.state.${hook} must be a function, got ${describe(state[hook])}`);
-    }
-    if (extractVariables !== undefined && typeof extractVariables !== 'function') throw new TypeError(`options.extractVariables must be a function, got ${describe(extractVariables)}`);
-    for (const [kind, value] of Object.entries({ contexts, reducers })) {
-      if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new TypeError(`options.${kind} must be an object, got ${describe(value)}`);
-    }
+    checkSwarmOptions({ contexts, handlers, mocks, instructions, reducers, state, extractVariables });
     if (typeof definition === 'string') {
       try {
         definition = JSON.parse(definition);
@@ -166,14 +174,7 @@ export class Swarm {
     this.#native = native;
     this.#definition = JSON.parse(native.toJSON());
     for (const agent of this.#definition.agents) this.#agents.set(agent.id, agent);
-    this.#contexts = Object.assign(Object.create(null), CONTEXT_POLICIES);
-    for (const [name, policy] of Object.entries(contexts)) {
-      if (typeof policy !== 'function') {
-        native.delete();
-        throw new TypeError(`context policy '${name}' must be a function`);
-      }
-      this.#contexts[name] = policy;
-    }
+    this.#contexts = Object.assign(Object.create(null), CONTEXT_POLICIES, contexts);
     const missing = [this.#definition.context, ...this.#definition.edges.map((e) => e.context)].filter((c) => c !== undefined && !(c in this.#contexts));
     const problems = missing.map((c) => ({ pointer: '', message: `context policy '${c}' is neither full, last-user, none nor given in options.contexts` }));
     const toolNames = new Set(this.#definition.agents.flatMap((a) => (a.tools ?? []).map((t) => t.name)));
@@ -290,7 +291,9 @@ export class Swarm {
         return outcome;
       }
       // Report what was stored: the values after the normalize hook and the reducers.
-      for (const key of Object.keys(record.fromModel)) outcome.variables[key] = clone(session.variables[key]);
+      for (const key of Object.keys(record.fromModel)) {
+        Object.defineProperty(outcome.variables, key, { value: clone(session.variables[key]), enumerable: true, writable: true, configurable: true });
+      }
     }
     Object.assign(session, { active: record.session.active, hops: record.session.hops, selections: record.session.selections });
     settle?.(outcome, result);

@@ -28,6 +28,7 @@ export function conflict(id, expected, actual) {
 }
 
 function describe(value) {
+  if (value === undefined) return 'nothing';
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`;
@@ -46,7 +47,8 @@ export function checkSession(session) {
   checkId(session.id);
   const { version } = session;
   if (!Number.isSafeInteger(version) || version < 0) {
-    throw new TypeError(`session '${session.id}' has version ${describe(version)}: a session's version is an integer >= 0 (0 before its first save)`);
+    const has = version === undefined ? 'no version' : `version ${describe(version)}`;
+    throw new TypeError(`session '${session.id}' has ${has}: a session's version is an integer >= 0 (0 before its first save)`);
   }
   return { id: session.id, version };
 }

@@ -135,3 +135,10 @@ describe('store options', () => {
     assert.ok(new RedisStore(client, { prefix: 'a:', ttlSeconds: 5 }) instanceof RedisStore);
   });
 });
+
+test('store methods say what is missing', async () => {
+  const store = new MemoryStore();
+  await assert.rejects(store.get(), { name: 'TypeError', message: 'a session id is a non-empty string, got nothing' });
+  await assert.rejects(store.save(), { name: 'TypeError', message: 'save() takes a session object, got nothing' });
+  await assert.rejects(store.save({ id: 'x' }), { name: 'TypeError', message: "session 'x' has no version: a session's version is an integer >= 0 (0 before its first save)" });
+});

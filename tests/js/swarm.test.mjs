@@ -593,3 +593,16 @@ describe('values, not live views', () => {
     assert.equal(session.histories.a[0].content, 'hi');
   });
 });
+
+test("a variable named '__proto__' stays a plain variable through a handoff", () => {
+  const swarm = new Swarm(
+    { agents: [{ id: 'a', entry: true }, { id: 'b' }], edges: [{ from: 'a', to: 'b', requires: [{ name: '__proto__', from: 'model' }] }] },
+    { state: { normalize: (key, value) => value.toUpperCase() } },
+  );
+  const session = swarm.createSession();
+  const outcome = swarm.applyToolCall(session, { name: 'transfer_to_b', arguments: '{"__proto__": "x"}' });
+  assert.equal(outcome.type, 'handoff');
+  assert.deepEqual(Object.getOwnPropertyDescriptor(outcome.variables, '__proto__').value, 'X');
+  assert.equal(Object.getPrototypeOf(outcome.variables), Object.prototype);
+  assert.equal(Object.getOwnPropertyDescriptor(session.variables, '__proto__').value, 'X');
+});
