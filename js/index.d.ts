@@ -420,6 +420,7 @@ export interface ToolContext {
   setVariables(variables: Record<string, unknown>): { ok: true } | { ok: false; key: string; message: string };
 }
 
+/** A key that is not one of these (or of `state`'s) is a TypeError naming it, with a suggestion. */
 export interface SwarmOptions {
   contexts?: Record<string, ContextPolicy>;
   /** By tool name: run when the model calls the tool; the result is fed back (JSON unless a string). */
