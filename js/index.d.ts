@@ -344,7 +344,8 @@ export interface Message {
   [key: string]: unknown;
 }
 
-export type ContextPolicy = (messages: Message[], info: { from: string; to: string; edge: SwarmEdge | undefined; session: Session }) => Message[];
+/** `edge` is a copy of the edge taken, as in `swarm.toJSON()`; `session` is the session itself. */
+export type ContextPolicy = (messages: Message[], info: { from: string; to: string; edge: SwarmEdge; session: Session }) => Message[];
 
 export interface Session {
   format: 'handoff-graph/session';
@@ -371,11 +372,22 @@ export interface ToolCall {
   arguments?: unknown;
 }
 
+/**
+ * What a tool call or a rule did. `edge` is the index, in the definition's `edges`, of the edge that
+ * fired or was blocked. A handoff's `variables` are the required variables as the session holds
+ * them after it (the model's values normalized and reduced by the state hooks and reducers).
+ */
 export type HandoffOutcome =
   | { type: 'tool'; agent: string; tool: string; arguments: Record<string, unknown> }
-  | { type: 'handoff'; via: 'tool' | 'rule'; from: string; to: string; tool?: string; variables: Record<string, unknown>; reason: string | null }
-  | { type: 'handoff_blocked'; from: string; to: string; tool: string; missing: string[]; invalid: Array<{ name: string; expected: string }>; rejectionReason: string }
+  | { type: 'handoff'; via: 'tool' | 'rule'; from: string; to: string; edge: number; tool?: string; variables: Record<string, unknown>; reason: string | null }
+  | { type: 'handoff_blocked'; from: string; to: string; edge: number; tool: string; missing: string[]; invalid: Array<{ name: string; expected: string }>; rejectionReason: string }
   | { type: 'rejected'; reason: string };
+
+/** A call of a response that was not run (an earlier call transferred the conversation). */
+export interface NotRunOutcome {
+  type: 'not_run';
+  reason: string;
+}
 
 export interface ModelResponse {
   text?: string;
@@ -387,10 +399,11 @@ export type SwarmEvent =
   | ({ type: 'handoff' } & Omit<Extract<HandoffOutcome, { type: 'handoff' }>, 'type'>)
   | ({ type: 'handoff_blocked' } & Omit<Extract<HandoffOutcome, { type: 'handoff_blocked' }>, 'type'>)
   | { type: 'tool_use'; agent: string; call: ToolCall }
-  | { type: 'tool_result'; agent: string; call: ToolCall; result: string; outcome: HandoffOutcome }
+  | { type: 'tool_result'; agent: string; call: ToolCall; result: string; outcome: HandoffOutcome | NotRunOutcome }
   | { type: 'tool_mock_required'; agent: string; tool: string; arguments: Record<string, unknown> }
   | { type: 'state_rejected'; source: 'extract'; key: string; message: string }
   | { type: 'chunk'; agent: string; text: string }
+  /** `session` is the session object runTurn was given (updated in place), not a copy. */
   | { type: 'done'; agent: string; text: string; reason: 'answered' | 'max-model-calls'; session: Session };
 
 export interface ToolContext {
@@ -407,6 +420,7 @@ export interface ToolContext {
   setVariables(variables: Record<string, unknown>): { ok: true } | { ok: false; key: string; message: string };
 }
 
+/** A key that is not one of these (or of `state`'s) is a TypeError naming it, with a suggestion. */
 export interface SwarmOptions {
   contexts?: Record<string, ContextPolicy>;
   /** By tool name: run when the model calls the tool; the result is fed back (JSON unless a string). */
@@ -448,23 +462,27 @@ export type TransferSchema = {
 };
 /** Parameters of a tool: a transfer's, or an agent tool's own JSON Schema. */
 export type ToolSchema = TransferSchema | { type: 'object'; [key: string]: unknown };
+/**
+ * `strict` is true when the schema meets OpenAI's strict mode (transfer tools always do; an agent's
+ * own tool when its schema is written that way), false otherwise: the schema is sent as written.
+ */
 export interface OpenAIResponsesTool {
   type: 'function';
   name: string;
   description: string;
   parameters: ToolSchema;
-  strict: true;
+  strict: boolean;
 }
 export interface OpenAIChatTool {
   type: 'function';
-  function: { name: string; description: string; parameters: ToolSchema; strict: true };
+  function: { name: string; description: string; parameters: ToolSchema; strict: boolean };
 }
 export interface AnthropicTool {
   name: string;
   description: string;
   input_schema: ToolSchema;
 }
-export type AiSdkTools = Record<string, { description: string; inputSchema: ToolSchema }>;
+export type AiSdkTools = Record<string, { description: string; inputSchema: ToolSchema; strict: boolean }>;
 export interface ToolsByFormat {
   'openai-responses': OpenAIResponsesTool[];
   'openai-chat': OpenAIChatTool[];
@@ -477,12 +495,13 @@ export class Swarm {
   static fromJSON(definition: SwarmDefinition | string, options?: SwarmOptions): Swarm;
   readonly name: string;
   toJSON(): Required<Pick<SwarmDefinition, 'format' | 'version'>> & SwarmDefinition;
+  /** A copy of the agent's definition. */
   agent(id: string): SwarmAgent | undefined;
   createSession(options?: { id?: string; variables?: Record<string, unknown> }): Session;
   /** The tools the active agent is offered now (its own, then the transfers), in an SDK's shape. */
   tools<F extends ToolFormat = 'openai-chat'>(session: Session, format?: F): ToolsByFormat[F];
   /** The AI SDK shape with each schema wrapped by `jsonSchema` from 'ai', ready for a ToolSet. */
-  tools<S>(session: Session, format: 'ai-sdk', options: { jsonSchema: (schema: ToolSchema) => S }): Record<string, { description: string; inputSchema: S; strict: true }>;
+  tools<S>(session: Session, format: 'ai-sdk', options: { jsonSchema: (schema: ToolSchema) => S }): Record<string, { description: string; inputSchema: S; strict: boolean }>;
   offered(session: Session): Array<{ name: string; to: string }>;
   applyRules(session: Session): HandoffOutcome | null;
   updateState(session: Session, variables: Record<string, unknown>): HandoffOutcome | null;

@@ -274,17 +274,28 @@ std::string swarm_tools(const SwarmHolder& holder, const std::string& session, c
   });
 }
 
+// The routing core of a new session (at the entry agent).
+std::string swarm_start(const SwarmHolder& holder) { return dump(SessionCore::start(*holder.swarm).to_json()); }
+
 std::string swarm_apply_rules(const SwarmHolder& holder, const std::string& session) {
   return with_session(holder, session, [&](SessionCore& core) {
-    return handoff::condition::Json{{"outcome", handoff::swarm::apply_rules(*holder.swarm, core)}};
+    return handoff::swarm::host_record(*holder.swarm, handoff::swarm::apply_rules(*holder.swarm, core));
   });
 }
 
 std::string swarm_apply_tool_call(const SwarmHolder& holder, const std::string& session, const std::string& name,
                                   const std::string& arguments) {
   return with_session(holder, session, [&](SessionCore& core) {
-    return handoff::condition::Json{{"outcome", handoff::swarm::apply_tool_call_text(*holder.swarm, core, name, arguments)}};
+    return handoff::swarm::host_record(*holder.swarm, handoff::swarm::apply_tool_call_text(*holder.swarm, core, name, arguments));
   });
+}
+
+// { error } or the host record of the blocked outcome.
+std::string swarm_refuse_handoff(const SwarmHolder& holder, double edge, const std::string& variable, const std::string& message) {
+  if (!(edge >= 0 && edge < static_cast<double>(holder.swarm->edges().size()))) return dump({{"error", "not an edge index"}});
+  auto outcome = handoff::swarm::refused_handoff(*holder.swarm, static_cast<std::size_t>(edge), variable, message);
+  if (!outcome) return dump({{"error", outcome.error()}});
+  return dump(handoff::swarm::host_record(*holder.swarm, std::move(outcome.value())));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -597,7 +608,9 @@ EMSCRIPTEN_BINDINGS(handoff_graph) {
       .function("toJSON", &swarm_to_json)
       .function("tools", &swarm_tools)
       .function("applyRules", &swarm_apply_rules)
-      .function("applyToolCall", &swarm_apply_tool_call);
+      .function("applyToolCall", &swarm_apply_tool_call)
+      .function("refuseHandoff", &swarm_refuse_handoff)
+      .function("start", &swarm_start);
 
   class_<StandaloneCondition>("StandaloneCondition")
       .constructor<>()

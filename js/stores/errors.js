@@ -28,6 +28,7 @@ export function conflict(id, expected, actual) {
 }
 
 function describe(value) {
+  if (value === undefined) return 'nothing';
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`;
@@ -46,9 +47,41 @@ export function checkSession(session) {
   checkId(session.id);
   const { version } = session;
   if (!Number.isSafeInteger(version) || version < 0) {
-    throw new TypeError(`session '${session.id}' has version ${describe(version)}: a session's version is an integer >= 0 (0 before its first save)`);
+    const has = version === undefined ? 'no version' : `version ${describe(version)}`;
+    throw new TypeError(`session '${session.id}' has ${has}: a session's version is an integer >= 0 (0 before its first save)`);
   }
   return { id: session.id, version };
+}
+
+const SESSION_FORMAT = 'handoff-graph/session';
+const isObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isCount = (value) => Number.isSafeInteger(value) && value >= 0;
+const named = (value) => (value === undefined ? 'missing' : describe(value));
+
+/**
+ * Why a value read back from a store is not the stored session `id` (docs/handoffs.md, "The
+ * session"), or null when it is one: the format, the id, a version >= 1 (it was saved), and each
+ * documented field of its type.
+ */
+export function storedSessionProblem(value, id) {
+  if (!isObject(value)) return `it holds ${describe(value)}, not a session object`;
+  if (value.format !== SESSION_FORMAT) return `its format is ${JSON.stringify(value.format) ?? 'missing'}, not "${SESSION_FORMAT}"`;
+  if (value.id !== id) return `it holds session ${JSON.stringify(value.id) ?? 'without an id'}, not '${id}'`;
+  if (!Number.isSafeInteger(value.version) || value.version < 1) return `its version is ${named(value.version)}: a saved session has an integer version >= 1`;
+  for (const key of ['swarm', 'active']) {
+    if (typeof value[key] !== 'string') return `its ${key} is ${named(value[key])}, not a string`;
+  }
+  for (const key of ['hops', 'turn']) {
+    if (!isCount(value[key])) return `its ${key} is ${named(value[key])}, not an integer >= 0`;
+  }
+  for (const key of ['selections', 'variables', 'histories']) {
+    if (!isObject(value[key])) return `its ${key} is ${named(value[key])}, not an object`;
+  }
+  for (const [agent, history] of Object.entries(value.histories)) {
+    if (!Array.isArray(history)) return `its history of '${agent}' is ${named(history)}, not an array`;
+  }
+  if (!Array.isArray(value.checkpoints)) return `its checkpoints are ${named(value.checkpoints)}, not an array`;
+  return null;
 }
 
 /** The JSON text of `value`, or a TypeError that says what cannot be stored. */

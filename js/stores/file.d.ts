@@ -37,7 +37,11 @@ export class FileStore implements SessionStore {
   readonly directory: string;
   /** The files of session `id`. */
   paths(id: string): { session: string; checkpoints: string; lock: string };
-  /** The stored session, or undefined. */
+  /**
+   * The stored session, or undefined. A file that is not a session of the documented format (not
+   * JSON, not an object, another format, another id, a field of the wrong type) rejects with an
+   * Error naming the file (`code` 'ERR_NOT_A_SESSION', `path`); so does a save over such a file.
+   */
   get(id: string): Promise<Session | undefined>;
   /**
    * Saves if the stored version equals `session.version` (0 when none is stored), then sets

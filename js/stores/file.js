@@ -19,11 +19,14 @@ import { hostname } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { checkId, checkSession, conflict, toJSON } from './errors.js';
+import { checkOptions } from '../options.js';
+import { describe } from '../text.js';
+import { checkId, checkSession, conflict, storedSessionProblem, toJSON } from './errors.js';
 
 export { ConflictError } from './errors.js';
 
 const HOST = hostname();
+const FILE_STORE_OPTIONS = ['fsync', 'lockTimeoutMs', 'staleLockMs', 'onTornLine'];
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -52,6 +55,10 @@ function alive(pid) {
   }
 }
 
+function notASession(file, why) {
+  return Object.assign(new Error(`${file} is not a session (${why}); it was changed outside the FileStore`), { code: 'ERR_NOT_A_SESSION', path: file });
+}
+
 const ignoreMissing = (error) => {
   if (error.code !== 'ENOENT') throw error;
 };
@@ -73,11 +80,17 @@ export class FileStore {
    *   than this is broken even if its owner seems alive; `onTornLine(info)`: told of each line of
    *   a checkpoint log that is not whole JSON (default: a process warning, once per line).
    */
-  constructor(directory, { fsync = true, lockTimeoutMs = 10_000, staleLockMs = 30_000, onTornLine } = {}) {
-    if (typeof directory !== 'string' && !(directory instanceof URL)) throw new TypeError('new FileStore(directory): directory must be a path or a file: URL');
-    if (onTornLine !== undefined && typeof onTornLine !== 'function') throw new TypeError('onTornLine must be a function');
+  constructor(directory, options) {
+    if (directory === undefined) throw new TypeError('new FileStore(directory, options): the directory is missing');
+    if (typeof directory !== 'string' && !(directory instanceof URL)) throw new TypeError(`new FileStore(directory): directory must be a path or a file: URL, got ${describe(directory)}`);
+    const { fsync = true, lockTimeoutMs = 10_000, staleLockMs = 30_000, onTornLine } = checkOptions(options, FILE_STORE_OPTIONS, 'FileStore options');
+    if (typeof fsync !== 'boolean') throw new TypeError(`FileStore options.fsync must be a boolean, got ${describe(fsync)}`);
+    for (const [name, ms] of Object.entries({ lockTimeoutMs, staleLockMs })) {
+      if (typeof ms !== 'number' || !(ms >= 0)) throw new TypeError(`FileStore options.${name} must be a number >= 0, got ${describe(ms)}`);
+    }
+    if (onTornLine !== undefined && typeof onTornLine !== 'function') throw new TypeError(`FileStore options.onTornLine must be a function, got ${describe(onTornLine)}`);
     this.#dir = path.resolve(directory instanceof URL ? fileURLToPath(directory) : directory);
-    this.#fsync = fsync !== false;
+    this.#fsync = fsync;
     this.#lockTimeoutMs = lockTimeoutMs;
     this.#staleLockMs = staleLockMs;
     this.#onTornLine =
@@ -103,26 +116,34 @@ export class FileStore {
     return this.#ready;
   }
 
-  /** The stored session `id`, or undefined. */
+  /** The stored session `id`, or undefined. A file that is not that session is an error naming it. */
   async get(id) {
-    const file = this.paths(id).session;
+    return (await this.#read(this.paths(id).session, id)) ?? undefined;
+  }
+
+  // The session in `file`, or null when there is none. Saves replace the file whole, so anything
+  // else was written by something other than this store: an error that names the file.
+  async #read(file, id) {
     let text;
     try {
       text = await readFile(file, 'utf8');
     } catch (error) {
-      if (error.code === 'ENOENT') return undefined;
+      if (error.code === 'ENOENT') return null;
       throw error;
     }
+    let session;
     try {
-      return JSON.parse(text);
+      session = JSON.parse(text);
     } catch (error) {
-      // Never written by this store (saves replace the file whole): something else changed it.
-      throw new Error(`${file} is not a session (${error.message}); it was changed outside the FileStore`);
+      throw notASession(file, error.message);
     }
+    const problem = storedSessionProblem(session, id);
+    if (problem !== null) throw notASession(file, problem);
+    return session;
   }
 
-  async #storedVersion(file) {
-    const session = await readFile(file, 'utf8').then(JSON.parse, (error) => (error.code === 'ENOENT' ? null : Promise.reject(error)));
+  async #storedVersion(file, id) {
+    const session = await this.#read(file, id);
     return session === null ? 0 : session.version;
   }
 
@@ -133,12 +154,15 @@ export class FileStore {
   async save(session) {
     const { id, version } = checkSession(session);
     const next = version + 1;
+    // What get() would refuse is never written.
+    const problem = storedSessionProblem({ ...session, version: next }, id);
+    if (problem !== null) throw new TypeError(`session '${id}' is not a session of the documented format: ${problem}`);
     const text = `${toJSON({ ...session, version: next }, `session '${id}'`)}\n`;
     await this.#ensureDir();
     const paths = this.paths(id);
     const lock = await this.#lock(paths.lock);
     try {
-      const actual = await this.#storedVersion(paths.session);
+      const actual = await this.#storedVersion(paths.session, id);
       if (actual !== version) throw conflict(id, version, actual);
       await this.#replace(paths.session, text);
     } finally {

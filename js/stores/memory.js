@@ -1,6 +1,7 @@
 // MemoryStore: sessions and checkpoint logs in this process's memory (the default store).
 // Browser-safe: no Node built-ins. Everything is kept as JSON text, so what goes in and what comes
 // out are deep copies: changing a session after save() or after get() never changes the store.
+import { checkOptions } from '../options.js';
 import { checkId, checkSession, conflict, toJSON } from './errors.js';
 
 export { ConflictError } from './errors.js';
@@ -10,6 +11,11 @@ export class MemoryStore {
   #sessions = new Map();
   /** id -> JSON text of each checkpoint, in append order */
   #checkpoints = new Map();
+
+  /** @param options none: a MemoryStore takes no options (an object with keys is a TypeError) */
+  constructor(options) {
+    checkOptions(options, [], 'MemoryStore options');
+  }
 
   /** The stored session `id` (a copy), or undefined. */
   async get(id) {

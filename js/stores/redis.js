@@ -7,6 +7,7 @@
 //   PREFIX{ID}:checkpoints  a list: one JSON text per checkpoint, RPUSHed (never conflicts).
 // A Lua script and not WATCH/MULTI: node-redis shares one connection between concurrent callers,
 // and WATCH belongs to the connection, so one caller's WATCH would cover another's writes.
+import { checkOptions } from '../options.js';
 import { checkId, checkSession, conflict, toJSON } from './errors.js';
 
 export { ConflictError } from './errors.js';
@@ -37,7 +38,11 @@ export class RedisStore {
    * @param options `prefix` of every key (default 'handoff-graph:'); `ttlSeconds`: let a session
    *   and its checkpoints expire that long after their last write (default: never)
    */
-  constructor(client, { prefix = 'handoff-graph:', ttlSeconds } = {}) {
+  constructor(client, options) {
+    if (client === undefined) {
+      throw new TypeError('new RedisStore(client, options): the client is missing: pass a connected client of the npm redis package (createClient())');
+    }
+    const { prefix = 'handoff-graph:', ttlSeconds } = checkOptions(options, ['prefix', 'ttlSeconds'], 'RedisStore options');
     for (const method of ['eval', 'hGet', 'lRange', 'del']) {
       if (typeof client?.[method] !== 'function') {
         throw new TypeError(`new RedisStore(client): client must be a client of the npm 'redis' package (createClient()), it has no ${method}()`);
