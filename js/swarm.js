@@ -6,7 +6,7 @@
 // and schemas) are the C++ core's (src/handoff/). This file keeps the session, a plain JSON
 // object the host can store anywhere, and runs the host's model function in runTurn().
 import { DefinitionError } from './errors.js';
-import { disposeSymbol, registry } from './lifetime.js';
+import { adopt, disposable, disposedError, inspectSymbol, release } from './lifetime.js';
 import { checkOptions } from './options.js';
 import { REDUCERS } from './reducers.js';
 import { requireRuntime } from './runtime.js';
@@ -192,7 +192,7 @@ export class Swarm {
     }
     this.#hooks = { normalize: state.normalize, validate: state.validate };
     this.#extract = extractVariables;
-    registry?.register(this, native, this);
+    adopt(this, native);
   }
 
   static fromJSON(definition, options) {
@@ -200,7 +200,7 @@ export class Swarm {
   }
 
   get #live() {
-    if (this.#native === null) throw new Error('this Swarm has been disposed; create a new one');
+    if (this.#native === null) throw disposedError('Swarm');
     return this.#native;
   }
 
@@ -523,12 +523,19 @@ export class Swarm {
 
   dispose() {
     if (this.#native === null) return;
-    registry?.unregister(this);
-    this.#native.delete();
+    release(this, this.#native);
     this.#native = null;
   }
 
-  [disposeSymbol]() {
-    this.dispose();
+  /** What console.log and util.inspect show: the agents, the entry, the edges by kind, or that it is disposed. */
+  [inspectSymbol](_depth, options, inspect) {
+    const name = this.#definition.name ? ` '${this.#definition.name}'` : '';
+    if (this.#native === null) return `Swarm${name} <disposed>`;
+    const edges = this.#definition.edges;
+    const rule = edges.filter((e) => e.when !== undefined && e.offer !== true).length;
+    const hybrid = edges.filter((e) => e.when !== undefined && e.offer === true).length;
+    const summary = { agents: this.#definition.agents.map((a) => a.id), edges: { rule, llm: edges.length - rule - hybrid, hybrid } };
+    return `Swarm${name} ${typeof inspect === 'function' ? inspect(summary, options) : JSON.stringify(summary)}`;
   }
 }
+disposable(Swarm);

@@ -265,12 +265,8 @@ std::string with_session(const SwarmHolder& holder, const std::string& session_t
 
 std::string swarm_tools(const SwarmHolder& holder, const std::string& session, const std::string& format) {
   return with_session(holder, session, [&](SessionCore& core) {
-    auto edges = handoff::swarm::offered_tools(*holder.swarm, core);
-    handoff::condition::Json names = handoff::condition::Json::array();
-    for (const auto* e : edges) names.push_back({{"name", e->tool_name}, {"to", e->to}});
-    auto tools = handoff::swarm::tool_definitions(*holder.swarm, holder.swarm->agent(core.active), edges, format);
-    if (!tools) return handoff::condition::Json{{"error", tools.error()}};
-    return handoff::condition::Json{{"tools", tools.value()}, {"offered", names}};
+    auto record = handoff::swarm::offered_tools_record(*holder.swarm, core, format);
+    return record ? std::move(record.value()) : handoff::condition::Json{{"error", record.error()}};
   });
 }
 

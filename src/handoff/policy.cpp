@@ -325,6 +325,15 @@ Json apply_tool_call_text(const Swarm& swarm, SessionCore& session, const std::s
   return apply_tool_call(swarm, session, name, args);
 }
 
+Expected<Json, std::string> offered_tools_record(const Swarm& swarm, const SessionCore& session, const std::string& format) {
+  auto edges = offered_tools(swarm, session);
+  Json offered = Json::array();
+  for (const Edge* e : edges) offered.push_back({{"name", e->tool_name}, {"to", e->to}});
+  auto tools = tool_definitions(swarm, swarm.agent(session.active), edges, format);
+  if (!tools) return unexpected(tools.error());
+  return Json{{"tools", std::move(tools.value())}, {"offered", std::move(offered)}};
+}
+
 Expected<Json, std::string> refused_handoff(const Swarm& swarm, std::size_t edge, const std::string& variable,
                                             const std::string& message) {
   if (edge >= swarm.edges().size() || !swarm.edges()[edge].offered) {

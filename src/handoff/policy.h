@@ -41,6 +41,10 @@ bool strict_compatible(const Json& schema);
 Expected<Json, std::string> tool_definitions(const Swarm& swarm, const Agent* agent, const std::vector<const Edge*>& edges,
                                              const std::string& format);
 
+// What the host gets for the active agent now: { tools: tool_definitions(…) in `format`,
+// offered: [{ name, to }] of the transfer tools among them }.
+Expected<Json, std::string> offered_tools_record(const Swarm& swarm, const SessionCore& session, const std::string& format);
+
 // Outcomes of handoffs (`type` "handoff" or "handoff_blocked") carry `edge`: the index, in the
 // definition's `edges`, of the edge that fired or was blocked. The host reads that edge's
 // settings through host_record, never by looking for an edge between the same agents.
