@@ -7,9 +7,11 @@
 // object the host can store anywhere, and runs the host's model function in runTurn().
 import { DefinitionError } from './errors.js';
 import { disposeSymbol, registry } from './lifetime.js';
+import { readModelAnswer } from './model-answer.js';
 import { REDUCERS } from './reducers.js';
 import { requireRuntime } from './runtime.js';
 import { describe, wellFormed } from './text.js';
+import { normalizeToolCall } from './tool-calls.js';
 
 export const TOOL_FORMATS = Object.freeze(['openai-responses', 'openai-chat', 'anthropic', 'ai-sdk']);
 const SESSION_FORMAT = 'handoff-graph/session';
@@ -290,9 +292,7 @@ export class Swarm {
   }
 
   #applyToolCall(session, call, settle) {
-    if (typeof call !== 'object' || call === null || typeof call.name !== 'string') {
-      throw new TypeError(`a tool call is { name, arguments }, got ${describe(call)}`);
-    }
+    call = normalizeToolCall(call);
     const args = call.arguments ?? call.input ?? call.args ?? {};
     let text;
     if (typeof args !== 'string') {
@@ -313,6 +313,12 @@ export class Swarm {
     if (outcome.type === 'handoff') return `Transferred to ${this.#agents.get(outcome.to)?.name ?? outcome.to}.`;
     if (outcome.type === 'handoff_blocked') return outcome.rejectionReason;
     return `Error: ${outcome.reason}`;
+  }
+
+  /** The text runTurn gives the model as the result of a transfer call with this outcome. */
+  toolResult(outcome) {
+    if (!['handoff', 'handoff_blocked', 'rejected'].includes(outcome?.type)) throw new TypeError(`toolResult takes a handoff, handoff_blocked or rejected outcome, got ${describe(outcome)}`);
+    return this.#toolResult(outcome);
   }
 
   /** The active agent's instructions now (a bound function of { state, agent, session }, or the text). */
@@ -346,11 +352,28 @@ export class Swarm {
   }
 
   /**
-   * One user turn. `model({ agent, messages, tools })` is the host's single model call; it returns
-   * { text?, toolCalls?: [{ id?, name, arguments }] }. Yields events: open, handoff,
-   * handoff_blocked, tool_use, tool_result, chunk, done.
+   * One user turn. `model(request)` is the host's single model call (request: agent, messages,
+   * tools, instructions, history, variables, config, toolFormat, signal); it returns
+   * { text?, toolCalls?, raw? } or an async iterable of stream parts (js/model-answer.js). Yields
+   * events: open, handoff, handoff_blocked, tool_use, tool_result, chunk, response, done. A turn
+   * that ends because `signal` aborted leaves the session exactly as it was before the turn.
    */
-  async *runTurn(session, input, { model, toolFormat = 'openai-chat', jsonSchema, maxModelCalls = 10, signal, store, toolState } = {}) {
+  async *runTurn(session, input, options = {}) {
+    const signal = options?.signal;
+    // Copied only when the turn can be aborted: a turn without a signal pays nothing.
+    const before = signal === undefined || typeof session !== 'object' || session === null ? undefined : structuredClone(session);
+    try {
+      yield* this.#turn(session, input, options);
+    } catch (error) {
+      if (before !== undefined && signal.aborted) {
+        for (const key of Object.keys(session)) delete session[key];
+        Object.assign(session, before);
+      }
+      throw error;
+    }
+  }
+
+  async *#turn(session, input, { model, toolFormat, jsonSchema, maxModelCalls = 10, signal, store, toolState, agentConfig } = {}) {
     if (typeof model !== 'function') throw new TypeError('runTurn needs { model }: a function ({ agent, messages, tools }) => { text, toolCalls }');
     if (typeof input !== 'string') throw new TypeError(`input must be a string, got ${describe(input)}`);
     session.turn += 1;
@@ -374,14 +397,19 @@ export class Swarm {
       signal?.throwIfAborted();
       const agentId = session.active;
       const agent = this.#agents.get(agentId);
-      const response = (await model({ agent, messages: this.messages(session), tools: this.tools(session, toolFormat, { jsonSchema }) })) ?? {};
+      // Plain values: what the model function keeps or changes never reaches the session.
+      const format = toolFormat ?? model.toolFormat ?? 'openai-chat';
+      const request = {
+        agent, messages: clone(this.messages(session)), tools: this.tools(session, format, { jsonSchema }), toolFormat: format,
+        instructions: this.instructions(session), history: clone(session.histories[agentId]), variables: clone(session.variables),
+        config: agentConfig !== undefined && Object.hasOwn(agentConfig, agentId) ? clone(agentConfig[agentId]) : {}, signal,
+      };
+      const answer = yield* readModelAnswer(await model(request), { agent: agentId, signal });
       const history = session.histories[agentId];
-      if (typeof response.text === 'string' && response.text.length > 0) {
-        text = response.text;
-        yield { type: 'chunk', agent: agentId, text };
-      }
-      const toolCalls = Array.isArray(response.toolCalls) ? response.toolCalls : [];
-      history.push({ role: 'assistant', content: response.text ?? '', ...(toolCalls.length > 0 ? { toolCalls: clone(toolCalls) } : {}) });
+      if (answer.text.length > 0) text = answer.text;
+      if (answer.raw !== undefined) yield { type: 'response', agent: agentId, text: answer.text, toolCalls: clone(answer.toolCalls), finishReason: answer.finishReason ?? null, usage: answer.usage ?? null, raw: answer.raw };
+      const toolCalls = answer.toolCalls;
+      history.push({ role: 'assistant', content: answer.text, ...(toolCalls.length > 0 ? { toolCalls: clone(toolCalls) } : {}) });
       if (toolCalls.length === 0) {
         reason = 'answered';
         break;
@@ -398,7 +426,7 @@ export class Swarm {
       }
       let handedOff = false;
       for (const [index, call] of toolCalls.entries()) {
-        yield { type: 'tool_use', agent: agentId, call };
+        if (!answer.announced) yield { type: 'tool_use', agent: agentId, call };
         // The result joins the source's history before a handoff carries that history along, so
         // that every tool call in the target's context has its answer.
         let result;
