@@ -16,6 +16,8 @@ const PART_TYPES = "'text-delta', 'tool-call' or 'finish'";
 
 function abortable(promise, signal) {
   if (signal === undefined) return promise;
+  // When the abort wins, the read it beat may still reject (with the same abort): not unhandled.
+  promise.catch(() => {});
   signal.throwIfAborted();
   let onAbort;
   const aborted = new Promise((_, reject) => {
