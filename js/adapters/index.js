@@ -64,3 +64,27 @@ export function createModel(options) {
   model.toolFormat = spec.toolFormat;
   return model;
 }
+
+/**
+ * An agent's own tool for a swarm definition (`agents[i].tools`), with `parameters` as JSON Schema
+ * or a zod 4 schema (converted with its toJSONSchema()). The description is `description`, else the
+ * schema's own (zod's `.describe()`); a tool with neither is a TypeError, since the model reads
+ * it to decide when to call the tool.
+ */
+export function defineTool(options) {
+  const { name, description, parameters } = checkOptions(options, ['name', 'description', 'parameters'], 'defineTool options');
+  if (typeof name !== 'string' || name === '') throw new TypeError('defineTool: name must be a non-empty string');
+  let schema = parameters;
+  if (typeof parameters?.toJSONSchema === 'function' && parameters['~standard'] !== undefined) {
+    schema = parameters.toJSONSchema();
+  } else if (parameters !== undefined && (typeof parameters !== 'object' || parameters === null || Array.isArray(parameters))) {
+    throw new TypeError(`defineTool '${name}': parameters must be a JSON Schema object or a zod 4 schema`);
+  }
+  const text = description ?? schema?.description;
+  if (typeof text !== 'string' || text.trim() === '') {
+    throw new TypeError(`defineTool '${name}': a tool needs a description (the model reads it to decide when to call it): pass { description } or describe the schema`);
+  }
+  if (schema === undefined) return { name, description: text };
+  const { $schema: _dialect, description: _own, ...rest } = schema;
+  return { name, description: text, parameters: rest };
+}
