@@ -57,7 +57,7 @@ export function anthropicMessages(client, options) {
   const what = 'anthropicMessages options';
   if (typeof client?.messages?.create !== 'function') throw new TypeError('anthropicMessages takes an Anthropic client (new Anthropic()), got one without messages.create()');
   const base = checkAdapterOptions(options, ANTHROPIC_SETTINGS, ANTHROPIC_OWNED, what);
-  if (typeof base.model !== 'string' || base.model === '') throw new TypeError(`${what}: model is required, e.g. { model: 'claude-sonnet-4-5' }`);
+  if (typeof base.model !== 'string' || base.model === '') throw new TypeError(`${what}: model is required, e.g. { model: 'claude-sonnet-5-5' }`);
   const model = async (request) => {
     checkToolFormat(request, 'anthropic', 'anthropicMessages');
     const { settings, request: extra, stream, variables } = resolveSettings(base, request.config, ANTHROPIC_SETTINGS, ANTHROPIC_OWNED, what);

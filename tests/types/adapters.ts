@@ -16,9 +16,9 @@ export async function adapters(swarm: Swarm): Promise<void> {
   const session = swarm.createSession();
   const chat: AdapterModel<'openai-chat'> = openaiChat(new OpenAI(), { model: 'gpt-4.1-mini', temperature: 0, request: { seed: 1 }, variables: ['accountId'] });
   const responses = openaiResponses(new OpenAI(), { model: 'gpt-4.1-mini', stream: false, max_output_tokens: 100 });
-  const claude = anthropicMessages(new Anthropic(), { model: 'claude-sonnet-4-5', max_tokens: 512 });
+  const claude = anthropicMessages(new Anthropic(), { model: 'claude-sonnet-5-5', max_tokens: 512 });
   const vercel = aiSdkModel(createOpenAI({ apiKey: 'k' }).chat('gpt-4.1-mini'), { maxOutputTokens: 100 });
-  const configured = createModel({ provider: 'anthropic', model: 'claude-sonnet-4-5', temperature: 0 });
+  const configured = createModel({ provider: 'anthropic', model: 'claude-sonnet-5-5', temperature: 0 });
   const fromEnv: AdapterModel<'openai-responses'> = createModel({ provider: 'openai-responses', model: 'gpt-4.1-mini' });
   // @ts-expect-error: the model is required
   openaiChat(new OpenAI(), { temperature: 0 });

@@ -29,7 +29,7 @@ after(() => server.close());
 const ADAPTERS = {
   openaiChat: (options) => openaiChat(new OpenAI({ apiKey: 'test-key', baseURL: server.openaiURL, maxRetries: 0 }), { model: 'gpt-4.1-mini', ...options }),
   openaiResponses: (options) => openaiResponses(new OpenAI({ apiKey: 'test-key', baseURL: server.openaiURL, maxRetries: 0 }), { model: 'gpt-4.1-mini', ...options }),
-  anthropicMessages: (options) => anthropicMessages(new Anthropic({ apiKey: 'test-key', baseURL: server.url, maxRetries: 0 }), { model: 'claude-sonnet-4-5', ...options }),
+  anthropicMessages: (options) => anthropicMessages(new Anthropic({ apiKey: 'test-key', baseURL: server.url, maxRetries: 0 }), { model: 'claude-sonnet-5-5', ...options }),
 };
 const PATHS = { openaiChat: '/v1/chat/completions', openaiResponses: '/v1/responses', anthropicMessages: '/v1/messages' };
 
