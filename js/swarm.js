@@ -7,7 +7,7 @@
 // object the host can store anywhere, and runs the host's model function in runTurn().
 import { DefinitionError } from './errors.js';
 import { disposeSymbol, registry } from './lifetime.js';
-import { readModelAnswer } from './model-answer.js';
+import { copyMessages, readModelAnswer, restoreSession, snapshotSession } from './model-answer.js';
 import { REDUCERS } from './reducers.js';
 import { requireRuntime } from './runtime.js';
 import { describe, wellFormed } from './text.js';
@@ -361,14 +361,11 @@ export class Swarm {
   async *runTurn(session, input, options = {}) {
     const signal = options?.signal;
     // Copied only when the turn can be aborted: a turn without a signal pays nothing.
-    const before = signal === undefined || typeof session !== 'object' || session === null ? undefined : structuredClone(session);
+    const before = signal === undefined || typeof session !== 'object' || session === null || session.format !== SESSION_FORMAT ? undefined : snapshotSession(session);
     try {
       yield* this.#turn(session, input, options);
     } catch (error) {
-      if (before !== undefined && signal.aborted) {
-        for (const key of Object.keys(session)) delete session[key];
-        Object.assign(session, before);
-      }
+      if (before !== undefined && signal.aborted) restoreSession(session, before);
       throw error;
     }
   }
@@ -399,9 +396,11 @@ export class Swarm {
       const agent = this.#agents.get(agentId);
       // Plain values: what the model function keeps or changes never reaches the session.
       const format = toolFormat ?? model.toolFormat ?? 'openai-chat';
+      // One copy of the history serves both `messages` (the instructions, then the history) and `history`.
+      const messages = copyMessages(this.messages(session));
       const request = {
-        agent, messages: clone(this.messages(session)), tools: this.tools(session, format, { jsonSchema }), toolFormat: format,
-        instructions: this.instructions(session), history: clone(session.histories[agentId]), variables: clone(session.variables),
+        agent, messages, tools: this.tools(session, format, { jsonSchema }), toolFormat: format,
+        instructions: this.instructions(session), history: messages.slice(messages.length - session.histories[agentId].length), variables: clone(session.variables),
         config: agentConfig !== undefined && Object.hasOwn(agentConfig, agentId) ? clone(agentConfig[agentId]) : {}, signal,
       };
       const answer = yield* readModelAnswer(await model(request), { agent: agentId, signal });
