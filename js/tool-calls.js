@@ -5,7 +5,11 @@
 // Only own properties are read: a prototype's `name` or `function` is not part of a call.
 import { describe } from './text.js';
 
-const own = (object, key) => (Object.hasOwn(object, key) ? object[key] : undefined);
+// Read first, then kept only when own: a Proxy's traps run (and their errors surface) as for any read.
+const own = (object, key) => {
+  const value = object[key];
+  return Object.hasOwn(object, key) ? value : undefined;
+};
 
 const SHAPES =
   "{ id?, name, arguments }, an OpenAI Chat tool call { id, type: 'function', function: { name, arguments } }, " +
