@@ -391,8 +391,52 @@ export interface NotRunOutcome {
 
 export interface ModelResponse {
   text?: string;
-  toolCalls?: ToolCall[];
+  /** In any shape applyToolCall accepts. */
+  toolCalls?: ToolCallInput[];
+  finishReason?: string | null;
+  usage?: unknown;
+  /** The provider's response: runTurn reports it on a `response` event. */
+  raw?: unknown;
 }
+
+/** A tool call as an SDK hands it over: each becomes { id, name, arguments }. */
+export type ToolCallInput =
+  | ToolCall
+  | { id?: string; name: string; input?: unknown; args?: unknown }
+  | { id: string; type: 'function'; function: { name: string; arguments: string } }
+  | { type: 'function_call'; call_id: string; name: string; arguments: string; id?: string }
+  | { type: 'tool_use'; id: string; name: string; input: unknown }
+  | { toolCallId: string; toolName: string; input?: unknown; args?: unknown };
+
+/** Parts of a streamed model answer, after the AI SDK's LanguageModel stream parts. */
+export type ModelStreamPart =
+  | { type: 'text-delta'; delta: string }
+  | { type: 'tool-call'; toolCallId: string; toolName: string; input?: unknown }
+  | { type: 'finish'; finishReason?: string | null; usage?: unknown; raw?: unknown };
+
+/** What runTurn gives the model function for one model call (plain values). */
+export interface ModelRequest<F extends ToolFormat = ToolFormat> {
+  agent: SwarmAgent;
+  /** The instructions as a system message (when there are any), then the history. */
+  messages: Message[];
+  /** The tools offered now, in `toolFormat`'s shape. */
+  tools: ToolsByFormat[F];
+  toolFormat: F;
+  instructions: string;
+  /** The agent's history, as its context policies made it. */
+  history: Message[];
+  /** The session's variables. */
+  variables: Record<string, unknown>;
+  /** The agent's behaviour config: runTurn's `agentConfig[agent.id]`, or {}. */
+  config: Record<string, unknown>;
+  signal: AbortSignal | undefined;
+}
+
+/** The whole answer, or an async iterable of stream parts. */
+export type ModelAnswer = ModelResponse | AsyncIterable<ModelStreamPart>;
+
+/** runTurn's model: one model call. An adapter's carries its `toolFormat`. */
+export type ModelFunction = ((request: ModelRequest<any>) => ModelAnswer | void | Promise<ModelAnswer | void>) & { readonly toolFormat?: ToolFormat };
 
 export type SwarmEvent =
   | { type: 'open'; agent: string; turn: number }
@@ -403,6 +447,8 @@ export type SwarmEvent =
   | { type: 'tool_mock_required'; agent: string; tool: string; arguments: Record<string, unknown> }
   | { type: 'state_rejected'; source: 'extract'; key: string; message: string }
   | { type: 'chunk'; agent: string; text: string }
+  /** After a model call whose answer carried the provider's raw response (every adapter's does). */
+  | { type: 'response'; agent: string; text: string; toolCalls: ToolCall[]; finishReason: string | null; usage: unknown; raw: unknown }
   /** `session` is the session object runTurn was given (updated in place), not a copy. */
   | { type: 'done'; agent: string; text: string; reason: 'answered' | 'max-model-calls'; session: Session };
 
@@ -505,7 +551,9 @@ export class Swarm {
   offered(session: Session): Array<{ name: string; to: string }>;
   applyRules(session: Session): HandoffOutcome | null;
   updateState(session: Session, variables: Record<string, unknown>): HandoffOutcome | null;
-  applyToolCall(session: Session, call: ToolCall): HandoffOutcome;
+  applyToolCall(session: Session, call: ToolCallInput): HandoffOutcome;
+  /** The text runTurn gives the model as a transfer call's result. */
+  toolResult(outcome: Exclude<HandoffOutcome, { type: 'tool' }>): string;
   /** The active agent's instructions now. */
   instructions(session: Session): string;
   messages(session: Session): Message[];
@@ -513,8 +561,11 @@ export class Swarm {
     session: Session,
     input: string,
     options: {
-      model: (request: { agent: SwarmAgent; messages: Message[]; tools: unknown }) => ModelResponse | Promise<ModelResponse>;
+      model: ModelFunction;
+      /** Default: the model's own toolFormat, else 'openai-chat'. */
       toolFormat?: ToolFormat;
+      /** The agents' behaviour config (JSON), by agent id: the model request's `config`. */
+      agentConfig?: Record<string, Record<string, unknown>>;
       /** With toolFormat 'ai-sdk': `jsonSchema` from 'ai', to wrap the schemas. */
       jsonSchema?: (schema: ToolSchema) => unknown;
       maxModelCalls?: number;

@@ -7,10 +7,12 @@
 // object the host can store anywhere, and runs the host's model function in runTurn().
 import { DefinitionError } from './errors.js';
 import { adopt, disposable, disposedError, inspectSymbol, release } from './lifetime.js';
+import { copyMessages, readModelAnswer, restoreSession, snapshotSession } from './model-answer.js';
 import { checkOptions } from './options.js';
 import { REDUCERS } from './reducers.js';
 import { requireRuntime } from './runtime.js';
 import { describe, wellFormed } from './text.js';
+import { normalizeToolCall } from './tool-calls.js';
 
 export const TOOL_FORMATS = Object.freeze(['openai-responses', 'openai-chat', 'anthropic', 'ai-sdk']);
 const SESSION_FORMAT = 'handoff-graph/session';
@@ -77,7 +79,7 @@ function illFormedNames(document) {
 
 const SWARM_OPTIONS = ['contexts', 'handlers', 'mocks', 'instructions', 'reducers', 'state', 'extractVariables'];
 const STATE_HOOKS = ['normalize', 'validate'];
-const RUN_TURN_OPTIONS = ['model', 'toolFormat', 'jsonSchema', 'maxModelCalls', 'signal', 'store', 'toolState'];
+const RUN_TURN_OPTIONS = ['model', 'toolFormat', 'jsonSchema', 'maxModelCalls', 'signal', 'store', 'toolState', 'agentConfig'];
 
 function checkSession(session, where) {
   if (typeof session !== 'object' || session === null || session.format !== SESSION_FORMAT) {
@@ -359,9 +361,8 @@ export class Swarm {
 
   #applyToolCall(session, call, settle) {
     checkSession(session, 'applyToolCall');
-    if (typeof call !== 'object' || call === null || typeof call.name !== 'string') {
-      throw new TypeError(`applyToolCall(session, call): a tool call is { name, arguments }, got ${call === undefined ? 'nothing' : describe(call)}`);
-    }
+    if (call === undefined) throw new TypeError('applyToolCall(session, call): a tool call is { name, arguments }, got nothing');
+    call = normalizeToolCall(call);
     const args = call.arguments ?? call.input ?? call.args ?? {};
     let text;
     if (typeof args !== 'string') {
@@ -375,6 +376,14 @@ export class Swarm {
       }
     }
     return this.#commit(session, this.#core(session, 'applyToolCall', 'applyToolCall', call.name, text === undefined ? 'null' : text), settle);
+  }
+
+  /** The text runTurn gives the model as the result of a transfer call with this outcome. */
+  toolResult(outcome) {
+    if (typeof outcome !== 'object' || outcome === null) throw new TypeError(`toolResult takes an outcome of applyToolCall, got ${describe(outcome)}`);
+    const answer = JSON.parse(this.#live.toolResult(coreJSON(outcome)));
+    if (answer.error !== undefined) throw new TypeError(`toolResult: ${answer.error}`);
+    return answer.result;
   }
 
   /** The active agent's instructions now (a bound function of { state, agent, session }, or the text). */
@@ -410,23 +419,41 @@ export class Swarm {
   }
 
   /**
-   * One user turn. `model({ agent, messages, tools })` is the host's single model call; it returns
-   * { text?, toolCalls?: [{ id?, name, arguments }] }. Yields events: open, handoff,
-   * handoff_blocked, tool_use, tool_result, chunk, done (and tool_mock_required, state_rejected).
-   * Events are values fixed when yielded; `done.session` is the session passed in.
+   * One user turn. `model(request)` is the host's single model call (request: agent, messages,
+   * tools, instructions, history, variables, config, toolFormat, signal); it returns
+   * { text?, toolCalls?, raw? } or an async iterable of stream parts (js/model-answer.js). Yields
+   * events: open, handoff, handoff_blocked, tool_use, tool_result, chunk, response, done (and
+   * tool_mock_required, state_rejected). Events are values fixed when yielded; `done.session` is
+   * the session passed in. A turn that ends because `signal` aborted leaves the session exactly
+   * as it was before the turn.
    */
   async *runTurn(session, input, options) {
     checkSession(session, 'runTurn(session, input, { model })');
     if (typeof input !== 'string') throw new TypeError(`runTurn(session, input, { model }): input must be a string, got ${input === undefined ? 'nothing' : describe(input)}`);
-    const { model, toolFormat = 'openai-chat', jsonSchema, maxModelCalls = 10, signal, store, toolState } = checkOptions(options, RUN_TURN_OPTIONS, 'runTurn options');
+    const { model, toolFormat, jsonSchema, maxModelCalls = 10, signal, store, toolState, agentConfig } = checkOptions(options, RUN_TURN_OPTIONS, 'runTurn options');
     if (typeof model !== 'function') throw new TypeError('runTurn needs { model }: a function ({ agent, messages, tools }) => { text, toolCalls }');
-    if (!TOOL_FORMATS.includes(toolFormat)) throw new TypeError(`runTurn options.toolFormat must be one of ${TOOL_FORMATS.join(', ')}, got ${describe(toolFormat)}`);
+    const format = toolFormat ?? model.toolFormat ?? 'openai-chat';
+    if (!TOOL_FORMATS.includes(format)) throw new TypeError(`runTurn options.toolFormat must be one of ${TOOL_FORMATS.join(', ')}, got ${describe(format)}`);
     if (jsonSchema !== undefined && typeof jsonSchema !== 'function') throw new TypeError("runTurn options.jsonSchema must be the jsonSchema function from 'ai'");
     if (!Number.isSafeInteger(maxModelCalls) || maxModelCalls < 0) throw new TypeError(`runTurn options.maxModelCalls must be an integer >= 0, got ${describe(maxModelCalls)}`);
     if (signal !== undefined && typeof signal?.throwIfAborted !== 'function') throw new TypeError(`runTurn options.signal must be an AbortSignal, got ${describe(signal)}`);
     if (store !== undefined && (typeof store?.save !== 'function' || typeof store?.appendCheckpoint !== 'function')) {
       throw new TypeError('runTurn options.store must be a session store (save, appendCheckpoint), such as a MemoryStore');
     }
+    if (agentConfig !== undefined && (typeof agentConfig !== 'object' || agentConfig === null || Array.isArray(agentConfig))) {
+      throw new TypeError(`runTurn options.agentConfig must be an object of per-agent settings, got ${describe(agentConfig)}`);
+    }
+    // Copied only when the turn can be aborted: a turn without a signal pays nothing.
+    const before = signal === undefined ? undefined : snapshotSession(session);
+    try {
+      yield* this.#turn(session, input, { model, toolFormat: format, jsonSchema, maxModelCalls, signal, store, toolState, agentConfig });
+    } catch (error) {
+      if (before !== undefined && signal.aborted) restoreSession(session, before);
+      throw error;
+    }
+  }
+
+  async *#turn(session, input, { model, toolFormat, jsonSchema, maxModelCalls, signal, store, toolState, agentConfig }) {
     session.turn += 1;
     const checkpointsBefore = session.checkpoints.length;
     yield { type: 'open', agent: session.active, turn: session.turn };
@@ -447,14 +474,21 @@ export class Swarm {
     for (let calls = 0; calls < maxModelCalls; calls++) {
       signal?.throwIfAborted();
       const agentId = session.active;
-      const response = (await model({ agent: this.agent(agentId), messages: this.messages(session), tools: this.tools(session, toolFormat, { jsonSchema }) })) ?? {};
+      // Plain values: what the model function keeps or changes never reaches the session.
+      const agent = this.agent(agentId);
+      // One copy of the history serves both `messages` (the instructions, then the history) and `history`.
+      const messages = copyMessages(this.messages(session));
+      const request = {
+        agent, messages, tools: this.tools(session, toolFormat, { jsonSchema }), toolFormat,
+        instructions: this.instructions(session), history: messages.slice(messages.length - session.histories[agentId].length), variables: clone(session.variables),
+        config: agentConfig !== undefined && Object.hasOwn(agentConfig, agentId) ? clone(agentConfig[agentId]) : {}, signal,
+      };
+      const answer = yield* readModelAnswer(await model(request), { agent: agentId, signal });
       const history = session.histories[agentId];
-      if (typeof response.text === 'string' && response.text.length > 0) {
-        text = response.text;
-        yield { type: 'chunk', agent: agentId, text };
-      }
-      const toolCalls = Array.isArray(response.toolCalls) ? response.toolCalls : [];
-      history.push({ role: 'assistant', content: response.text ?? '', ...(toolCalls.length > 0 ? { toolCalls: clone(toolCalls) } : {}) });
+      if (answer.text.length > 0) text = answer.text;
+      if (answer.raw !== undefined) yield { type: 'response', agent: agentId, text: answer.text, toolCalls: clone(answer.toolCalls), finishReason: answer.finishReason ?? null, usage: answer.usage ?? null, raw: answer.raw };
+      const toolCalls = answer.toolCalls;
+      history.push({ role: 'assistant', content: answer.text, ...(toolCalls.length > 0 ? { toolCalls: clone(toolCalls) } : {}) });
       if (toolCalls.length === 0) {
         reason = 'answered';
         break;
@@ -478,7 +512,7 @@ export class Swarm {
       let handedOff = false;
       let skippedEvents = [];
       for (const [index, call] of toolCalls.entries()) {
-        yield { type: 'tool_use', agent: agentId, call: clone(call) };
+        if (!answer.announced) yield { type: 'tool_use', agent: agentId, call: clone(call) };
         // The result joins the source's history before a handoff carries that history along, so
         // that every tool call in the target's context has its answer.
         let result;

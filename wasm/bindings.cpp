@@ -286,6 +286,13 @@ std::string swarm_apply_tool_call(const SwarmHolder& holder, const std::string& 
   });
 }
 
+// { result } or { error }: the tool result of an outcome the host holds.
+std::string swarm_tool_result(const SwarmHolder& holder, const std::string& outcome) {
+  auto parsed = handoff::condition::Json::parse(outcome, nullptr, /*allow_exceptions=*/false);
+  auto text = handoff::swarm::tool_result_text(*holder.swarm, parsed);
+  return dump(text ? handoff::condition::Json{{"result", text.value()}} : handoff::condition::Json{{"error", text.error()}});
+}
+
 // { error } or the host record of the blocked outcome.
 std::string swarm_refuse_handoff(const SwarmHolder& holder, double edge, const std::string& variable, const std::string& message) {
   if (!(edge >= 0 && edge < static_cast<double>(holder.swarm->edges().size()))) return dump({{"error", "not an edge index"}});
@@ -606,6 +613,7 @@ EMSCRIPTEN_BINDINGS(handoff_graph) {
       .function("applyRules", &swarm_apply_rules)
       .function("applyToolCall", &swarm_apply_tool_call)
       .function("refuseHandoff", &swarm_refuse_handoff)
+      .function("toolResult", &swarm_tool_result)
       .function("start", &swarm_start);
 
   class_<StandaloneCondition>("StandaloneCondition")

@@ -344,6 +344,26 @@ Expected<Json, std::string> refused_handoff(const Swarm& swarm, std::size_t edge
   return blocked_outcome(swarm, e, Json::array(), std::move(invalid), message + ". Correct it, then call " + e.tool_name + " again.");
 }
 
+Expected<std::string, std::string> tool_result_text(const Swarm& swarm, const Json& outcome) {
+  auto text = [&](const char* key) -> const std::string* {
+    auto it = outcome.find(key);
+    return it != outcome.end() && it->is_string() ? &it->get_ref<const std::string&>() : nullptr;
+  };
+  const std::string* type = outcome.is_object() ? text("type") : nullptr;
+  if (type != nullptr && *type == "handoff") {
+    auto edge = outcome.find("edge");
+    const std::string* via = text("via");
+    if (via == nullptr || *via != "tool") return unexpected(std::string("a handoff made by a rule has no tool result"));
+    if (edge == outcome.end() || !edge->is_number_unsigned() || edge->get<std::uint64_t>() >= swarm.edges().size()) {
+      return unexpected(std::string("the handoff's 'edge' is not the index of an edge of this swarm"));
+    }
+    return "Transferred to " + agent_label(swarm, swarm.edges()[edge->get<std::size_t>()].to) + ".";
+  }
+  if (type != nullptr && *type == "handoff_blocked" && text("rejectionReason") != nullptr) return *text("rejectionReason");
+  if (type != nullptr && *type == "rejected" && text("reason") != nullptr) return "Error: " + *text("reason");
+  return unexpected(std::string("expected a handoff, handoff_blocked or rejected outcome of a tool call"));
+}
+
 Json host_record(const Swarm& swarm, Json outcome) {
   Json record = Json::object();
   const std::string type = outcome.is_object() ? outcome.value("type", "") : "";

@@ -81,4 +81,9 @@ Expected<Json, std::string> refused_handoff(const Swarm& swarm, std::size_t edge
 //                swarm's defaults filled in }
 Json host_record(const Swarm& swarm, Json outcome);
 
+// The tool result host_record gives for `outcome`, for a host that holds only the outcome (an
+// adapter answering a transfer call itself). The outcome may come from anywhere: every field is
+// checked, and an outcome without a tool result (a rule handoff, an own tool) is an error.
+Expected<std::string, std::string> tool_result_text(const Swarm& swarm, const Json& outcome);
+
 }  // namespace handoff::swarm

@@ -76,7 +76,7 @@ describe('Swarm options', () => {
     const before = structuredClone(session);
     const model = () => ({ text: 'hi' });
     const attempts = [
-      [{ model, maxModelCall: 3 }, "runTurn options: unknown option 'maxModelCall' (did you mean 'maxModelCalls'?); allowed: model, toolFormat, jsonSchema, maxModelCalls, signal, store, toolState"],
+      [{ model, maxModelCall: 3 }, "runTurn options: unknown option 'maxModelCall' (did you mean 'maxModelCalls'?); allowed: model, toolFormat, jsonSchema, maxModelCalls, signal, store, toolState, agentConfig"],
       [{ model, toolformat: 'anthropic' }, /unknown option 'toolformat' \(did you mean 'toolFormat'\?\)/],
       [{ model, toolFormat: 'gemini' }, /toolFormat must be one of openai-responses, openai-chat, anthropic, ai-sdk, got string gemini/],
       [{ model, maxModelCalls: -1 }, /maxModelCalls must be an integer >= 0, got number -1/],

@@ -89,6 +89,8 @@ const ALLOWED = [
   /^schema\/[^/]+\.json$/,
   /^js\/stores\/[^/]+\.js$/,
   /^js\/stores\/[^/]+\.d\.ts$/,
+  /^js\/adapters\/[^/]+\.js$/,
+  /^js\/adapters\/[^/]+\.d\.ts$/,
   /^js\/[^/]+\.js$/,
   /^js\/[^/]+\.d\.ts$/,
   /^dist\/handoff-graph\.mjs$/,
