@@ -11,11 +11,11 @@
 //   OPENAI_API_KEY=… node examples/openai-swarm.mjs "I want a refund of 250 for invoice 7"
 //   OPENAI_API=responses OPENAI_MODEL=gpt-4.1 node examples/openai-swarm.mjs
 //
-// Not run in CI (it calls the API). In your project, import from 'handoff-graph'.
+// Not run in CI (it calls the API). 'handoff-graph' resolves to this package itself (self-reference).
 import { createInterface } from 'node:readline/promises';
 import { pathToFileURL } from 'node:url';
 
-import { init, Swarm } from '../js/node.js';
+import { init, Swarm } from 'handoff-graph';
 
 export const definition = {
   name: 'support',
