@@ -18,6 +18,8 @@ export * from './errors.js';
 /** The embedded module's bytes, decoded when init() first needs them. */
 function embeddedWasm() {
   if (typeof Uint8Array.fromBase64 === 'function') return Uint8Array.fromBase64(wasmBase64);
+  // Node (serverless functions): ~0.5 ms where the loop below takes ~15 ms cold.
+  if (typeof globalThis.Buffer?.from === 'function') return globalThis.Buffer.from(wasmBase64, 'base64');
   const text = atob(wasmBase64);
   const bytes = new Uint8Array(text.length);
   for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);

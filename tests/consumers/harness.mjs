@@ -141,6 +141,6 @@ export function describeResult({ consumer, size, firstRouteMs, buildMs, installM
   parts.push(size ? `JS ${kib(size.jsGzip)} + wasm ${kib(size.wasmGzip)} gzipped` : 'unbundled (node_modules)'.padEnd(33));
   parts.push(`first route ${firstRouteMs.toFixed(0)} ms`);
   parts.push(`install ${(installMs / 1000).toFixed(1)} s`);
-  if (buildMs !== undefined) parts.push(`build ${(buildMs / 1000).toFixed(1)} s`);
+  if (buildMs !== undefined) parts.push(`build ${buildMs < 1000 ? `${buildMs.toFixed(0)} ms` : `${(buildMs / 1000).toFixed(1)} s`}`);
   return parts.join(' · ');
 }

@@ -216,6 +216,25 @@ const CONSUMERS = [
     },
   },
   {
+    name: 'esbuild browser bundle (no loader, .wasm copied beside it)',
+    fixture: 'esbuild-browser',
+    async run(ctx) {
+      const buildMs = await timed(() => runTool('esbuild', ['page-app.mjs', '--bundle', '--format=esm', '--outdir=dist-plain', '--log-level=warning'], { cwd: ctx.project }));
+      // Before the copy: the page learns where the .wasm was looked for and what to do.
+      const server = await start({ root: ctx.project, csp: STRICT });
+      try {
+        const missing = await runPage((await ctx.browser()).context, `${server.url}plain.html`);
+        assert.equal(missing.outcome.ok, false);
+        assert.ok(missing.outcome.error.includes(`${server.url}dist-plain/handoff-graph.wasm (HTTP 404)`), missing.outcome.error);
+        assert.match(missing.outcome.error, /beside the bundle.*init\(\{ wasm \}\)/);
+      } finally {
+        await server.close();
+      }
+      await copyFile(path.join(ctx.project, 'node_modules/handoff-graph/dist/handoff-graph.wasm'), path.join(ctx.project, 'dist-plain/handoff-graph.wasm'));
+      return { ...(await runInChromium(ctx, ctx.project, 'plain.html')), buildMs };
+    },
+  },
+  {
     name: 'Rollup (node-resolve + import-meta-assets)',
     fixture: 'rollup',
     async run(ctx) {
