@@ -15,7 +15,7 @@ const dist = fileURLToPath(new URL('../dist/', import.meta.url));
 
 const ROUTE = `g => { g.addEdge('triage', 'billing', "category == 'billing'"); g.addEdge('triage', 'human'); return g.route('triage', { category: 'billing' }); }`;
 const REPORT = `(hg) => { const r = (${ROUTE})(new hg.HandoffGraph()); if (r !== 'billing') throw new Error(r);
-  console.log(JSON.stringify({ ms: performance.now(), rss: process.memoryUsage().rss })); }`;
+  const cpu = process.cpuUsage(); console.log(JSON.stringify({ ms: performance.now(), cpuMs: (cpu.user + cpu.system) / 1000, rss: process.memoryUsage().rss })); }`;
 
 const cases = {
   'import (ESM)': `const hg = await import(${JSON.stringify(`${js}node.js`)}); await hg.init(); (${REPORT})(hg);`,
@@ -32,7 +32,7 @@ const cases = {
 };
 
 const median = (xs) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
-console.log(`node ${process.version}, ${runs} runs each: median time from process start to the first route, and RSS then`);
+console.log(`node ${process.version}, ${runs} runs each, medians at the first route: wall time and CPU time since process start (CPU time is steadier on a busy machine), and RSS`);
 for (const [name, body] of Object.entries(cases)) {
   const script = `const { createRequire } = await import('node:module'); const require = createRequire(${JSON.stringify(`${js}x.js`)}); ${body}`;
   const samples = [];
@@ -40,6 +40,7 @@ for (const [name, body] of Object.entries(cases)) {
     samples.push(JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' })));
   }
   const ms = median(samples.map((s) => s.ms));
+  const cpuMs = median(samples.map((s) => s.cpuMs));
   const rss = median(samples.map((s) => s.rss)) / 2 ** 20;
-  console.log(`${name.padEnd(68)} ${ms.toFixed(1).padStart(6)} ms  ${rss.toFixed(1).padStart(6)} MiB`);
+  console.log(`${name.padEnd(68)} ${ms.toFixed(0).padStart(5)} ms wall ${cpuMs.toFixed(0).padStart(5)} ms CPU ${rss.toFixed(1).padStart(6)} MiB`);
 }

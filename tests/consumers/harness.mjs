@@ -136,11 +136,12 @@ export function loadedFiles(run, serverUrl, root) {
 const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
 
 /** One line of the report: a consumer's sizes and its time to the first route. */
-export function describeResult({ consumer, size, firstRouteMs, buildMs, installMs }) {
+export function describeResult({ consumer, size, firstRouteMs, buildMs, installMs, note }) {
   const parts = [consumer.padEnd(34)];
   parts.push(size ? `JS ${kib(size.jsGzip)} + wasm ${kib(size.wasmGzip)} gzipped` : 'unbundled (node_modules)'.padEnd(33));
   parts.push(`first route ${firstRouteMs.toFixed(0)} ms`);
   parts.push(`install ${(installMs / 1000).toFixed(1)} s`);
   if (buildMs !== undefined) parts.push(`build ${buildMs < 1000 ? `${buildMs.toFixed(0)} ms` : `${(buildMs / 1000).toFixed(1)} s`}`);
+  if (note !== undefined) parts.push(note);
   return parts.join(' · ');
 }

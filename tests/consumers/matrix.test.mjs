@@ -2,9 +2,10 @@
 // consumer is a fresh project (tests/consumers/fixtures/<name>) that installs the tarball offline,
 // builds with its pinned tool and runs: Node (ESM, CommonJS, worker_threads), TypeScript (four
 // setups, each with TypeScript 5.9 and 7), esbuild Node bundles, and in Chromium, under
-// script-src 'self' 'wasm-unsafe-eval': Vite (build and dev), webpack 5, esbuild, Rollup,
-// Parcel, a module Web Worker, an import-map page and handoff-graph/inline. Each routes the
-// README's triage example (shared/triage.mjs) and must give its answer.
+// script-src 'self' 'wasm-unsafe-eval': Vite (build and dev), webpack 5, esbuild (with and
+// without its file loader), Rollup, Parcel (also with handoff-graph/inline), a module Web Worker,
+// an import-map page and handoff-graph/inline. Each routes the README's triage example
+// (shared/triage.mjs) and must give its answer.
 //
 // Adding a consumer is one entry in CONSUMERS (and a fixture folder). Figures (gzipped JS + wasm,
 // time from process start or navigation to the first route) are printed as diagnostics and
@@ -72,6 +73,21 @@ function typescript(fixture, compiler, label) {
       return { out, firstRouteMs: out.firstRouteMs, buildMs };
     },
   };
+}
+
+/** `parcel build index.html` in the project, then the page in Chromium. */
+async function parcel(ctx) {
+  const buildMs = await timed(() => runTool('parcel', [
+    'build', 'index.html', '--dist-dir', 'dist', '--public-url', './', '--no-cache', '--cache-dir', '.parcel-cache',
+    '--no-autoinstall', '--no-source-maps', '--log-level', 'warn',
+  ], { cwd: ctx.project }));
+  // Parcel 2 writes an inline import map when a bundle references assets through
+  // `new URL(…, import.meta.url)`: a page under a CSP without 'unsafe-inline' must allow it by
+  // hash, as with any inline import map.
+  const html = await readFile(path.join(ctx.project, 'dist/index.html'), 'utf8');
+  const hashes = hashesOfInlineScripts(html);
+  const result = await runInChromium(ctx, path.join(ctx.project, 'dist'), 'index.html', { csp: `${STRICT}${hashes}` });
+  return { ...result, buildMs, note: hashes === '' ? undefined : 'its inline import map allowed by hash' };
 }
 
 const CONSUMERS = [
@@ -248,15 +264,18 @@ const CONSUMERS = [
     name: 'Parcel (no configuration)',
     fixture: 'parcel',
     async run(ctx) {
-      const buildMs = await timed(() =>
-        runTool('parcel', ['build', 'index.html', '--dist-dir', 'dist', '--public-url', './', '--no-cache', '--cache-dir', '.parcel-cache', '--no-autoinstall', '--no-source-maps', '--log-level', 'warn'], { cwd: ctx.project }));
-      const html = await readFile(path.join(ctx.project, 'dist/index.html'), 'utf8');
-      // Parcel 2 writes its import map for `new URL(…, import.meta.url)` assets inline: a page
-      // under a CSP without 'unsafe-inline' must allow it by hash, as with any inline import map.
-      const csp = `${STRICT}${hashesOfInlineScripts(html)}`;
-      const result = await runInChromium(ctx, path.join(ctx.project, 'dist'), 'index.html', { csp });
+      const result = await parcel(ctx);
       assert.ok(result.loaded.some((f) => f.endsWith('.wasm')), 'the emitted .wasm asset was loaded');
-      return { ...result, buildMs, note: csp === STRICT ? undefined : 'inline import map allowed by hash' };
+      return result;
+    },
+  },
+  {
+    name: 'Parcel, packageExports on: handoff-graph/inline',
+    fixture: 'parcel-inline',
+    async run(ctx) {
+      const result = await parcel(ctx);
+      assert.ok(!result.loaded.some((f) => f.endsWith('.wasm')), 'no .wasm fetched');
+      return result;
     },
   },
   {
