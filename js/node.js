@@ -29,7 +29,12 @@ function defaultWasm() {
 async function compileFrom(location, { isDefault }) {
   const url = location instanceof URL ? location : /^[a-z][a-z0-9+.-]*:/i.test(location) && !/^[a-z]:[\\/]/i.test(location) ? new URL(location) : null;
   if (url !== null && url.protocol !== 'file:') {
-    const response = await fetch(url);
+    let response;
+    try {
+      response = await fetch(url);
+    } catch (error) {
+      throw loadError(url, error.cause?.code ?? error.message, { isDefault, cause: error });
+    }
     if (!response.ok) throw loadError(url, `HTTP ${response.status}`, { isDefault });
     return compileBytes(await response.arrayBuffer(), String(url));
   }

@@ -53,6 +53,12 @@ async function runInChromium(ctx, root, page = 'index.html', { csp = STRICT } = 
     assert.equal(run.outcome.ok, true, run.outcome.error);
     assert.deepEqual(run.outcome.violations, [], 'Content-Security-Policy violations');
     const loaded = loadedFiles(run, server.url, root);
+    // A bundler may write what it knew at build time into the bundle (import.meta.url as a file:
+    // URL): the page must carry no path of the machine that built it.
+    for (const file of loaded.filter((f) => !f.endsWith('.wasm'))) {
+      const text = await readFile(file, 'utf8');
+      assert.ok(!text.includes(ctx.project) && !text.includes('file:///'), `${file} holds a build-machine path`);
+    }
     return { out: run.outcome.value, firstRouteMs: run.outcome.value.firstRouteMs, size: await sizes(loaded), loaded, run };
   } finally {
     await server.close();
