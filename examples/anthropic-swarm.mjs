@@ -8,13 +8,12 @@
 //   ANTHROPIC_API_KEY=… node examples/anthropic-swarm.mjs "I want a refund of 250 for invoice 7"
 //   ANTHROPIC_MODEL=claude-haiku-4-5 node examples/anthropic-swarm.mjs
 //
-// Not run in CI (it calls the API). In your project, import from 'handoff-graph' and
-// 'handoff-graph/adapters/anthropic'.
+// Not run in CI (it calls the API). 'handoff-graph' resolves to this package itself (self-reference).
 import { createInterface } from 'node:readline/promises';
 import { pathToFileURL } from 'node:url';
 
-import { anthropicMessages } from '../js/adapters/anthropic.js';
-import { init, Swarm } from '../js/node.js';
+import { anthropicMessages } from 'handoff-graph/adapters/anthropic';
+import { init, Swarm } from 'handoff-graph';
 
 export const definition = {
   name: 'support',

@@ -8,13 +8,12 @@
 //   OPENAI_API_KEY=… node examples/openai-swarm.mjs "I want a refund of 250 for invoice 7"
 //   OPENAI_API=responses OPENAI_MODEL=gpt-4.1 node examples/openai-swarm.mjs
 //
-// Not run in CI (it calls the API). In your project, import from 'handoff-graph' and
-// 'handoff-graph/adapters/openai'.
+// Not run in CI (it calls the API). 'handoff-graph' resolves to this package itself (self-reference).
 import { createInterface } from 'node:readline/promises';
 import { pathToFileURL } from 'node:url';
 
-import { openaiChat, openaiResponses } from '../js/adapters/openai.js';
-import { init, Swarm } from '../js/node.js';
+import { openaiChat, openaiResponses } from 'handoff-graph/adapters/openai';
+import { init, Swarm } from 'handoff-graph';
 
 export const definition = {
   name: 'support',

@@ -1,8 +1,25 @@
 // Type declarations for handoff-graph (hand-written: Emscripten 3.1.6 has no --emit-tsd).
 // Checked by `tsc --strict` against tests/types/usage.ts.
 
+/**
+ * A compiled `WebAssembly.Module`, named through `globalThis` so that these typings compile where
+ * no WebAssembly types are declared (lib ["es2022"] with @types/node and no DOM): there it is
+ * `never`, as no value of that type can be written anyway.
+ */
+export type CompiledWasmModule = typeof globalThis extends { WebAssembly: { Module: abstract new (...args: never) => infer M } } ? M : never;
+
+/**
+ * `{ [Symbol.dispose](): void }` where the environment's typings declare `Symbol.dispose` (lib
+ * "esnext" or "esnext.disposable", or @types/node), so that `using` works there; `{}` elsewhere,
+ * so that these typings also compile with lib ["es2022", "dom"] alone. The disposable classes
+ * below extend it by declaration merging; each also has `dispose()` everywhere.
+ */
+export type DisposableWhereDeclared = {
+  [K in SymbolConstructor extends { readonly dispose: infer D extends symbol } ? D : never]: () => void;
+};
+
 /** Where the WebAssembly module comes from; by default the .wasm beside the package's JS. */
-export type WasmSource = URL | string | ArrayBuffer | Uint8Array | WebAssembly.Module;
+export type WasmSource = URL | string | ArrayBuffer | Uint8Array | CompiledWasmModule;
 
 export interface InitOptions {
   wasm?: WasmSource;
@@ -117,8 +134,8 @@ export class HandoffGraph {
   toMermaid(options?: MermaidOptions): string;
   toDot(options?: ExportOptions): string;
   dispose(): void;
-  [Symbol.dispose](): void;
 }
+export interface HandoffGraph extends DisposableWhereDeclared {}
 
 export class Condition {
   /** Prefer compileCondition(source). */
@@ -128,8 +145,8 @@ export class Condition {
   readonly paths: readonly string[];
   evaluate(state?: State): boolean;
   dispose(): void;
-  [Symbol.dispose](): void;
 }
+export interface Condition extends DisposableWhereDeclared {}
 
 export function compileCondition(source: string): Condition;
 export function evaluateCondition(source: string, state?: State): boolean;
@@ -241,8 +258,8 @@ export class StateMachine<S extends Record<string, unknown> = Record<string, unk
   toMermaid(options?: MermaidOptions): string;
   toDot(options?: ExportOptions): string;
   dispose(): void;
-  [Symbol.dispose](): void;
 }
+export interface StateMachine<S extends Record<string, unknown> = Record<string, unknown>> extends DisposableWhereDeclared {}
 
 export interface MachineDefinition {
   format: 'handoff-graph/state-machine';
@@ -275,8 +292,8 @@ export class Execution<S extends Record<string, unknown> = Record<string, unknow
   /** The machine's DAG model with this execution's steps marked. */
   toDag(): DagModel;
   dispose(): void;
-  [Symbol.dispose](): void;
 }
+export interface Execution<S extends Record<string, unknown> = Record<string, unknown>> extends DisposableWhereDeclared {}
 
 // ------------------------------------------------------------------------------------------
 // Handoffs (docs/handoffs.md)
@@ -575,8 +592,8 @@ export class Swarm {
     },
   ): AsyncGenerator<SwarmEvent, void, undefined>;
   dispose(): void;
-  [Symbol.dispose](): void;
 }
+export interface Swarm extends DisposableWhereDeclared {}
 
 /** A save of a session that another writer saved first (optimistic versioning of the stores). */
 export { ConflictError } from './stores/errors.js';
