@@ -11,7 +11,11 @@ import { differences, extractSnippets, rewriteOutputs, runSnippets } from './doc
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-/** Runs `docs/<name>` in the node:test context `t`; `minOutputs` is the least number of outputs it must compare. */
+/**
+ * Runs `docs/<name>` in the node:test context `t`; `minOutputs` is the least number of outputs it
+ * must compare. Resolves to everything the script printed (empty under UPDATE_DOCS=1), for tests
+ * that also check the document's tables against it.
+ */
 export async function checkDocument(t, name, { minOutputs, env = {} }) {
   const doc = new URL(`../../docs/${name}`, import.meta.url);
   const markdown = readFileSync(doc, 'utf8');
@@ -20,11 +24,21 @@ export async function checkDocument(t, name, { minOutputs, env = {} }) {
   if (process.env.UPDATE_DOCS === '1') {
     writeFileSync(doc, rewriteOutputs(markdown, results));
     t.diagnostic(`UPDATE_DOCS=1: docs/${name} rewritten`);
-    return;
+    return '';
   }
   const problems = differences(results);
   assert.deepEqual(problems.map((p) => `docs/${name} line ${p.line}: ${p.message}`), []);
   const shown = snippets.filter((s) => s.output !== undefined).length;
   t.diagnostic(`${results.length} snippets run (${snippets.length - results.length} marked skip), ${shown} outputs compared`);
   assert.ok(shown >= minOutputs, `only ${shown} outputs compared in docs/${name}`);
+  return results.map((r) => r.printed).join('');
+}
+
+/** The rows of the Markdown table whose header line starts with `header`, as arrays of cells. */
+export function tableRows(markdown, header) {
+  const from = markdown.indexOf(header);
+  assert.ok(from !== -1, `a table headed ${header}`);
+  const lines = markdown.slice(from).split('\n').slice(2);
+  const end = lines.findIndex((l) => !l.startsWith('|'));
+  return lines.slice(0, end === -1 ? lines.length : end).map((row) => row.split(/(?<!\\)\|/).slice(1, -1).map((c) => c.trim()));
 }
