@@ -16,11 +16,11 @@ export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
  * must compare. Resolves to everything the script printed (empty under UPDATE_DOCS=1), for tests
  * that also check the document's tables against it.
  */
-export async function checkDocument(t, name, { minOutputs, env = {} }) {
+export async function checkDocument(t, name, { minOutputs, env = {}, timeoutMs = 60_000 }) {
   const doc = new URL(`../../docs/${name}`, import.meta.url);
   const markdown = readFileSync(doc, 'utf8');
   const snippets = extractSnippets(markdown);
-  const results = await runSnippets(snippets, { cwd: ROOT, env });
+  const results = await runSnippets(snippets, { cwd: ROOT, env, timeoutMs });
   if (process.env.UPDATE_DOCS === '1') {
     writeFileSync(doc, rewriteOutputs(markdown, results));
     t.diagnostic(`UPDATE_DOCS=1: docs/${name} rewritten`);
