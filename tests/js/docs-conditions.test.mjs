@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 
 import { init, compileCondition, ConditionSyntaxError } from 'handoff-graph';
-import { checkDocument } from './docs-run.js';
+import { checkDocument, tableRows } from './docs-run.js';
 
 test('docs/conditions.md: every snippet runs and prints exactly the output shown', { timeout: 120_000 }, async (t) => {
   await checkDocument(t, 'conditions.md', { minOutputs: 5 });
@@ -24,21 +24,13 @@ const BUILT = {
 // Where the table leaves the index blank, it names the place in words; these are those places.
 const BLANK_INDEX = { 'path too long': [511], 'list too long': [131_078] };
 
-function errorTable(markdown) {
-  const from = markdown.indexOf('| problem (start of the message) |');
-  assert.ok(from !== -1, 'the table of parse errors in docs/conditions.md');
-  const rows = markdown.slice(from).split('\n').slice(2);
-  return rows.slice(0, rows.findIndex((r) => !r.startsWith('|'))).map((row) => {
-    const cells = row.split(/(?<!\\)\|/).slice(1, -1).map((c) => c.trim());
-    return { row, problem: cells[0], examples: cells[1], indexes: cells[2] };
-  });
-}
-
 test('docs/conditions.md: every row of the parse error table is what compileCondition reports', async () => {
   await init();
-  const rows = errorTable(readFileSync(new URL('../../docs/conditions.md', import.meta.url), 'utf8'));
+  const markdown = readFileSync(new URL('../../docs/conditions.md', import.meta.url), 'utf8');
+  const rows = tableRows(markdown, '| problem (start of the message) |');
   let checked = 0;
-  for (const { row, problem, examples, indexes } of rows) {
+  for (const [problem, examples, indexes] of rows) {
+    const row = `| ${problem} | ${examples} | ${indexes} |`;
     // `expected a value, found 'T'` / `found end of condition`: each quoted part, with T any token.
     // A later part that only gives another ending (`found end of condition`) ends the first one.
     const starts = [...problem.matchAll(/`([^`]+)`/g)].map(([, p]) => p);
