@@ -47,9 +47,9 @@ trap 'rm -rf "$pack_dir"' EXIT
 npm pack --silent --pack-destination "$pack_dir" >/dev/null
 npx --no-install publint run "$pack_dir"/handoff-graph-*.tgz
 # The .wasm subpath is an asset, not a module: there are no types to resolve for it.
-# The .wasm and the schema are assets; the stores are ESM-only (checked with that profile).
-npx --no-install attw "$pack_dir"/handoff-graph-*.tgz --exclude-entrypoints handoff-graph.wasm schema.json stores/memory stores/file stores/redis
-npx --no-install attw "$pack_dir"/handoff-graph-*.tgz --entrypoints stores/memory stores/file stores/redis --profile esm-only
+# The .wasm and the schema are assets; the stores and the server are ESM-only (checked with that profile).
+npx --no-install attw "$pack_dir"/handoff-graph-*.tgz --exclude-entrypoints handoff-graph.wasm schema.json stores/memory stores/file stores/redis server
+npx --no-install attw "$pack_dir"/handoff-graph-*.tgz --entrypoints stores/memory stores/file stores/redis server --profile esm-only
 
 echo "== benchmark smoke run (tiny budgets: keeps npm run bench working; the figures mean nothing)"
 NODE_PATH=/usr/share/nodejs cmake --build build/wasm --target handoff_bench_wasm >/dev/null

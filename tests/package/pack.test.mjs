@@ -89,6 +89,8 @@ const ALLOWED = [
   /^schema\/[^/]+\.json$/,
   /^js\/stores\/[^/]+\.js$/,
   /^js\/stores\/[^/]+\.d\.ts$/,
+  /^js\/server\/[^/]+\.js$/,
+  /^js\/server\/[^/]+\.d\.ts$/,
   /^js\/[^/]+\.js$/,
   /^js\/[^/]+\.d\.ts$/,
   /^dist\/handoff-graph\.mjs$/,
