@@ -190,12 +190,12 @@ export class FileStore {
   }
 
   // Write a temporary file, flush it, rename it over `file`, flush the directory entry.
-  async #replace(file, text) {
+  async #replace(file, text, durable = this.#fsync) {
     const temp = `${file}.tmp-${process.pid}-${randomBytes(6).toString('hex')}`;
     let handle = await open(temp, 'wx');
     try {
       await handle.writeFile(text);
-      if (this.#fsync) await handle.sync();
+      if (durable) await handle.sync();
       await handle.close();
       handle = null;
       await rename(temp, file);
@@ -204,7 +204,7 @@ export class FileStore {
       await unlink(temp).catch(() => {});
       throw error;
     }
-    if (this.#fsync) await this.#syncDir();
+    if (durable) await this.#syncDir();
   }
 
   async #syncDir() {
@@ -432,7 +432,8 @@ export class FileStore {
     try {
       const lease = await this.#readJSON(file);
       if (lease !== null && lease.holder !== holder && this.#leaseLasts(lease)) return false;
-      await this.#replace(file, JSON.stringify({ holder, expires: Date.now() + ttl, host: HOST, pid: process.pid }));
+      // Not flushed: a power cut that loses the lease file also ended every process that held one.
+      await this.#replace(file, JSON.stringify({ holder, expires: Date.now() + ttl, host: HOST, pid: process.pid }), false);
       return true;
     } finally {
       await this.#unlock(lock);
