@@ -10,7 +10,7 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import { promisify } from 'node:util';
 
-import { CLI, MODEL_FILE, SWARM_FILE, request, startCli, turn } from './harness.js';
+import { CLI, MODEL_FILE, SWARM_FILE, readEvents, request, startCli, turn } from './harness.js';
 
 const run = promisify(execFile);
 const manifest = JSON.parse(await readFile(new URL('../../../package.json', import.meta.url), 'utf8'));
@@ -156,11 +156,10 @@ describe('serving', () => {
     const dir = await directory(t);
     const server = await serving(t, ['serve', SWARM_FILE, '--model', `module:${MODEL_FILE}`, '--port', '0', '--store', `file:${dir}`]);
     const { body } = await request(server.url, 'POST', 'sessions', {});
-    const running = turn(server.url, body.id, 'slow:400 please');
-    await new Promise((resolve) => setTimeout(resolve, 150));
-    server.proc.kill('SIGTERM');
-    const result = await running;
-    assert.equal(result.events.at(-1).event, 'done');
+    const response = await fetch(new URL(`sessions/${body.id}/turns`, server.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"input":"slow:300 please"}' });
+    // SIGTERM once the turn has started.
+    const { events } = await readEvents(response, ({ event }) => event === 'open' && server.proc.kill('SIGTERM'));
+    assert.equal(events.at(-1).event, 'done');
     assert.deepEqual(await server.exited, { code: 0, signal: null });
     assert.match(server.output().stdout, /SIGTERM: finishing the turns under way, then stopping/);
     const saved = JSON.parse(await readFile(path.join(dir, `${body.id.replace(/[A-Z]/g, (c) => `^${c.toLowerCase()}`)}.json`), 'utf8'));

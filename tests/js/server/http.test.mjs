@@ -401,9 +401,11 @@ describe('one turn at a time per session', () => {
     const { url, store } = await start(t, { model: gate.model });
     const id = await newSession(url);
     gate.hold = true;
-    const racing = Array.from({ length: 20 }, (_, i) => turn(url, id, `racer ${i}`));
+    let answered = 0;
+    const racing = Array.from({ length: 20 }, (_, i) => turn(url, id, `racer ${i}`).then((r) => (answered++, r)));
     await gate.entered;
-    await sleep(50);
+    // The model is held until every other racer has had its answer.
+    while (answered < 19) await sleep(5);
     gate.release();
     const results = await Promise.all(racing);
     const statuses = results.map((r) => r.status);

@@ -61,18 +61,25 @@ describe('two server processes sharing one Redis', () => {
 
   test('a turn running on one process: the same session on the other gets 409', async () => {
     const { id } = (await request(a.url, 'POST', 'sessions', {})).body;
-    const slow = turn(a.url, id, 'slow:600 first');
-    let blocked;
-    for (let i = 0; i < 50; i++) {
+    // 'hang' holds the turn on `a` (its second model call never answers) until its client leaves.
+    const leaving = new AbortController();
+    const response = await fetch(new URL(`sessions/${id}/turns`, a.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"input":"hang on"}', signal: leaving.signal });
+    const running = readEvents(response, async ({ event }) => {
+      if (event !== 'tool_result') return;
+      const blocked = await turn(b.url, id, 'second');
+      assert.equal(blocked.status, 409);
+      assert.deepEqual(blocked.body.error.code, 'turn_in_progress');
+      leaving.abort();
+    });
+    assert.deepEqual((await running).events.map((e) => e.event), ['open', 'tool_use', 'handoff', 'tool_result']);
+    // The client left: `a` gave the lease back; the session is as it was, and `b` runs the next turn.
+    let result;
+    for (let i = 0; i < 200; i++) {
+      result = await turn(b.url, id, 'third');
+      if (result.status !== 409) break;
       await sleep(20);
-      blocked = await turn(b.url, id, 'second');
-      if (blocked.status === 409) break;
     }
-    assert.equal(blocked.status, 409);
-    assert.deepEqual(blocked.body.error.code, 'turn_in_progress');
-    assert.equal((await slow).events.at(-1).event, 'done');
-    const result = await turn(b.url, id, 'third');
-    assert.equal(result.events.at(-1).data.session.version, 3);
+    assert.equal(result.events.at(-1).data.session.version, 2);
   });
 
   test('SIGKILL of a process mid-turn: the last checkpoint stays, and the turn can be retried elsewhere', async (t) => {
