@@ -359,8 +359,18 @@ describe('authorize', () => {
   });
 
   test('an authorize that returns anything but true refuses (a forgotten return is not a yes)', async (t) => {
-    const { url } = await start(t, { authorize: () => undefined });
-    assertError(await request(url, 'POST', 'sessions', {}), 403, 'forbidden');
+    for (const verdict of [undefined, null, 1, 'yes', {}, false]) {
+      const { url } = await start(t, { authorize: () => verdict });
+      assertError(await request(url, 'POST', 'sessions', {}), 403, 'forbidden', String(verdict));
+    }
+  });
+
+  test('an authorize that throws: 500 internal, the error to onError and not to the client', async (t) => {
+    const { url, errors } = await start(t, { authorize: () => Promise.reject(new Error('token service down')) });
+    const response = await request(url, 'POST', 'sessions', {});
+    assertError(response, 500, 'internal');
+    assert.doesNotMatch(response.body.error.message, /token service/);
+    assert.deepEqual(errors.map((e) => e.message), ['token service down']);
   });
 });
 
