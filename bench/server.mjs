@@ -238,16 +238,16 @@ function markdown() {
       '`POST /sessions/:id/turns` to receiving `done`, minus the model\'s nominal time (calls × delay): HTTP both ways, JSON, the store (read, lease, ' +
       'version-checked save with the checkpoints, release), routing and events, and the client. An *answer* turn is one model call; a *handoff* turn is two ' +
       `(the transfer, then the new agent's answer) and one checkpoint. The model's timers firing late count as added latency (a busy event loop reads a provider's answer late too); ` +
-      'the "model measured" column is what the model calls took by their own clock. ' +
-      ` Sequential: ${s.sequential} turns one after the other. Concurrent: ${s.concurrency} sessions ` +
+      'the measured model time is what the model calls took by their own clock. ' +
+      `Sequential: ${s.sequential} turns one after the other. Concurrent: ${s.concurrency} sessions ` +
       `running turns back to back for ${s.seconds} s (a new session every ${TURNS_PER_SESSION} turns); turns per second are completed turns over that time.`,
     '',
     '| setup | turn | run | added p50 | added p99 | model: nominal / measured p50 | turns | turns/s |',
     '| --- | --- | --- | ---: | ---: | ---: | ---: | ---: |',
     ...results.rows.map((r) => `| ${r.setup} | ${r.kind} | ${r.mode === 'concurrent' ? `${r.concurrency} sessions at once` : 'sequential'} | ${ms(r.p50)} | ${ms(r.p99)} | ${r.nominalModelMs} / ${r.modelP50.toFixed(1)} ms | ${r.turns} | ${r.perSecond === undefined ? '–' : r.perSecond.toFixed(0)} |`),
     '',
-    `With ${s.concurrency} sessions at once, the turns per second are bounded by the CPU (${host.cores} cores for the client, the servers and Redis), not by the model: ` +
-      `at ${s.delayMs} ms per call, ${s.concurrency} sessions could complete ${Math.round((s.concurrency * 1000) / (2 * s.delayMs))} handoff turns per second if the server cost nothing.`,
+    `For scale: at ${s.delayMs} ms per call, ${s.concurrency} sessions at once would complete ${Math.round((s.concurrency * 1000) / (2 * s.delayMs))} handoff turns per second ` +
+      `if the server, the store and the client cost nothing; here they shared ${host.cores} cores with each other (and with the other jobs the load average counts).`,
   ];
   return lines.join('\n');
 }
