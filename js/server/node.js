@@ -86,10 +86,22 @@ async function respond(handler, origin, req, res) {
   const cancel = () => reader.cancel(closed.signal.reason).catch(() => {});
   if (closed.signal.aborted) return cancel();
   closed.signal.addEventListener('abort', cancel, { once: true });
+  // Chunks that come in the same tick (a turn's events between two model calls) go out in one
+  // write: corked here, uncorked once the pending promise callbacks have run.
+  let corked = false;
+  const uncork = () => {
+    corked = false;
+    res.uncork();
+  };
   try {
     for (;;) {
       const { value, done } = await reader.read();
       if (done) break;
+      if (!corked) {
+        corked = true;
+        res.cork();
+        process.nextTick(uncork);
+      }
       if (!res.write(value)) {
         await new Promise((resolve) => {
           const go = () => {
