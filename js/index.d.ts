@@ -505,9 +505,22 @@ export interface SwarmOptions {
 
 export interface SessionStore {
   get(id: string): Promise<Session | undefined>;
-  save(session: Session): Promise<void>;
+  save(session: Session, options?: SaveOptions): Promise<void>;
   appendCheckpoint(id: string, checkpoint: unknown): Promise<void>;
   listCheckpoints(id: string): Promise<unknown[]>;
+  /**
+   * Turn leases, for handoff-graph/server (docs/server.md): takes the lease of session `id` for
+   * `holder` for `ttlMs`, or extends it when `holder` has it; false while another's lease lasts.
+   * A store that has it also keeps `save(session, { checkpoints })` atomic.
+   */
+  acquireLease?(id: string, holder: string, ttlMs: number): Promise<boolean>;
+  /** Gives the lease up if `holder` still has it (true), else false. */
+  releaseLease?(id: string, holder: string): Promise<boolean>;
+}
+
+export interface SaveOptions {
+  /** Appended to the session's checkpoint log in the same atomic step as the save: both or neither. */
+  checkpoints?: unknown[];
 }
 
 // Type aliases, not interfaces: the SDKs take parameters as { [key: string]: unknown }, which an

@@ -4,6 +4,7 @@
 // version equals `session.version` (a session that was never saved counts as version 0); the store
 // then keeps version + 1 and sets `session.version` to it. Otherwise it rejects with ConflictError
 // and changes nothing: reload with `get(id)`, reapply, save again.
+import { checkOptions } from '../options.js';
 
 /** A save whose `session.version` is not the stored version: another writer saved first. */
 export class ConflictError extends Error {
@@ -94,4 +95,36 @@ export function toJSON(value, what) {
   }
   if (text === undefined) throw new TypeError(`${what} is not JSON: got ${describe(value)}`);
   return text;
+}
+
+// ------------------------------------------------------------------------------------------
+// What the HTTP server (handoff-graph/server) adds to the contract, shared by the three stores:
+// `save(session, { checkpoints })` keeps a turn's checkpoints in the same atomic step as the
+// session (both or neither, so a killed process or a lost race never leaves a checkpoint without
+// the session that made it), and turn leases (`acquireLease`, `releaseLease`): one holder per
+// session at a time, with an expiry so that a holder that died frees the session by itself.
+
+const SAVE_OPTIONS = ['checkpoints'];
+
+/** The JSON texts of `options.checkpoints` of a save (checked before anything is written). */
+export function checkpointTexts(options, id) {
+  const { checkpoints = [] } = checkOptions(options, SAVE_OPTIONS, 'save() options');
+  if (!Array.isArray(checkpoints)) throw new TypeError(`save() options: checkpoints must be an array, got ${describe(checkpoints)}`);
+  return checkpoints.map((checkpoint) => toJSON(checkpoint, `a checkpoint of session '${id}'`));
+}
+
+/** Checks the id and holder of acquireLease / releaseLease. */
+export function checkLease(id, holder) {
+  checkId(id);
+  if (typeof holder !== 'string' || holder.length === 0 || holder.length > 200) {
+    throw new TypeError(`a lease holder is a string of 1 to 200 characters, got ${describe(holder)}`);
+  }
+}
+
+/** Checks the TTL of acquireLease; returns it in whole milliseconds. */
+export function checkTtl(ttlMs) {
+  if (typeof ttlMs !== 'number' || !Number.isFinite(ttlMs) || ttlMs < 1 || ttlMs > 2 ** 31 - 1) {
+    throw new TypeError(`a lease's ttlMs is a number of milliseconds from 1 to 2^31 - 1, got ${describe(ttlMs)}`);
+  }
+  return Math.ceil(ttlMs);
 }

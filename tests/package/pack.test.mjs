@@ -216,5 +216,16 @@ test('the npm package', { timeout: 60_000 }, async (t) => {
       assert.equal(wasm.length, 1, 'the .wasm beside the installed package was not fetched');
       assert.equal(wasm[0].contentType, 'application/wasm');
     });
+
+    await t.test("the server: the handoff-graph bin and 'handoff-graph/server'", async () => {
+      const bin = path.join(consumer, 'node_modules', '.bin', 'handoff-graph');
+      const { stdout: version } = await run(bin, ['--version'], { cwd: consumer, env, timeout: 15_000 });
+      assert.equal(version, `${JSON.parse(await readFile(path.join(installed, 'package.json'), 'utf8')).version}\n`);
+      await writeFile(path.join(consumer, 'server.mjs'), `import { createHandler, serve } from 'handoff-graph/server';
+console.log(JSON.stringify({ resolved: import.meta.resolve('handoff-graph/server'), createHandler: typeof createHandler, serve: typeof serve }));
+`);
+      const { stdout } = await node('server.mjs', consumer);
+      assert.deepEqual(JSON.parse(stdout), { resolved: new URL('js/server/index.js', `file://${installedReal}/`).href, createHandler: 'function', serve: 'function' });
+    });
   });
 });
