@@ -9,7 +9,7 @@ import { init, compileCondition, ConditionSyntaxError } from 'handoff-graph';
 import { checkDocument, tableRows } from './docs-run.js';
 
 test('docs/conditions.md: every snippet runs and prints exactly the output shown', { timeout: 120_000 }, async (t) => {
-  await checkDocument(t, 'conditions.md', { minOutputs: 5 });
+  await checkDocument(t, 'docs/conditions.md', { minOutputs: 5 });
 });
 
 // The rows of "Every problem the parser reports": `| `problem` | examples | indexes | points at |`.

@@ -6,5 +6,5 @@ import { test } from 'node:test';
 import { checkDocument } from './docs-run.js';
 
 test('docs/format.md: every snippet runs and prints exactly the output shown', { timeout: 120_000 }, async (t) => {
-  await checkDocument(t, 'format.md', { minOutputs: 7 });
+  await checkDocument(t, 'docs/format.md', { minOutputs: 7 });
 });

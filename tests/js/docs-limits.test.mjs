@@ -6,5 +6,5 @@ import { test } from 'node:test';
 import { checkDocument } from './docs-run.js';
 
 test('docs/limits.md: every snippet runs and prints exactly the output shown', { timeout: 180_000 }, async (t) => {
-  await checkDocument(t, 'limits.md', { minOutputs: 13, timeoutMs: 150_000 });
+  await checkDocument(t, 'docs/limits.md', { minOutputs: 13, timeoutMs: 150_000 });
 });

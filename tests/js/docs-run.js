@@ -12,25 +12,25 @@ import { differences, extractSnippets, rewriteOutputs, runSnippets } from './doc
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /**
- * Runs `docs/<name>` in the node:test context `t`; `minOutputs` is the least number of outputs it
+ * Runs the document at `name` (a path from the repository's root) in the node:test context `t`; `minOutputs` is the least number of outputs it
  * must compare. Resolves to everything the script printed (empty under UPDATE_DOCS=1), for tests
  * that also check the document's tables against it.
  */
 export async function checkDocument(t, name, { minOutputs, env = {}, timeoutMs = 60_000 }) {
-  const doc = new URL(`../../docs/${name}`, import.meta.url);
+  const doc = new URL(`../../${name}`, import.meta.url);
   const markdown = readFileSync(doc, 'utf8');
   const snippets = extractSnippets(markdown);
   const results = await runSnippets(snippets, { cwd: ROOT, env, timeoutMs });
   if (process.env.UPDATE_DOCS === '1') {
     writeFileSync(doc, rewriteOutputs(markdown, results));
-    t.diagnostic(`UPDATE_DOCS=1: docs/${name} rewritten`);
+    t.diagnostic(`UPDATE_DOCS=1: ${name} rewritten`);
     return '';
   }
   const problems = differences(results);
-  assert.deepEqual(problems.map((p) => `docs/${name} line ${p.line}: ${p.message}`), []);
+  assert.deepEqual(problems.map((p) => `${name} line ${p.line}: ${p.message}`), []);
   const shown = snippets.filter((s) => s.output !== undefined).length;
   t.diagnostic(`${results.length} snippets run (${snippets.length - results.length} marked skip), ${shown} outputs compared`);
-  assert.ok(shown >= minOutputs, `only ${shown} outputs compared in docs/${name}`);
+  assert.ok(shown >= minOutputs, `only ${shown} outputs compared in ${name}`);
   return results.map((r) => r.printed).join('');
 }
 

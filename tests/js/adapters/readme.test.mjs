@@ -19,8 +19,10 @@ const run = promisify(execFile);
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
 const readme = await readFile(path.join(repo, 'README.md'), 'utf8');
 
-// <!-- adapters: NAME --> then a ```js block, then optionally a plain ``` block (its output).
-const snippets = [...readme.matchAll(/<!-- adapters: ([\w-]+) -->\n```js\n([\s\S]*?)```\n(?:```\n([\s\S]*?)```\n)?/g)].map(([, name, code, output]) => ({ name, code, output }));
+// <!-- adapters: NAME --> then a ```js skip block (skipped by the generic document runner,
+// tests/js/docs-readme.test.mjs: it needs this file's local server), then optionally a plain ```
+// block (its output).
+const snippets = [...readme.matchAll(/<!-- adapters: ([\w-]+) -->\n```js skip\n([\s\S]*?)```\n(?:```\n([\s\S]*?)```\n)?/g)].map(([, name, code, output]) => ({ name, code, output }));
 
 let server;
 let dir;
