@@ -1,21 +1,19 @@
-// The triage swarm of docs/handoffs.md, driven by the official `openai` client.
-//
-// Swarm.runTurn() calls `model({ agent, messages, tools })` once per model call and expects
-// `{ text, toolCalls }` back. This file is that function for the Chat Completions API (the
-// default) and for the Responses API: it converts the swarm's messages to the API's, passes the
-// transfer tools through untouched (swarm.tools() already emits the API's shape), and converts
-// the API's answer back.
+// The triage swarm of docs/handoffs.md, driven by the official `openai` client through the
+// package's adapters: openaiChat (Chat Completions) or openaiResponses (Responses API). The
+// adapter converts the swarm's messages and tools, streams the answer (a `chunk` event per delta)
+// and passes the turn's AbortSignal to the SDK (docs/adapters.md).
 //
 //   npm install openai
 //   OPENAI_API_KEY=… node examples/openai-swarm.mjs                      # chat on stdin
 //   OPENAI_API_KEY=… node examples/openai-swarm.mjs "I want a refund of 250 for invoice 7"
 //   OPENAI_API=responses OPENAI_MODEL=gpt-4.1 node examples/openai-swarm.mjs
 //
-// Not run in CI (it calls the API). In your project, import from 'handoff-graph'.
+// Not run in CI (it calls the API). 'handoff-graph' resolves to this package itself (self-reference).
 import { createInterface } from 'node:readline/promises';
 import { pathToFileURL } from 'node:url';
 
-import { init, Swarm } from '../js/node.js';
+import { openaiChat, openaiResponses } from 'handoff-graph/adapters/openai';
+import { init, Swarm } from 'handoff-graph';
 
 export const definition = {
   name: 'support',
@@ -52,114 +50,6 @@ export const definition = {
   ],
 };
 
-// The swarm's tool calls carry `arguments` as the model sent them: JSON text from OpenAI, an
-// object from Anthropic or a scripted model. OpenAI wants the text.
-const argumentsText = (args) => (typeof args === 'string' ? args : JSON.stringify(args ?? {}));
-
-// ---------------------------------------------------------------------------------------------
-// Chat Completions (toolFormat 'openai-chat', the default)
-
-/** Swarm messages → ChatCompletionMessageParam[]. */
-export function toChatMessages(messages) {
-  return messages.map((m) => {
-    switch (m.role) {
-      case 'system':
-        return { role: 'system', content: m.content };
-      case 'user':
-        return { role: 'user', content: m.content };
-      case 'assistant':
-        if (!m.toolCalls?.length) return { role: 'assistant', content: m.content };
-        return {
-          role: 'assistant',
-          content: m.content || null,
-          tool_calls: m.toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: argumentsText(c.arguments) } })),
-        };
-      case 'tool':
-        return { role: 'tool', tool_call_id: m.toolCallId, content: m.content };
-      default:
-        throw new Error(`unexpected message role '${m.role}'`);
-    }
-  });
-}
-
-/** ChatCompletion → { text, toolCalls }. */
-export function fromChatCompletion(completion) {
-  const message = completion.choices[0]?.message;
-  if (message === undefined) return { text: '' };
-  return {
-    text: message.content ?? message.refusal ?? '',
-    toolCalls: (message.tool_calls ?? [])
-      .filter((call) => call.type === 'function')
-      .map((call) => ({ id: call.id, name: call.function.name, arguments: call.function.arguments })),
-  };
-}
-
-/** A runTurn `model` function on client.chat.completions. */
-export function chatModel(client, { model = 'gpt-4.1-mini', ...params } = {}) {
-  return async ({ messages, tools }) => {
-    const completion = await client.chat.completions.create({
-      ...params,
-      model,
-      messages: toChatMessages(messages),
-      // An empty `tools` array is refused by the API: leave it out when nothing is offered.
-      // One call at a time: a transfer ends the agent's part, and runTurn answers any later
-      // call of the same response with "Not run: the conversation was transferred."
-      ...(tools.length > 0 ? { tools, parallel_tool_calls: false } : {}),
-    });
-    return fromChatCompletion(completion);
-  };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Responses API (toolFormat 'openai-responses')
-
-/** Swarm messages → ResponseInputItem[] (stateless: the whole history every call). */
-export function toResponsesInput(messages) {
-  const input = [];
-  for (const m of messages) {
-    if (m.role === 'system' || m.role === 'user') {
-      input.push({ role: m.role, content: m.content });
-    } else if (m.role === 'assistant') {
-      if (m.content) input.push({ role: 'assistant', content: m.content });
-      for (const c of m.toolCalls ?? []) {
-        input.push({ type: 'function_call', call_id: c.id, name: c.name, arguments: argumentsText(c.arguments) });
-      }
-    } else if (m.role === 'tool') {
-      input.push({ type: 'function_call_output', call_id: m.toolCallId, output: m.content });
-    } else {
-      throw new Error(`unexpected message role '${m.role}'`);
-    }
-  }
-  return input;
-}
-
-/** Response → { text, toolCalls }. */
-export function fromResponse(response) {
-  return {
-    text: response.output_text,
-    toolCalls: response.output
-      .filter((item) => item.type === 'function_call')
-      .map((item) => ({ id: item.call_id, name: item.name, arguments: item.arguments })),
-  };
-}
-
-/** A runTurn `model` function on client.responses (use with toolFormat: 'openai-responses'). */
-export function responsesModel(client, { model = 'gpt-4.1-mini', ...params } = {}) {
-  return async ({ messages, tools }) => {
-    const response = await client.responses.create({
-      ...params,
-      model,
-      input: toResponsesInput(messages),
-      store: false,
-      ...(tools.length > 0 ? { tools, parallel_tool_calls: false } : {}),
-    });
-    return fromResponse(response);
-  };
-}
-
-// ---------------------------------------------------------------------------------------------
-// A chat on the terminal
-
 // Stands in for your own classifier: it sets session variables, and the rule edges route on
 // them without a model call.
 function classify(input) {
@@ -170,11 +60,9 @@ function classify(input) {
 
 async function main() {
   const { default: OpenAI } = await import('openai');
-  const client = new OpenAI(); // reads OPENAI_API_KEY
-  const responses = process.env.OPENAI_API === 'responses';
+  const client = new OpenAI(); // reads OPENAI_API_KEY (and OPENAI_BASE_URL)
   const options = { model: process.env.OPENAI_MODEL ?? 'gpt-4.1-mini' };
-  const model = responses ? responsesModel(client, options) : chatModel(client, options);
-  const toolFormat = responses ? 'openai-responses' : 'openai-chat';
+  const model = process.env.OPENAI_API === 'responses' ? openaiResponses(client, options) : openaiChat(client, options);
 
   await init();
   const swarm = new Swarm(definition);
@@ -183,9 +71,17 @@ async function main() {
   const turn = async (input) => {
     const routed = swarm.updateState(session, classify(input));
     if (routed !== null) console.log(`  [${routed.from} → ${routed.to}: rule]`);
-    for await (const event of swarm.runTurn(session, input, { model, toolFormat })) {
-      if (event.type === 'chunk') console.log(`${swarm.agent(event.agent)?.name ?? event.agent}> ${event.text}`);
-      else if (event.type === 'handoff') console.log(`  [${event.from} → ${event.to}: ${event.via}${event.reason ? `, ${event.reason}` : ''}]`);
+    let speaking = null; // the agent whose streamed text is being printed
+    for await (const event of swarm.runTurn(session, input, { model })) {
+      if (event.type === 'chunk') {
+        if (speaking !== event.agent) process.stdout.write(`${speaking === null ? '' : '\n'}${swarm.agent(event.agent)?.name ?? event.agent}> `);
+        speaking = event.agent;
+        process.stdout.write(event.text);
+        continue;
+      }
+      if (speaking !== null && event.type !== 'response') process.stdout.write('\n');
+      if (event.type !== 'response') speaking = null;
+      if (event.type === 'handoff') console.log(`  [${event.from} → ${event.to}: ${event.via}${event.reason ? `, ${event.reason}` : ''}]`);
       else if (event.type === 'handoff_blocked') console.log(`  [blocked: ${event.rejectionReason}]`);
       else if (event.type === 'tool_result' && event.outcome.type === 'rejected') console.log(`  [rejected: ${event.outcome.reason}]`);
     }

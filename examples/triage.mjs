@@ -1,5 +1,5 @@
 // The seed's triage example: rules on edges decide who handles a ticket, with no LLM call.
-import { init, HandoffGraph } from '../js/node.js';
+import { init, HandoffGraph } from 'handoff-graph';
 
 await init();
 const graph = new HandoffGraph()

@@ -1,6 +1,9 @@
-// The browser entry: no Node built-ins, the .wasm fetched beside the package (or passed in).
-import createModule from '../dist/handoff-graph.mjs';
-import { makeInit } from './runtime.js';
+// The browser entry (also workers, edge runtimes, and every bundler through the `browser` and
+// `default` conditions of package.json's exports): no Node built-ins; the .wasm is fetched from
+// beside the glue, which bundlers rewrite to the emitted asset, or passed to init().
+import createModule, { wasmLocation } from '../dist/handoff-graph.mjs';
+import { compileFetched } from './fetch-wasm.js';
+import { HOW_TO_PASS, makeInit } from './runtime.js';
 
 export * from './api.js';
 export * from './machine.js';
@@ -9,25 +12,11 @@ export { ConflictError } from './stores/errors.js';
 export { MemoryStore } from './stores/memory.js';
 export * from './errors.js';
 
-async function compileFrom(location) {
-  // Relative strings resolve against the page (or, in a worker, the worker script).
-  const base = globalThis.document?.baseURI ?? globalThis.location?.href;
-  const response = fetch(location instanceof URL ? location : new URL(location, base));
-  try {
-    return await WebAssembly.compileStreaming(response.then((r) => r.clone()));
-  } catch (error) {
-    // Streaming needs the server to send application/wasm (a TypeError otherwise): fall back to
-    // bytes then. A CompileError (a bad module, or a CSP without 'wasm-unsafe-eval') is final.
-    if (!(error instanceof TypeError)) throw error;
-    const r = await response;
-    if (!r.ok) throw new Error(`could not load ${r.url}: HTTP ${r.status}`);
-    return WebAssembly.compile(await r.arrayBuffer());
-  }
+function defaultWasm() {
+  const url = wasmLocation();
+  if (url === null) throw new Error(`handoff-graph: cannot tell where its WebAssembly module is (no import.meta.url): ${HOW_TO_PASS}`);
+  return url;
 }
 
 /** Loads and instantiates the WebAssembly module once; later calls return the same promise. */
-export const init = makeInit({
-  createModule,
-  defaultWasm: () => new URL('../dist/handoff-graph.wasm', import.meta.url),
-  compileFrom,
-});
+export const init = makeInit({ createModule, defaultWasm, compileFrom: compileFetched });

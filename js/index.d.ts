@@ -1,8 +1,25 @@
 // Type declarations for handoff-graph (hand-written: Emscripten 3.1.6 has no --emit-tsd).
 // Checked by `tsc --strict` against tests/types/usage.ts.
 
+/**
+ * A compiled `WebAssembly.Module`, named through `globalThis` so that these typings compile where
+ * no WebAssembly types are declared (lib ["es2022"] with @types/node and no DOM): there it is
+ * `never`, as no value of that type can be written anyway.
+ */
+export type CompiledWasmModule = typeof globalThis extends { WebAssembly: { Module: abstract new (...args: never) => infer M } } ? M : never;
+
+/**
+ * `{ [Symbol.dispose](): void }` where the environment's typings declare `Symbol.dispose` (lib
+ * "esnext" or "esnext.disposable", or @types/node), so that `using` works there; `{}` elsewhere,
+ * so that these typings also compile with lib ["es2022", "dom"] alone. The disposable classes
+ * below extend it by declaration merging; each also has `dispose()` everywhere.
+ */
+export type DisposableWhereDeclared = {
+  [K in SymbolConstructor extends { readonly dispose: infer D extends symbol } ? D : never]: () => void;
+};
+
 /** Where the WebAssembly module comes from; by default the .wasm beside the package's JS. */
-export type WasmSource = URL | string | ArrayBuffer | Uint8Array | WebAssembly.Module;
+export type WasmSource = URL | string | ArrayBuffer | Uint8Array | CompiledWasmModule;
 
 export interface InitOptions {
   wasm?: WasmSource;
@@ -161,8 +178,8 @@ export class HandoffGraph {
   toMermaid(options?: MermaidOptions): string;
   toDot(options?: ExportOptions): string;
   dispose(): void;
-  [Symbol.dispose](): void;
 }
+export interface HandoffGraph extends DisposableWhereDeclared {}
 
 export class Condition {
   /** Prefer compileCondition(source). */
@@ -172,8 +189,8 @@ export class Condition {
   readonly paths: readonly string[];
   evaluate(state?: State): boolean;
   dispose(): void;
-  [Symbol.dispose](): void;
 }
+export interface Condition extends DisposableWhereDeclared {}
 
 export function compileCondition(source: string): Condition;
 export function evaluateCondition(source: string, state?: State): boolean;
@@ -316,8 +333,8 @@ export class StateMachine<S extends Record<string, unknown> = Record<string, unk
   toMermaid(options?: MermaidOptions): string;
   toDot(options?: ExportOptions): string;
   dispose(): void;
-  [Symbol.dispose](): void;
 }
+export interface StateMachine<S extends Record<string, unknown> = Record<string, unknown>> extends DisposableWhereDeclared {}
 
 export interface MachineDefinition {
   format: 'handoff-graph/state-machine';
@@ -354,8 +371,8 @@ export class Execution<S extends Record<string, unknown> = Record<string, unknow
   toDag(options?: { format?: 'handoff-graph' }): DagModel;
   toDag(options: { format: 'agentensemble'; generatedAt?: string }): AgentEnsembleDagModel;
   dispose(): void;
-  [Symbol.dispose](): void;
 }
+export interface Execution<S extends Record<string, unknown> = Record<string, unknown>> extends DisposableWhereDeclared {}
 
 // ------------------------------------------------------------------------------------------
 // Handoffs (docs/handoffs.md)
@@ -423,7 +440,8 @@ export interface Message {
   [key: string]: unknown;
 }
 
-export type ContextPolicy = (messages: Message[], info: { from: string; to: string; edge: SwarmEdge | undefined; session: Session }) => Message[];
+/** `edge` is a copy of the edge taken, as in `swarm.toJSON()`; `session` is the session itself. */
+export type ContextPolicy = (messages: Message[], info: { from: string; to: string; edge: SwarmEdge; session: Session }) => Message[];
 
 export interface Session {
   format: 'handoff-graph/session';
@@ -450,26 +468,84 @@ export interface ToolCall {
   arguments?: unknown;
 }
 
+/**
+ * What a tool call or a rule did. `edge` is the index, in the definition's `edges`, of the edge that
+ * fired or was blocked. A handoff's `variables` are the required variables as the session holds
+ * them after it (the model's values normalized and reduced by the state hooks and reducers).
+ */
 export type HandoffOutcome =
   | { type: 'tool'; agent: string; tool: string; arguments: Record<string, unknown> }
-  | { type: 'handoff'; via: 'tool' | 'rule'; from: string; to: string; tool?: string; variables: Record<string, unknown>; reason: string | null }
-  | { type: 'handoff_blocked'; from: string; to: string; tool: string; missing: string[]; invalid: Array<{ name: string; expected: string }>; rejectionReason: string }
+  | { type: 'handoff'; via: 'tool' | 'rule'; from: string; to: string; edge: number; tool?: string; variables: Record<string, unknown>; reason: string | null }
+  | { type: 'handoff_blocked'; from: string; to: string; edge: number; tool: string; missing: string[]; invalid: Array<{ name: string; expected: string }>; rejectionReason: string }
   | { type: 'rejected'; reason: string };
+
+/** A call of a response that was not run (an earlier call transferred the conversation). */
+export interface NotRunOutcome {
+  type: 'not_run';
+  reason: string;
+}
 
 export interface ModelResponse {
   text?: string;
-  toolCalls?: ToolCall[];
+  /** In any shape applyToolCall accepts. */
+  toolCalls?: ToolCallInput[];
+  finishReason?: string | null;
+  usage?: unknown;
+  /** The provider's response: runTurn reports it on a `response` event. */
+  raw?: unknown;
 }
+
+/** A tool call as an SDK hands it over: each becomes { id, name, arguments }. */
+export type ToolCallInput =
+  | ToolCall
+  | { id?: string; name: string; input?: unknown; args?: unknown }
+  | { id: string; type: 'function'; function: { name: string; arguments: string } }
+  | { type: 'function_call'; call_id: string; name: string; arguments: string; id?: string }
+  | { type: 'tool_use'; id: string; name: string; input: unknown }
+  | { toolCallId: string; toolName: string; input?: unknown; args?: unknown };
+
+/** Parts of a streamed model answer, after the AI SDK's LanguageModel stream parts. */
+export type ModelStreamPart =
+  | { type: 'text-delta'; delta: string }
+  | { type: 'tool-call'; toolCallId: string; toolName: string; input?: unknown }
+  | { type: 'finish'; finishReason?: string | null; usage?: unknown; raw?: unknown };
+
+/** What runTurn gives the model function for one model call (plain values). */
+export interface ModelRequest<F extends ToolFormat = ToolFormat> {
+  agent: SwarmAgent;
+  /** The instructions as a system message (when there are any), then the history. */
+  messages: Message[];
+  /** The tools offered now, in `toolFormat`'s shape. */
+  tools: ToolsByFormat[F];
+  toolFormat: F;
+  instructions: string;
+  /** The agent's history, as its context policies made it. */
+  history: Message[];
+  /** The session's variables. */
+  variables: Record<string, unknown>;
+  /** The agent's behaviour config: runTurn's `agentConfig[agent.id]`, or {}. */
+  config: Record<string, unknown>;
+  signal: AbortSignal | undefined;
+}
+
+/** The whole answer, or an async iterable of stream parts. */
+export type ModelAnswer = ModelResponse | AsyncIterable<ModelStreamPart>;
+
+/** runTurn's model: one model call. An adapter's carries its `toolFormat`. */
+export type ModelFunction = ((request: ModelRequest<any>) => ModelAnswer | void | Promise<ModelAnswer | void>) & { readonly toolFormat?: ToolFormat };
 
 export type SwarmEvent =
   | { type: 'open'; agent: string; turn: number }
   | ({ type: 'handoff' } & Omit<Extract<HandoffOutcome, { type: 'handoff' }>, 'type'>)
   | ({ type: 'handoff_blocked' } & Omit<Extract<HandoffOutcome, { type: 'handoff_blocked' }>, 'type'>)
   | { type: 'tool_use'; agent: string; call: ToolCall }
-  | { type: 'tool_result'; agent: string; call: ToolCall; result: string; outcome: HandoffOutcome }
+  | { type: 'tool_result'; agent: string; call: ToolCall; result: string; outcome: HandoffOutcome | NotRunOutcome }
   | { type: 'tool_mock_required'; agent: string; tool: string; arguments: Record<string, unknown> }
   | { type: 'state_rejected'; source: 'extract'; key: string; message: string }
   | { type: 'chunk'; agent: string; text: string }
+  /** After a model call whose answer carried the provider's raw response (every adapter's does). */
+  | { type: 'response'; agent: string; text: string; toolCalls: ToolCall[]; finishReason: string | null; usage: unknown; raw: unknown }
+  /** `session` is the session object runTurn was given (updated in place), not a copy. */
   | { type: 'done'; agent: string; text: string; reason: 'answered' | 'max-model-calls'; session: Session };
 
 export interface ToolContext {
@@ -486,6 +562,7 @@ export interface ToolContext {
   setVariables(variables: Record<string, unknown>): { ok: true } | { ok: false; key: string; message: string };
 }
 
+/** A key that is not one of these (or of `state`'s) is a TypeError naming it, with a suggestion. */
 export interface SwarmOptions {
   contexts?: Record<string, ContextPolicy>;
   /** By tool name: run when the model calls the tool; the result is fed back (JSON unless a string). */
@@ -507,9 +584,22 @@ export interface SwarmOptions {
 
 export interface SessionStore {
   get(id: string): Promise<Session | undefined>;
-  save(session: Session): Promise<void>;
+  save(session: Session, options?: SaveOptions): Promise<void>;
   appendCheckpoint(id: string, checkpoint: unknown): Promise<void>;
   listCheckpoints(id: string): Promise<unknown[]>;
+  /**
+   * Turn leases, for handoff-graph/server (docs/server.md): takes the lease of session `id` for
+   * `holder` for `ttlMs`, or extends it when `holder` has it; false while another's lease lasts.
+   * A store that has it also keeps `save(session, { checkpoints })` atomic.
+   */
+  acquireLease?(id: string, holder: string, ttlMs: number): Promise<boolean>;
+  /** Gives the lease up if `holder` still has it (true), else false. */
+  releaseLease?(id: string, holder: string): Promise<boolean>;
+}
+
+export interface SaveOptions {
+  /** Appended to the session's checkpoint log in the same atomic step as the save: both or neither. */
+  checkpoints?: unknown[];
 }
 
 // Type aliases, not interfaces: the SDKs take parameters as { [key: string]: unknown }, which an
@@ -527,23 +617,27 @@ export type TransferSchema = {
 };
 /** Parameters of a tool: a transfer's, or an agent tool's own JSON Schema. */
 export type ToolSchema = TransferSchema | { type: 'object'; [key: string]: unknown };
+/**
+ * `strict` is true when the schema meets OpenAI's strict mode (transfer tools always do; an agent's
+ * own tool when its schema is written that way), false otherwise: the schema is sent as written.
+ */
 export interface OpenAIResponsesTool {
   type: 'function';
   name: string;
   description: string;
   parameters: ToolSchema;
-  strict: true;
+  strict: boolean;
 }
 export interface OpenAIChatTool {
   type: 'function';
-  function: { name: string; description: string; parameters: ToolSchema; strict: true };
+  function: { name: string; description: string; parameters: ToolSchema; strict: boolean };
 }
 export interface AnthropicTool {
   name: string;
   description: string;
   input_schema: ToolSchema;
 }
-export type AiSdkTools = Record<string, { description: string; inputSchema: ToolSchema }>;
+export type AiSdkTools = Record<string, { description: string; inputSchema: ToolSchema; strict: boolean }>;
 export interface ToolsByFormat {
   'openai-responses': OpenAIResponsesTool[];
   'openai-chat': OpenAIChatTool[];
@@ -556,16 +650,19 @@ export class Swarm {
   static fromJSON(definition: SwarmDefinition | string, options?: SwarmOptions): Swarm;
   readonly name: string;
   toJSON(): Required<Pick<SwarmDefinition, 'format' | 'version'>> & SwarmDefinition;
+  /** A copy of the agent's definition. */
   agent(id: string): SwarmAgent | undefined;
   createSession(options?: { id?: string; variables?: Record<string, unknown> }): Session;
   /** The tools the active agent is offered now (its own, then the transfers), in an SDK's shape. */
   tools<F extends ToolFormat = 'openai-chat'>(session: Session, format?: F): ToolsByFormat[F];
   /** The AI SDK shape with each schema wrapped by `jsonSchema` from 'ai', ready for a ToolSet. */
-  tools<S>(session: Session, format: 'ai-sdk', options: { jsonSchema: (schema: ToolSchema) => S }): Record<string, { description: string; inputSchema: S; strict: true }>;
+  tools<S>(session: Session, format: 'ai-sdk', options: { jsonSchema: (schema: ToolSchema) => S }): Record<string, { description: string; inputSchema: S; strict: boolean }>;
   offered(session: Session): Array<{ name: string; to: string }>;
   applyRules(session: Session): HandoffOutcome | null;
   updateState(session: Session, variables: Record<string, unknown>): HandoffOutcome | null;
-  applyToolCall(session: Session, call: ToolCall): HandoffOutcome;
+  applyToolCall(session: Session, call: ToolCallInput): HandoffOutcome;
+  /** The text runTurn gives the model as a transfer call's result. */
+  toolResult(outcome: Exclude<HandoffOutcome, { type: 'tool' }>): string;
   /** The active agent's instructions now. */
   instructions(session: Session): string;
   messages(session: Session): Message[];
@@ -573,8 +670,11 @@ export class Swarm {
     session: Session,
     input: string,
     options: {
-      model: (request: { agent: SwarmAgent; messages: Message[]; tools: unknown }) => ModelResponse | Promise<ModelResponse>;
+      model: ModelFunction;
+      /** Default: the model's own toolFormat, else 'openai-chat'. */
       toolFormat?: ToolFormat;
+      /** The agents' behaviour config (JSON), by agent id: the model request's `config`. */
+      agentConfig?: Record<string, Record<string, unknown>>;
       /** With toolFormat 'ai-sdk': `jsonSchema` from 'ai', to wrap the schemas. */
       jsonSchema?: (schema: ToolSchema) => unknown;
       maxModelCalls?: number;
@@ -584,8 +684,8 @@ export class Swarm {
     },
   ): AsyncGenerator<SwarmEvent, void, undefined>;
   dispose(): void;
-  [Symbol.dispose](): void;
 }
+export interface Swarm extends DisposableWhereDeclared {}
 
 /** A save of a session that another writer saved first (optimistic versioning of the stores). */
 export { ConflictError } from './stores/errors.js';

@@ -11,7 +11,7 @@ export const disposeSymbol = Symbol.dispose ?? Symbol.for('nodejs.dispose');
 /** The symbol Node's util.inspect (and console.log) looks up; a registered symbol, so no import. */
 export const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
 
-export const registry =
+const registry =
   typeof FinalizationRegistry === 'function'
     ? new FinalizationRegistry((native) => {
         try {

@@ -1,5 +1,8 @@
 // Loads the WebAssembly module once and holds what every object of the API shares: the embind
-// classes, the raw hot-path exports and the state writer.
+// classes, the raw hot-path exports and the state writer. The platform entries (node.js,
+// browser.js, inline.js) say where the module is by default and how to fetch a location; this file
+// does the rest, and words the errors: a load that fails says where it looked and how to pass the
+// module with init({ wasm }).
 import { FINGERPRINT, StepInfo } from './contract.js';
 import { StateWriter } from './marshal.js';
 import { checkOptions } from './options.js';
@@ -15,15 +18,48 @@ export function requireRuntime() {
   return runtime;
 }
 
-async function toModule(source, platform) {
+const INIT_OPTIONS = ['wasm'];
+
+/** How every "the module could not be loaded" error ends. */
+export const HOW_TO_PASS =
+  "pass the module yourself with init({ wasm }): its URL or path, its bytes, or a WebAssembly.Module; " +
+  "or import from 'handoff-graph/inline', which embeds it";
+
+/** The error for a module that could not be fetched or read from `where`. */
+export function loadError(where, why, { isDefault, cause, hint = '' }) {
+  const place = hint !== '' ? `${hint}, or ` : isDefault
+    ? "it is looked for beside the file that holds handoff-graph's code (in a bundle: beside the bundle); " +
+      'copy node_modules/handoff-graph/dist/handoff-graph.wasm there, or '
+    : '';
+  return new Error(`handoff-graph: could not load its WebAssembly module from ${where} (${why}): ${place}${HOW_TO_PASS}`, { cause });
+}
+
+/** Compiles bytes, first checking they are WebAssembly at all (a dev server's HTML fallback page is not). */
+export async function compileBytes(bytes, where, hint = '') {
+  const view = bytes instanceof ArrayBuffer ? new Uint8Array(bytes) : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const magic = view.length >= 4 && view[0] === 0 && view[1] === 0x61 && view[2] === 0x73 && view[3] === 0x6d;
+  if (!magic) {
+    const start = Array.from(view.subarray(0, 16), (b) => (b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : '.')).join('');
+    throw new WebAssembly.CompileError(
+      `handoff-graph: ${where} is not a WebAssembly module (${view.length} bytes starting "${start}"; ` +
+        `a page served in its place?): ${hint !== '' ? `${hint}, or ` : ''}${HOW_TO_PASS}`,
+    );
+  }
+  return WebAssembly.compile(view);
+}
+
+async function toModule(source, platform, isDefault) {
   if (source instanceof WebAssembly.Module) return source;
-  if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) return WebAssembly.compile(/** @type {BufferSource} */ (source));
-  if (typeof source === 'string' || source instanceof URL) return platform.compileFrom(source);
+  if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) {
+    return compileBytes(source, isDefault ? 'the embedded module' : 'init({ wasm }): the bytes');
+  }
+  if (typeof source === 'string' || source instanceof URL) return platform.compileFrom(source, { isDefault });
   throw new TypeError('init({ wasm }) takes a URL, a string, an ArrayBuffer, a Uint8Array or a WebAssembly.Module');
 }
 
 async function load(platform, options) {
-  const wasmModule = await toModule(options.wasm ?? platform.defaultWasm(), platform);
+  const isDefault = options.wasm === undefined;
+  const wasmModule = await toModule(isDefault ? platform.defaultWasm() : options.wasm, platform, isDefault);
   let failed;
   const instantiationFailed = new Promise((_, reject) => {
     failed = reject;
@@ -84,11 +120,11 @@ export function checkContract(module) {
   );
 }
 
-/** Builds the `init` of a platform entry (node.js, browser.js). */
+/** Builds the `init` of a platform entry (node.js, browser.js, inline.js). */
 export function makeInit(platform) {
   return function init(options = {}) {
     try {
-      checkOptions(options, ['wasm'], 'init options');
+      checkOptions(options, INIT_OPTIONS, 'init options');
     } catch (error) {
       return Promise.reject(error);
     }

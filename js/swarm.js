@@ -6,10 +6,13 @@
 // and schemas) are the C++ core's (src/handoff/). This file keeps the session, a plain JSON
 // object the host can store anywhere, and runs the host's model function in runTurn().
 import { DefinitionError } from './errors.js';
-import { disposeSymbol, registry } from './lifetime.js';
+import { adopt, disposable, disposedError, inspectSymbol, release } from './lifetime.js';
+import { copyMessages, readModelAnswer, restoreSession, snapshotSession } from './model-answer.js';
+import { checkOptions } from './options.js';
 import { REDUCERS } from './reducers.js';
 import { requireRuntime } from './runtime.js';
 import { describe, wellFormed } from './text.js';
+import { normalizeToolCall } from './tool-calls.js';
 
 export const TOOL_FORMATS = Object.freeze(['openai-responses', 'openai-chat', 'anthropic', 'ai-sdk']);
 const SESSION_FORMAT = 'handoff-graph/session';
@@ -34,6 +37,57 @@ function coreJSON(value) {
   }
 }
 
+// The UTF-16 index of the first lone surrogate in `s`, or -1.
+function loneSurrogate(s) {
+  for (let i = 0; i < s.length; i++) {
+    const unit = s.charCodeAt(i);
+    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) i++;
+    else if ((unit & 0xf800) === 0xd800) return i;
+  }
+  return -1;
+}
+
+// Ids and names cross into the core as UTF-8, where a lone surrogate cannot exist: it would come
+// back as U+FFFD, a different id (session.active !== id, two distinct ids "declared twice"). So
+// they are refused, with the pointer of each. Free text (descriptions, instructions, conditions)
+// is not an id: its lone surrogates are read as U+FFFD, as conditions read them.
+function illFormedNames(document) {
+  const problems = [];
+  const check = (value, pointer, what) => {
+    const at = typeof value === 'string' ? loneSurrogate(value) : -1;
+    if (at === -1) return;
+    const unit = value.charCodeAt(at).toString(16).toUpperCase();
+    problems.push({ pointer, message: `a lone surrogate at index ${at} (U+${unit}): the ${what} is not well-formed Unicode, so it cannot be kept exactly` });
+  };
+  const list = (value) => (Array.isArray(value) ? value : []);
+  const object = (value) => typeof value === 'object' && value !== null;
+  check(document.name, '/name', 'swarm name');
+  check(document.context, '/context', 'context policy name');
+  list(document.agents).forEach((agent, i) => object(agent) && check(agent.id, `/agents/${i}/id`, 'agent id'));
+  list(document.edges).forEach((edge, i) => {
+    if (!object(edge)) return;
+    check(edge.from, `/edges/${i}/from`, 'agent id');
+    check(edge.to, `/edges/${i}/to`, 'agent id');
+    list(edge.requires).forEach((variable, k) => {
+      if (object(variable)) check(variable.name, `/edges/${i}/requires/${k}/name`, 'variable name');
+      else check(variable, `/edges/${i}/requires/${k}`, 'variable name');
+    });
+    check(edge.context, `/edges/${i}/context`, 'context policy name');
+  });
+  return problems;
+}
+
+const SWARM_OPTIONS = ['contexts', 'handlers', 'mocks', 'instructions', 'reducers', 'state', 'extractVariables'];
+const STATE_HOOKS = ['normalize', 'validate'];
+const RUN_TURN_OPTIONS = ['model', 'toolFormat', 'jsonSchema', 'maxModelCalls', 'signal', 'store', 'toolState', 'agentConfig'];
+
+function checkSession(session, where) {
+  if (typeof session !== 'object' || session === null || session.format !== SESSION_FORMAT) {
+    throw new TypeError(`${where}: expected a session from swarm.createSession(), got ${session === undefined ? 'nothing' : describe(session)}`);
+  }
+  return session;
+}
+
 // What the target of a handoff receives of the source's history.
 const CONTEXT_POLICIES = {
   full: (messages) => messages,
@@ -47,12 +101,28 @@ const CONTEXT_POLICIES = {
 function bindFunctions(kind, given, known) {
   const out = new Map();
   const problems = [];
-  if (typeof given !== 'object' || given === null) throw new TypeError(`options.${kind} must be an object, got ${describe(given)}`);
   for (const [name, fn] of Object.entries(given)) {
     if (!known.has(name)) problems.push({ pointer: '', message: `options.${kind}.${name}: no ${kind === 'instructions' ? 'agent' : 'tool'} '${name}' in the definition` });
     else out.set(name, fn);
   }
   return { out, problems };
+}
+
+// The types of the constructor's options, checked before anything is allocated.
+function checkSwarmOptions({ contexts, handlers, mocks, instructions, reducers, state, extractVariables }) {
+  for (const [kind, value] of Object.entries({ contexts, handlers, mocks, instructions, reducers })) {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new TypeError(`options.${kind} must be an object, got ${describe(value)}`);
+  }
+  for (const [kind, functions] of Object.entries({ contexts, handlers, instructions })) {
+    for (const [name, fn] of Object.entries(functions)) {
+      if (typeof fn !== 'function') throw new TypeError(`options.${kind}.${name} must be a function, got ${describe(fn)}`);
+    }
+  }
+  checkOptions(state, STATE_HOOKS, 'Swarm options.state');
+  for (const hook of STATE_HOOKS) {
+    if (state[hook] !== undefined && typeof state[hook] !== 'function') throw new TypeError(`options.state.${hook} must be a function, got ${describe(state[hook])}`);
+  }
+  if (extractVariables !== undefined && typeof extractVariables !== 'function') throw new TypeError(`options.extractVariables must be a function, got ${describe(extractVariables)}`);
 }
 
 export class Swarm {
@@ -74,7 +144,10 @@ export class Swarm {
    *   variable; `state`: { normalize(key, value, ctx), validate(key, value, ctx) };
    *   `extractVariables(input, ctx)`: variables taken from each user input
    */
-  constructor(definition, { contexts = {}, handlers = {}, mocks = {}, instructions = {}, reducers = {}, state = {}, extractVariables } = {}) {
+  constructor(definition, options) {
+    if (definition === undefined) throw new TypeError('new Swarm(definition, options): the definition is missing');
+    const { contexts = {}, handlers = {}, mocks = {}, instructions = {}, reducers = {}, state = {}, extractVariables } = checkOptions(options, SWARM_OPTIONS, 'Swarm options');
+    checkSwarmOptions({ contexts, handlers, mocks, instructions, reducers, state, extractVariables });
     if (typeof definition === 'string') {
       try {
         definition = JSON.parse(definition);
@@ -84,6 +157,8 @@ export class Swarm {
     }
     if (typeof definition !== 'object' || definition === null) throw new TypeError(`a swarm definition must be an object, got ${describe(definition)}`);
     const document = { format: 'handoff-graph/swarm', version: 1, ...definition };
+    const illFormed = illFormedNames(document);
+    if (illFormed.length > 0) throw new DefinitionError(illFormed);
     const { Swarm: NativeSwarm } = requireRuntime().module;
     const native = new NativeSwarm();
     let text;
@@ -101,14 +176,7 @@ export class Swarm {
     this.#native = native;
     this.#definition = JSON.parse(native.toJSON());
     for (const agent of this.#definition.agents) this.#agents.set(agent.id, agent);
-    this.#contexts = Object.assign(Object.create(null), CONTEXT_POLICIES);
-    for (const [name, policy] of Object.entries(contexts)) {
-      if (typeof policy !== 'function') {
-        native.delete();
-        throw new TypeError(`context policy '${name}' must be a function`);
-      }
-      this.#contexts[name] = policy;
-    }
+    this.#contexts = Object.assign(Object.create(null), CONTEXT_POLICIES, contexts);
     const missing = [this.#definition.context, ...this.#definition.edges.map((e) => e.context)].filter((c) => c !== undefined && !(c in this.#contexts));
     const problems = missing.map((c) => ({ pointer: '', message: `context policy '${c}' is neither full, last-user, none nor given in options.contexts` }));
     const toolNames = new Set(this.#definition.agents.flatMap((a) => (a.tools ?? []).map((t) => t.name)));
@@ -124,11 +192,9 @@ export class Swarm {
       native.delete();
       throw new DefinitionError(problems);
     }
-    if (typeof state !== 'object' || state === null) throw new TypeError(`options.state must be an object, got ${describe(state)}`);
-    this.#hooks = state;
-    if (extractVariables !== undefined && typeof extractVariables !== 'function') throw new TypeError('options.extractVariables must be a function');
+    this.#hooks = { normalize: state.normalize, validate: state.validate };
     this.#extract = extractVariables;
-    registry?.register(this, native, this);
+    adopt(this, native);
   }
 
   static fromJSON(definition, options) {
@@ -136,7 +202,7 @@ export class Swarm {
   }
 
   get #live() {
-    if (this.#native === null) throw new Error('this Swarm has been disposed; create a new one');
+    if (this.#native === null) throw disposedError('Swarm');
     return this.#native;
   }
 
@@ -149,39 +215,41 @@ export class Swarm {
     return this.#definition.name ?? '';
   }
 
-  /** The agent `id` (id, name, description, instructions, entry, handoffs), or undefined. */
+  /** A copy of the agent `id` (id, name, description, instructions, entry, handoffs, tools), or undefined. */
   agent(id) {
-    return this.#agents.get(id);
+    const agent = this.#agents.get(id);
+    return agent === undefined ? undefined : clone(agent);
   }
 
-  /** A new session: plain JSON, at the entry agent. */
-  createSession({ id, variables = {} } = {}) {
+  /** A new session: plain JSON, at the entry agent (the core names it). */
+  createSession(options) {
+    const { id, variables = {} } = checkOptions(options, ['id', 'variables'], 'createSession options');
+    if (id !== undefined && (typeof id !== 'string' || id.length === 0)) throw new TypeError(`createSession: id must be a non-empty string, got ${describe(id)}`);
     if (typeof variables !== 'object' || variables === null || Array.isArray(variables)) {
-      throw new TypeError(`variables must be an object, got ${describe(variables)}`);
+      throw new TypeError(`createSession: variables must be an object, got ${describe(variables)}`);
     }
-    const entry = this.#definition.agents.find((a) => a.entry) ?? this.#definition.agents[0];
+    const { active, hops, selections } = JSON.parse(this.#live.start());
     return {
       format: SESSION_FORMAT,
       version: 0,
       id: id ?? globalThis.crypto.randomUUID(),
       swarm: this.name,
-      active: entry.id,
-      hops: 0,
+      active,
+      hops,
       turn: 0,
-      selections: {},
+      selections,
       variables: clone(variables),
       histories: Object.fromEntries(this.#definition.agents.map((a) => [a.id, []])),
       checkpoints: [],
     };
   }
 
-  #core(session, call, ...args) {
-    if (typeof session !== 'object' || session === null || session.format !== SESSION_FORMAT) {
-      throw new TypeError(`expected a session from swarm.createSession(), got ${describe(session)}`);
-    }
-    const { active, hops, selections, variables } = session;
+  // The core's record for the session's routing core: { session, outcome, result, fromModel, carry, … }
+  // (src/handoff/policy.h, host_record).
+  #core(session, where, call, ...args) {
+    const { active, hops, selections, variables } = checkSession(session, where);
     const result = JSON.parse(this.#live[call](coreJSON({ active, hops, selections, variables }), ...args));
-    if (result.error !== undefined) throw new TypeError(result.error);
+    if (result.error !== undefined) throw new TypeError(`${where}: ${result.error}`);
     return result;
   }
 
@@ -194,10 +262,10 @@ export class Swarm {
     const ctx = { session, agent: session.active, source };
     for (const key of Object.keys(updates)) {
       let value = updates[key];
-      if (typeof this.#hooks.normalize === 'function') value = this.#hooks.normalize(key, value, ctx);
+      if (this.#hooks.normalize !== undefined) value = this.#hooks.normalize(key, value, ctx);
       const reducer = this.#reducers.get(key) ?? REDUCERS.replace;
       const merged = reducer(Object.hasOwn(next, key) ? next[key] : undefined, value, key);
-      if (typeof this.#hooks.validate === 'function') {
+      if (this.#hooks.validate !== undefined) {
         const verdict = this.#hooks.validate(key, merged, ctx);
         if (verdict === false || typeof verdict === 'string') {
           return { ok: false, key, message: typeof verdict === 'string' ? verdict : `the value of '${key}' is not valid` };
@@ -209,42 +277,42 @@ export class Swarm {
     return { ok: true };
   }
 
-  // Writes the core's view of the session back, moves the history along a handoff, checkpoints.
-  // `settle(outcome)` runs before the history moves (runTurn adds the tool's result message).
-  #commit(session, result, settle) {
-    const before = session.active;
-    let outcome = result.outcome;
-    if (outcome !== null && outcome.type === 'handoff' && outcome.via === 'tool' && Object.keys(outcome.variables).length > 0) {
-      // What the model supplied goes through the reducers and state hooks; a refusal blocks the handoff.
-      const saved = session.variables;
-      const changed = this.#change(session, outcome.variables, 'tool');
+  // Acts on the core's record: merges what the model supplied (a refusal by the state hooks blocks
+  // the handoff, in the core's words), writes the core's view of the session back, carries the
+  // history by the fired edge's policy, checkpoints. `settle(outcome, result)` runs before the
+  // history moves (runTurn adds the tool's result message). Returns the outcome: the caller's
+  // own value, sharing nothing with the session.
+  #commit(session, record, settle) {
+    let { outcome, result } = record;
+    if (outcome !== null && outcome.type === 'handoff' && Object.keys(record.fromModel).length > 0) {
+      const changed = this.#change(session, record.fromModel, 'tool');
       if (!changed.ok) {
-        session.variables = saved;
-        outcome = {
-          type: 'handoff_blocked', from: outcome.from, to: outcome.to, tool: outcome.tool, missing: [], invalid: [{ name: changed.key, expected: 'a valid value' }],
-          rejectionReason: `Cannot transfer to ${this.#agents.get(outcome.to)?.name ?? outcome.to} yet: ${changed.message}. Correct it, then call ${outcome.tool} again.`,
-        };
-        settle?.(outcome);
-        session.checkpoints.push({ turn: session.turn, hops: session.hops, active: session.active, outcome });
+        ({ outcome, result } = JSON.parse(this.#live.refuseHandoff(outcome.edge, changed.key, changed.message)));
+        settle?.(outcome, result);
+        session.checkpoints.push({ turn: session.turn, hops: session.hops, active: session.active, outcome: clone(outcome) });
         return outcome;
       }
+      // Report what was stored: the values after the normalize hook and the reducers.
+      for (const key of Object.keys(record.fromModel)) {
+        Object.defineProperty(outcome.variables, key, { value: clone(session.variables[key]), enumerable: true, writable: true, configurable: true });
+      }
     }
-    Object.assign(session, { active: result.session.active, hops: result.session.hops, selections: result.session.selections });
-    settle?.(outcome);
+    Object.assign(session, { active: record.session.active, hops: record.session.hops, selections: record.session.selections });
+    settle?.(outcome, result);
     if (outcome !== null && outcome.type === 'handoff') {
-      const edge = this.#definition.edges.find((e) => e.from === before && e.to === outcome.to && (outcome.via === 'rule' ? e.when !== undefined && e.offer !== true : e.toolName === outcome.tool));
-      const name = edge?.context ?? this.#definition.context;
-      const includeSystem = edge?.includeSystem ?? this.#definition.includeSystem;
-      const source = session.histories[before] ?? [];
-      const carried = this.#contexts[name](source.map(clone), { from: before, to: outcome.to, edge, session });
-      if (!Array.isArray(carried)) throw new TypeError(`context policy '${name}' must return an array of messages`);
-      const agent = this.#agents.get(before);
-      session.histories[outcome.to] = [
-        ...(includeSystem && agent?.instructions ? [{ role: 'system', content: agent.instructions, agent: before }] : []),
+      const { context, includeSystem } = record.carry;
+      const { from, to } = outcome;
+      const source = session.histories[from] ?? [];
+      const edge = clone(this.#definition.edges[outcome.edge]);
+      const carried = this.#contexts[context](source.map(clone), { from, to, edge, session });
+      if (!Array.isArray(carried)) throw new TypeError(`context policy '${context}' must return an array of messages`);
+      const agent = this.#agents.get(from);
+      session.histories[to] = [
+        ...(includeSystem && agent?.instructions ? [{ role: 'system', content: agent.instructions, agent: from }] : []),
         ...carried,
       ];
     }
-    if (outcome !== null && outcome.type !== 'tool') session.checkpoints.push({ turn: session.turn, hops: session.hops, active: session.active, outcome });
+    if (outcome !== null && outcome.type !== 'tool') session.checkpoints.push({ turn: session.turn, hops: session.hops, active: session.active, outcome: clone(outcome) });
     return outcome;
   }
 
@@ -252,28 +320,30 @@ export class Swarm {
    * The tools the active agent is offered now (its own, then the transfers), in an SDK's shape.
    * For 'ai-sdk', pass `{ jsonSchema }` from 'ai' to get a ToolSet-ready object.
    */
-  tools(session, format = 'openai-chat', { jsonSchema } = {}) {
+  tools(session, format = 'openai-chat', options) {
+    const { jsonSchema } = checkOptions(options, ['jsonSchema'], 'tools options');
     if (!TOOL_FORMATS.includes(format)) throw new TypeError(`format must be one of ${TOOL_FORMATS.join(', ')}, got ${describe(format)}`);
-    const tools = this.#core(session, 'tools', format).tools;
+    if (jsonSchema !== undefined && typeof jsonSchema !== 'function') throw new TypeError("jsonSchema must be the jsonSchema function from 'ai'");
+    const tools = this.#core(session, 'tools', 'tools', format).tools;
     if (format !== 'ai-sdk' || jsonSchema === undefined) return tools;
-    if (typeof jsonSchema !== 'function') throw new TypeError("jsonSchema must be the jsonSchema function from 'ai'");
-    return Object.fromEntries(Object.entries(tools).map(([name, tool]) => [name, { ...tool, inputSchema: jsonSchema(tool.inputSchema), strict: true }]));
+    return Object.fromEntries(Object.entries(tools).map(([name, tool]) => [name, { ...tool, inputSchema: jsonSchema(tool.inputSchema) }]));
   }
 
   /** Names and targets of the tools offered now: [{ name, to }]. */
   offered(session) {
-    return this.#core(session, 'tools', 'openai-chat').offered;
+    return this.#core(session, 'offered', 'tools', 'openai-chat').offered;
   }
 
   /** Takes the first rule edge that holds (if any): the handoff outcome, or null. */
   applyRules(session) {
-    return this.#commit(session, this.#core(session, 'applyRules'));
+    return this.#commit(session, this.#core(session, 'applyRules', 'applyRules'));
   }
 
   /** Merges `variables` into the session, then applies the rules: a handoff outcome, or null. */
   updateState(session, variables) {
+    checkSession(session, 'updateState');
     if (typeof variables !== 'object' || variables === null || Array.isArray(variables)) {
-      throw new TypeError(`variables must be an object, got ${describe(variables)}`);
+      throw new TypeError(`updateState(session, variables): variables must be an object, got ${variables === undefined ? 'nothing' : describe(variables)}`);
     }
     const changed = this.#change(session, variables, 'host');
     if (!changed.ok) throw new RangeError(`updateState: ${changed.message}`);
@@ -281,7 +351,7 @@ export class Swarm {
   }
 
   /**
-   * What a model's tool call does: { type: 'handoff', from, to, variables, … },
+   * What a model's tool call does: { type: 'handoff', from, to, edge, variables, … },
    * { type: 'handoff_blocked', rejectionReason, missing, invalid, … } or { type: 'rejected', reason }.
    * Only a handoff changes the session.
    */
@@ -290,9 +360,9 @@ export class Swarm {
   }
 
   #applyToolCall(session, call, settle) {
-    if (typeof call !== 'object' || call === null || typeof call.name !== 'string') {
-      throw new TypeError(`a tool call is { name, arguments }, got ${describe(call)}`);
-    }
+    checkSession(session, 'applyToolCall');
+    if (call === undefined) throw new TypeError('applyToolCall(session, call): a tool call is { name, arguments }, got nothing');
+    call = normalizeToolCall(call);
     const args = call.arguments ?? call.input ?? call.args ?? {};
     let text;
     if (typeof args !== 'string') {
@@ -305,34 +375,37 @@ export class Swarm {
         text = args;  // not JSON: the core rejects it and says so
       }
     }
-    return this.#commit(session, this.#core(session, 'applyToolCall', call.name, text === undefined ? 'null' : text), settle);
+    return this.#commit(session, this.#core(session, 'applyToolCall', 'applyToolCall', call.name, text === undefined ? 'null' : text), settle);
   }
 
-  // The tool result a model gets back for a transfer call.
-  #toolResult(outcome) {
-    if (outcome.type === 'handoff') return `Transferred to ${this.#agents.get(outcome.to)?.name ?? outcome.to}.`;
-    if (outcome.type === 'handoff_blocked') return outcome.rejectionReason;
-    return `Error: ${outcome.reason}`;
+  /** The text runTurn gives the model as the result of a transfer call with this outcome. */
+  toolResult(outcome) {
+    if (typeof outcome !== 'object' || outcome === null) throw new TypeError(`toolResult takes an outcome of applyToolCall, got ${describe(outcome)}`);
+    const answer = JSON.parse(this.#live.toolResult(coreJSON(outcome)));
+    if (answer.error !== undefined) throw new TypeError(`toolResult: ${answer.error}`);
+    return answer.result;
   }
 
   /** The active agent's instructions now (a bound function of { state, agent, session }, or the text). */
   instructions(session) {
+    checkSession(session, 'instructions');
     const agent = this.#agents.get(session.active);
     const dynamic = this.#instructions.get(session.active);
-    return dynamic === undefined ? agent?.instructions ?? '' : String(dynamic({ state: session.variables, agent, session }));
+    return dynamic === undefined ? agent?.instructions ?? '' : String(dynamic({ state: session.variables, agent: this.agent(session.active), session }));
   }
 
-  /** The messages the active agent's model gets: its instructions, then its history. */
+  /** The messages the active agent's model gets: its instructions, then its history (copies). */
   messages(session) {
+    checkSession(session, 'messages');
     const instructions = this.instructions(session);
-    return [...(instructions ? [{ role: 'system', content: instructions }] : []), ...session.histories[session.active]];
+    return [...(instructions ? [{ role: 'system', content: instructions }] : []), ...clone(session.histories[session.active])];
   }
 
   // Runs one of the agent's own tools: its handler, else its mock, else tool_mock_required.
   async #runTool(session, outcome, call, extra) {
     const { tool, arguments: args } = outcome;
     const ctx = {
-      session, state: session.variables, agent: this.#agents.get(outcome.agent), input: extra.input, toolState: extra.toolState, call,
+      session, state: session.variables, agent: this.agent(outcome.agent), input: extra.input, toolState: extra.toolState, call,
       setVariables: (variables) => this.#change(session, variables, 'handler'),
     };
     const handler = this.#handlers.get(tool);
@@ -346,13 +419,41 @@ export class Swarm {
   }
 
   /**
-   * One user turn. `model({ agent, messages, tools })` is the host's single model call; it returns
-   * { text?, toolCalls?: [{ id?, name, arguments }] }. Yields events: open, handoff,
-   * handoff_blocked, tool_use, tool_result, chunk, done.
+   * One user turn. `model(request)` is the host's single model call (request: agent, messages,
+   * tools, instructions, history, variables, config, toolFormat, signal); it returns
+   * { text?, toolCalls?, raw? } or an async iterable of stream parts (js/model-answer.js). Yields
+   * events: open, handoff, handoff_blocked, tool_use, tool_result, chunk, response, done (and
+   * tool_mock_required, state_rejected). Events are values fixed when yielded; `done.session` is
+   * the session passed in. A turn that ends because `signal` aborted leaves the session exactly
+   * as it was before the turn.
    */
-  async *runTurn(session, input, { model, toolFormat = 'openai-chat', jsonSchema, maxModelCalls = 10, signal, store, toolState } = {}) {
+  async *runTurn(session, input, options) {
+    checkSession(session, 'runTurn(session, input, { model })');
+    if (typeof input !== 'string') throw new TypeError(`runTurn(session, input, { model }): input must be a string, got ${input === undefined ? 'nothing' : describe(input)}`);
+    const { model, toolFormat, jsonSchema, maxModelCalls = 10, signal, store, toolState, agentConfig } = checkOptions(options, RUN_TURN_OPTIONS, 'runTurn options');
     if (typeof model !== 'function') throw new TypeError('runTurn needs { model }: a function ({ agent, messages, tools }) => { text, toolCalls }');
-    if (typeof input !== 'string') throw new TypeError(`input must be a string, got ${describe(input)}`);
+    const format = toolFormat ?? model.toolFormat ?? 'openai-chat';
+    if (!TOOL_FORMATS.includes(format)) throw new TypeError(`runTurn options.toolFormat must be one of ${TOOL_FORMATS.join(', ')}, got ${describe(format)}`);
+    if (jsonSchema !== undefined && typeof jsonSchema !== 'function') throw new TypeError("runTurn options.jsonSchema must be the jsonSchema function from 'ai'");
+    if (!Number.isSafeInteger(maxModelCalls) || maxModelCalls < 0) throw new TypeError(`runTurn options.maxModelCalls must be an integer >= 0, got ${describe(maxModelCalls)}`);
+    if (signal !== undefined && typeof signal?.throwIfAborted !== 'function') throw new TypeError(`runTurn options.signal must be an AbortSignal, got ${describe(signal)}`);
+    if (store !== undefined && (typeof store?.save !== 'function' || typeof store?.appendCheckpoint !== 'function')) {
+      throw new TypeError('runTurn options.store must be a session store (save, appendCheckpoint), such as a MemoryStore');
+    }
+    if (agentConfig !== undefined && (typeof agentConfig !== 'object' || agentConfig === null || Array.isArray(agentConfig))) {
+      throw new TypeError(`runTurn options.agentConfig must be an object of per-agent settings, got ${describe(agentConfig)}`);
+    }
+    // Copied only when the turn can be aborted: a turn without a signal pays nothing.
+    const before = signal === undefined ? undefined : snapshotSession(session);
+    try {
+      yield* this.#turn(session, input, { model, toolFormat: format, jsonSchema, maxModelCalls, signal, store, toolState, agentConfig });
+    } catch (error) {
+      if (before !== undefined && signal.aborted) restoreSession(session, before);
+      throw error;
+    }
+  }
+
+  async *#turn(session, input, { model, toolFormat, jsonSchema, maxModelCalls, signal, store, toolState, agentConfig }) {
     session.turn += 1;
     const checkpointsBefore = session.checkpoints.length;
     yield { type: 'open', agent: session.active, turn: session.turn };
@@ -373,55 +474,71 @@ export class Swarm {
     for (let calls = 0; calls < maxModelCalls; calls++) {
       signal?.throwIfAborted();
       const agentId = session.active;
-      const agent = this.#agents.get(agentId);
-      const response = (await model({ agent, messages: this.messages(session), tools: this.tools(session, toolFormat, { jsonSchema }) })) ?? {};
+      // Plain values: what the model function keeps or changes never reaches the session.
+      const agent = this.agent(agentId);
+      // One copy of the history serves both `messages` (the instructions, then the history) and `history`.
+      const messages = copyMessages(this.messages(session));
+      const request = {
+        agent, messages, tools: this.tools(session, toolFormat, { jsonSchema }), toolFormat,
+        instructions: this.instructions(session), history: messages.slice(messages.length - session.histories[agentId].length), variables: clone(session.variables),
+        config: agentConfig !== undefined && Object.hasOwn(agentConfig, agentId) ? clone(agentConfig[agentId]) : {}, signal,
+      };
+      const answer = yield* readModelAnswer(await model(request), { agent: agentId, signal });
       const history = session.histories[agentId];
-      if (typeof response.text === 'string' && response.text.length > 0) {
-        text = response.text;
-        yield { type: 'chunk', agent: agentId, text };
-      }
-      const toolCalls = Array.isArray(response.toolCalls) ? response.toolCalls : [];
-      history.push({ role: 'assistant', content: response.text ?? '', ...(toolCalls.length > 0 ? { toolCalls: clone(toolCalls) } : {}) });
+      if (answer.text.length > 0) text = answer.text;
+      if (answer.raw !== undefined) yield { type: 'response', agent: agentId, text: answer.text, toolCalls: clone(answer.toolCalls), finishReason: answer.finishReason ?? null, usage: answer.usage ?? null, raw: answer.raw };
+      const toolCalls = answer.toolCalls;
+      history.push({ role: 'assistant', content: answer.text, ...(toolCalls.length > 0 ? { toolCalls: clone(toolCalls) } : {}) });
       if (toolCalls.length === 0) {
         reason = 'answered';
         break;
       }
-      // Every tool call gets an answer in the history it belongs to, before any handoff copies it.
-      const notRun = (from, why) => {
-        for (const later of toolCalls.slice(from)) history.push({ role: 'tool', toolCallId: later.id, name: later.name, content: `Not run: ${why}.` });
+      // Every tool call gets an answer in the history it belongs to, before any handoff copies it,
+      // and a tool_use and a tool_result event, also when it is not run.
+      const notRun = (skipped, why) => {
+        const content = `Not run: ${why}.`;
+        for (const later of skipped) history.push({ role: 'tool', toolCallId: later.id, name: later.name, content });
+        return skipped.map((later) => [
+          { type: 'tool_use', agent: agentId, call: clone(later) },
+          { type: 'tool_result', agent: agentId, call: clone(later), result: content, outcome: { type: 'not_run', reason: why } },
+        ]).flat();
       };
       if (session.active !== agentId) {
         // The session moved while the model was answering (the host changed its state): this
         // response's calls belong to an agent that is no longer active.
-        notRun(0, 'the conversation was transferred while this call was made');
+        yield* notRun(toolCalls, 'the conversation was transferred while this call was made');
         continue;
       }
       let handedOff = false;
+      let skippedEvents = [];
       for (const [index, call] of toolCalls.entries()) {
-        yield { type: 'tool_use', agent: agentId, call };
+        if (!answer.announced) yield { type: 'tool_use', agent: agentId, call: clone(call) };
         // The result joins the source's history before a handoff carries that history along, so
         // that every tool call in the target's context has its answer.
         let result;
-        const outcome = this.#applyToolCall(session, call, (settled) => {
+        const outcome = this.#applyToolCall(session, call, (settled, settledResult) => {
           if (settled.type === 'tool') return;  // its result comes from the handler, below
-          result = this.#toolResult(settled);
+          result = settledResult;
           history.push({ role: 'tool', toolCallId: call.id, name: call.name, content: result });
-          if (settled.type === 'handoff') notRun(index + 1, 'the conversation was transferred');
+          if (settled.type === 'handoff') skippedEvents = notRun(toolCalls.slice(index + 1), 'the conversation was transferred');
         });
         if (outcome.type === 'tool') {
-          const ran = await this.#runTool(session, outcome, call, { input, toolState });
-          if (ran.kind === 'missing') yield { type: 'tool_mock_required', agent: agentId, tool: outcome.tool, arguments: outcome.arguments };
+          const ran = await this.#runTool(session, clone(outcome), call, { input, toolState });
+          if (ran.kind === 'missing') yield { type: 'tool_mock_required', agent: agentId, tool: outcome.tool, arguments: clone(outcome.arguments) };
           result = typeof ran.value === 'string' ? ran.value : JSON.stringify(ran.value ?? null);
           history.push({ role: 'tool', toolCallId: call.id, name: call.name, content: result });
-          session.checkpoints.push({ turn: session.turn, hops: session.hops, active: session.active, tool: outcome.tool, arguments: outcome.arguments, result, by: ran.kind });
+          session.checkpoints.push({ turn: session.turn, hops: session.hops, active: session.active, tool: outcome.tool, arguments: clone(outcome.arguments), result, by: ran.kind });
         } else if (outcome.type === 'handoff') {
           handedOff = true;
-          yield { type: 'handoff', ...outcome };
+          yield { type: 'handoff', ...clone(outcome) };
         } else if (outcome.type === 'handoff_blocked') {
-          yield { type: 'handoff_blocked', ...outcome };
+          yield { type: 'handoff_blocked', ...clone(outcome) };
         }
-        yield { type: 'tool_result', agent: agentId, call, result, outcome };
-        if (handedOff) break;
+        yield { type: 'tool_result', agent: agentId, call: clone(call), result, outcome };
+        if (handedOff) {
+          yield* skippedEvents;
+          break;
+        }
       }
       if (handedOff) {
         for (let outcome = this.applyRules(session); outcome !== null; outcome = this.applyRules(session)) {
@@ -440,12 +557,19 @@ export class Swarm {
 
   dispose() {
     if (this.#native === null) return;
-    registry?.unregister(this);
-    this.#native.delete();
+    release(this, this.#native);
     this.#native = null;
   }
 
-  [disposeSymbol]() {
-    this.dispose();
+  /** What console.log and util.inspect show: the agents, the entry, the edges by kind, or that it is disposed. */
+  [inspectSymbol](_depth, options, inspect) {
+    const name = this.#definition.name ? ` '${this.#definition.name}'` : '';
+    if (this.#native === null) return `Swarm${name} <disposed>`;
+    const edges = this.#definition.edges;
+    const rule = edges.filter((e) => e.when !== undefined && e.offer !== true).length;
+    const hybrid = edges.filter((e) => e.when !== undefined && e.offer === true).length;
+    const summary = { agents: this.#definition.agents.map((a) => a.id), edges: { rule, llm: edges.length - rule - hybrid, hybrid } };
+    return `Swarm${name} ${typeof inspect === 'function' ? inspect(summary, options) : JSON.stringify(summary)}`;
   }
 }
+disposable(Swarm);

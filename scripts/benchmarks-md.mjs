@@ -1,7 +1,7 @@
 // Writes BENCHMARKS.md from the JSON of `npm run bench -- --json <file>`. Every number in the
 // page, the prose included, comes from that file.
 // Usage: node scripts/benchmarks-md.mjs [bench/results.json] [BENCHMARKS.md]
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 
 const input = process.argv[2] ?? 'bench/results.json';
 const output = process.argv[3] ?? 'BENCHMARKS.md';
@@ -267,6 +267,10 @@ p(table(['case', 'decisions'], d.agreement.map((a) => {
   const shown = entries.slice(0, 4).map(([k, v]) => `${k} ${v}`);
   return [a.case, shown.join(', ') + (entries.length > 4 ? `, and ${entries.length - 4} more targets (${entries.slice(4).reduce((s, [, v]) => s + v, 0)} states)` : '')];
 }), ['l', 'l']));
+
+// The HTTP server's section is written by bench/server.mjs --write, from its own run: kept as it is.
+const serverSection = (existsSync(output) ? readFileSync(output, 'utf8') : '').match(/<!-- server-bench:begin[^>]*-->[\s\S]*?<!-- server-bench:end -->/)?.[0];
+if (serverSection !== undefined) p(serverSection);
 
 writeFileSync(output, out.join('\n').replace(/\n+$/, '\n'));
 console.log(`wrote ${output}`);

@@ -16,10 +16,18 @@ cmake --build build/wasm -j"$jobs"
 mkdir -p dist
 cp build/wasm/handoff-graph.mjs build/wasm/handoff-graph.wasm dist/
 cp wasm/glue.d.mts dist/handoff-graph.d.mts
-# The CommonJS entry is the ESM source bundled by esbuild; import.meta.url becomes this file's URL.
-npx --no-install esbuild js/node.js --bundle --platform=node --format=cjs --target=node20 --log-level=warning \
-  --outfile=dist/index.cjs \
-  --define:import.meta.url=__import_meta_url \
-  --banner:js="const __import_meta_url = require('node:url').pathToFileURL(__filename).href;"
-# The CommonJS typings are the same declarations, with paths relative to dist/.
-sed "s#'./stores/#'../js/stores/#g" js/index.d.ts > dist/index.d.cts
+esbuild=(npx --no-install esbuild --bundle --log-level=warning)
+# The CommonJS build, for Nodes that cannot require an ES module (js/require.cjs): js/node.js
+# bundled. import.meta is empty in CommonJS, so js/node.js finds the .wasm through __filename.
+"${esbuild[@]}" js/node.js --platform=node --format=cjs --target=node20 --log-override:empty-import-meta=silent \
+  --outfile=dist/index.cjs
+# handoff-graph/inline: one ES module holding the package and the .wasm (base64).
+"${esbuild[@]}" js/inline.js --platform=neutral --format=esm --target=es2022 --loader:.wasm=base64 \
+  --outfile=dist/inline.js
+# The CommonJS typings: every declaration file of js/ mirrored into dist/ as .d.cts, relative
+# imports renamed to match, so that no CommonJS declaration imports an ES module's (TS1479).
+(cd js && find . -name '*.d.ts') | while read -r declarations; do
+  out="dist/${declarations%.d.ts}.d.cts"
+  mkdir -p "$(dirname "$out")"
+  sed -E "s#((from|import\() *'\.{1,2}/[^']*)\.js'#\1.cjs'#g" "js/$declarations" >"$out"
+done

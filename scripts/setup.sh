@@ -49,3 +49,11 @@ if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modu
   echo "setup: npm install (from package-lock.json)"
   npm install --no-audit --no-fund --loglevel=error
 fi
+
+# The newest TypeScript, for the consumer matrix (tests/consumers): in a folder of its own with its
+# own lock, since it is also named `typescript` and the root pins TypeScript 5.9.
+tool=tests/consumers/tools/typescript-7
+if [ ! -f "$tool/node_modules/.package-lock.json" ] || [ "$tool/package-lock.json" -nt "$tool/node_modules/.package-lock.json" ]; then
+  echo "setup: npm install in $tool (from its package-lock.json)"
+  (cd "$tool" && npm install --no-audit --no-fund --loglevel=error)
+fi

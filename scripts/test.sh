@@ -44,21 +44,24 @@ bash scripts/fuzz.sh "$fuzz_seconds"
 
 echo "== TypeScript typings (tsc --strict)"
 npx --no-install tsc -p tests/types
+npx --no-install tsc -p tests/types/agents
 
 echo "== the packed tarball: publint and arethetypeswrong"
 pack_dir=$(mktemp -d)
 trap 'rm -rf "$pack_dir"' EXIT
 npm pack --silent --pack-destination "$pack_dir" >/dev/null
 npx --no-install publint run "$pack_dir"/handoff-graph-*.tgz
-# The .wasm subpath is an asset, not a module: there are no types to resolve for it.
-# The .wasm and the schema are assets; the stores are ESM-only (checked with that profile).
-npx --no-install attw "$pack_dir"/handoff-graph-*.tgz --exclude-entrypoints handoff-graph.wasm schema.json stores/memory stores/file stores/redis
-npx --no-install attw "$pack_dir"/handoff-graph-*.tgz --entrypoints stores/memory stores/file stores/redis --profile esm-only
+# The .wasm and the schema are assets (no types to resolve); the entries without a `require`
+# condition are ESM-only, checked with that profile. Both lists come from package.json's exports.
+read -r -a assets < <(node scripts/entrypoints.mjs assets)
+read -r -a esm_only < <(node scripts/entrypoints.mjs esm-only)
+npx --no-install attw "$pack_dir"/handoff-graph-*.tgz --exclude-entrypoints "${assets[@]}" "${esm_only[@]}"
+npx --no-install attw "$pack_dir"/handoff-graph-*.tgz --entrypoints "${esm_only[@]}" --profile esm-only
 
 echo "== benchmark smoke run (tiny budgets: keeps npm run bench working; the figures mean nothing)"
 NODE_PATH=/usr/share/nodejs cmake --build build/wasm --target handoff_bench_wasm >/dev/null
 node bench/route.mjs --smoke >/dev/null
 node bench/machine.mjs --quick >/dev/null
 
-echo "== JavaScript tests (node --test): Node, Chromium, the packed tarball"
-node --test tests/js/ tests/browser/ tests/package/
+echo "== JavaScript tests (node --test): Node, Chromium, the packed tarball, its consumers"
+node --test tests/js/ tests/browser/ tests/package/ tests/consumers/

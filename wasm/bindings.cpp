@@ -265,26 +265,40 @@ std::string with_session(const SwarmHolder& holder, const std::string& session_t
 
 std::string swarm_tools(const SwarmHolder& holder, const std::string& session, const std::string& format) {
   return with_session(holder, session, [&](SessionCore& core) {
-    auto edges = handoff::swarm::offered_tools(*holder.swarm, core);
-    handoff::condition::Json names = handoff::condition::Json::array();
-    for (const auto* e : edges) names.push_back({{"name", e->tool_name}, {"to", e->to}});
-    auto tools = handoff::swarm::tool_definitions(*holder.swarm, holder.swarm->agent(core.active), edges, format);
-    if (!tools) return handoff::condition::Json{{"error", tools.error()}};
-    return handoff::condition::Json{{"tools", tools.value()}, {"offered", names}};
+    auto record = handoff::swarm::offered_tools_record(*holder.swarm, core, format);
+    return record ? std::move(record.value()) : handoff::condition::Json{{"error", record.error()}};
   });
 }
 
+// The routing core of a new session (at the entry agent).
+std::string swarm_start(const SwarmHolder& holder) { return dump(SessionCore::start(*holder.swarm).to_json()); }
+
 std::string swarm_apply_rules(const SwarmHolder& holder, const std::string& session) {
   return with_session(holder, session, [&](SessionCore& core) {
-    return handoff::condition::Json{{"outcome", handoff::swarm::apply_rules(*holder.swarm, core)}};
+    return handoff::swarm::host_record(*holder.swarm, handoff::swarm::apply_rules(*holder.swarm, core));
   });
 }
 
 std::string swarm_apply_tool_call(const SwarmHolder& holder, const std::string& session, const std::string& name,
                                   const std::string& arguments) {
   return with_session(holder, session, [&](SessionCore& core) {
-    return handoff::condition::Json{{"outcome", handoff::swarm::apply_tool_call_text(*holder.swarm, core, name, arguments)}};
+    return handoff::swarm::host_record(*holder.swarm, handoff::swarm::apply_tool_call_text(*holder.swarm, core, name, arguments));
   });
+}
+
+// { result } or { error }: the tool result of an outcome the host holds.
+std::string swarm_tool_result(const SwarmHolder& holder, const std::string& outcome) {
+  auto parsed = handoff::condition::Json::parse(outcome, nullptr, /*allow_exceptions=*/false);
+  auto text = handoff::swarm::tool_result_text(*holder.swarm, parsed);
+  return dump(text ? handoff::condition::Json{{"result", text.value()}} : handoff::condition::Json{{"error", text.error()}});
+}
+
+// { error } or the host record of the blocked outcome.
+std::string swarm_refuse_handoff(const SwarmHolder& holder, double edge, const std::string& variable, const std::string& message) {
+  if (!(edge >= 0 && edge < static_cast<double>(holder.swarm->edges().size()))) return dump({{"error", "not an edge index"}});
+  auto outcome = handoff::swarm::refused_handoff(*holder.swarm, static_cast<std::size_t>(edge), variable, message);
+  if (!outcome) return dump({{"error", outcome.error()}});
+  return dump(handoff::swarm::host_record(*holder.swarm, std::move(outcome.value())));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -679,7 +693,10 @@ EMSCRIPTEN_BINDINGS(handoff_graph) {
       .function("toJSON", &swarm_to_json)
       .function("tools", &swarm_tools)
       .function("applyRules", &swarm_apply_rules)
-      .function("applyToolCall", &swarm_apply_tool_call);
+      .function("applyToolCall", &swarm_apply_tool_call)
+      .function("refuseHandoff", &swarm_refuse_handoff)
+      .function("toolResult", &swarm_tool_result)
+      .function("start", &swarm_start);
 
   class_<StandaloneCondition>("StandaloneCondition")
       .constructor<>()

@@ -1,7 +1,7 @@
 // Builds the demo into web-demo/dist. `handoff-graph` resolves by package self-reference (this
 // folder is inside the package, and has no package.json of its own), through the `browser`
 // condition of its exports, exactly as for an application that installed it; the package's
-// `new URL('../dist/handoff-graph.wasm', import.meta.url)` becomes a hashed asset.
+// `new URL('./handoff-graph.wasm', import.meta.url)` (dist/handoff-graph.mjs) becomes a hashed asset.
 import { fileURLToPath } from 'node:url';
 
 import { defineConfig } from 'vite';

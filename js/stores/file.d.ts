@@ -1,5 +1,5 @@
 // FileStore: sessions in a directory, for Node processes on one host (docs/handoffs.md).
-import type { Session, SessionStore } from '../index.js';
+import type { SaveOptions, Session, SessionStore } from '../index.js';
 
 export { ConflictError } from './errors.js';
 
@@ -37,14 +37,19 @@ export class FileStore implements SessionStore {
   readonly directory: string;
   /** The files of session `id`. */
   paths(id: string): { session: string; checkpoints: string; lock: string };
-  /** The stored session, or undefined. */
+  /**
+   * The stored session, or undefined. A file that is not a session of the documented format (not
+   * JSON, not an object, another format, another id, a field of the wrong type) rejects with an
+   * Error naming the file (`code` 'ERR_NOT_A_SESSION', `path`); so does a save over such a file.
+   */
   get(id: string): Promise<Session | undefined>;
   /**
    * Saves if the stored version equals `session.version` (0 when none is stored), then sets
-   * `session.version` to the new version; rejects with ConflictError otherwise. The file is
+   * `session.version` to the new version; rejects with ConflictError otherwise.
+   * `options.checkpoints` join the checkpoint log in the same atomic step: both or neither. The file is
    * replaced atomically (temporary file, fsync, rename).
    */
-  save(session: Session): Promise<void>;
+  save(session: Session, options?: SaveOptions): Promise<void>;
   /** Appends a checkpoint (any JSON value) as one line, in one O_APPEND write; never conflicts. */
   appendCheckpoint(id: string, checkpoint: unknown): Promise<void>;
   /** The checkpoints, oldest first; torn lines are skipped and reported to `onTornLine`. */
@@ -55,4 +60,11 @@ export class FileStore implements SessionStore {
   delete(id: string): Promise<boolean>;
   /** Removes temporary files and locks left by dead processes of this host; the names removed. */
   sweep(): Promise<string[]>;
+  /**
+   * Takes the lease of session `id` for `holder` for `ttlMs` milliseconds, or extends it when
+   * `holder` has it already: true; false while another holder's lease lasts (handoff-graph/server).
+   */
+  acquireLease(id: string, holder: string, ttlMs: number): Promise<boolean>;
+  /** Gives the lease up if `holder` still has it: true; false when it had expired or was another's. */
+  releaseLease(id: string, holder: string): Promise<boolean>;
 }

@@ -6,7 +6,12 @@
 //                          write each); a line cut short by a killed process is ignored on read
 //                          and reported (onTornLine), and the next append starts on a new line;
 //   NAME.lock              held during a save only (optimistic versioning: compare the stored
-//                          version, then write).
+//                          version, then write);
+//   NAME.commit            while save(session, { checkpoints }) runs: the version it writes and
+//                          the log's size before its lines. A save killed before its rename
+//                          leaves it behind, and the next save (or read) ignores the lines past
+//                          that size: the checkpoints land with the session or not at all;
+//   NAME.lease             the turn lease of handoff-graph/server: holder, expiry, owner pid.
 // NAME is the session id made safe for every file system (see fileName below).
 //
 // Scope: processes on ONE host sharing a local file system. The lock is a file created with
@@ -14,16 +19,19 @@
 // process is gone (a kill mid-save) is broken by the next writer, as is any lock older than
 // `staleLockMs`. Network file systems (NFS, SMB) and several hosts need RedisStore.
 import { randomBytes, createHash } from 'node:crypto';
-import { link, mkdir, open, readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
+import { link, mkdir, open, readdir, readFile, rename, stat, truncate, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { checkId, checkSession, conflict, toJSON } from './errors.js';
+import { checkOptions } from '../options.js';
+import { describe } from '../text.js';
+import { checkId, checkLease, checkpointTexts, checkSession, checkTtl, conflict, storedSessionProblem, toJSON } from './errors.js';
 
 export { ConflictError } from './errors.js';
 
 const HOST = hostname();
+const FILE_STORE_OPTIONS = ['fsync', 'lockTimeoutMs', 'staleLockMs', 'onTornLine'];
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -52,6 +60,10 @@ function alive(pid) {
   }
 }
 
+function notASession(file, why) {
+  return Object.assign(new Error(`${file} is not a session (${why}); it was changed outside the FileStore`), { code: 'ERR_NOT_A_SESSION', path: file });
+}
+
 const ignoreMissing = (error) => {
   if (error.code !== 'ENOENT') throw error;
 };
@@ -73,11 +85,17 @@ export class FileStore {
    *   than this is broken even if its owner seems alive; `onTornLine(info)`: told of each line of
    *   a checkpoint log that is not whole JSON (default: a process warning, once per line).
    */
-  constructor(directory, { fsync = true, lockTimeoutMs = 10_000, staleLockMs = 30_000, onTornLine } = {}) {
-    if (typeof directory !== 'string' && !(directory instanceof URL)) throw new TypeError('new FileStore(directory): directory must be a path or a file: URL');
-    if (onTornLine !== undefined && typeof onTornLine !== 'function') throw new TypeError('onTornLine must be a function');
+  constructor(directory, options) {
+    if (directory === undefined) throw new TypeError('new FileStore(directory, options): the directory is missing');
+    if (typeof directory !== 'string' && !(directory instanceof URL)) throw new TypeError(`new FileStore(directory): directory must be a path or a file: URL, got ${describe(directory)}`);
+    const { fsync = true, lockTimeoutMs = 10_000, staleLockMs = 30_000, onTornLine } = checkOptions(options, FILE_STORE_OPTIONS, 'FileStore options');
+    if (typeof fsync !== 'boolean') throw new TypeError(`FileStore options.fsync must be a boolean, got ${describe(fsync)}`);
+    for (const [name, ms] of Object.entries({ lockTimeoutMs, staleLockMs })) {
+      if (typeof ms !== 'number' || !(ms >= 0)) throw new TypeError(`FileStore options.${name} must be a number >= 0, got ${describe(ms)}`);
+    }
+    if (onTornLine !== undefined && typeof onTornLine !== 'function') throw new TypeError(`FileStore options.onTornLine must be a function, got ${describe(onTornLine)}`);
     this.#dir = path.resolve(directory instanceof URL ? fileURLToPath(directory) : directory);
-    this.#fsync = fsync !== false;
+    this.#fsync = fsync;
     this.#lockTimeoutMs = lockTimeoutMs;
     this.#staleLockMs = staleLockMs;
     this.#onTornLine =
@@ -103,26 +121,34 @@ export class FileStore {
     return this.#ready;
   }
 
-  /** The stored session `id`, or undefined. */
+  /** The stored session `id`, or undefined. A file that is not that session is an error naming it. */
   async get(id) {
-    const file = this.paths(id).session;
+    return (await this.#read(this.paths(id).session, id)) ?? undefined;
+  }
+
+  // The session in `file`, or null when there is none. Saves replace the file whole, so anything
+  // else was written by something other than this store: an error that names the file.
+  async #read(file, id) {
     let text;
     try {
       text = await readFile(file, 'utf8');
     } catch (error) {
-      if (error.code === 'ENOENT') return undefined;
+      if (error.code === 'ENOENT') return null;
       throw error;
     }
+    let session;
     try {
-      return JSON.parse(text);
+      session = JSON.parse(text);
     } catch (error) {
-      // Never written by this store (saves replace the file whole): something else changed it.
-      throw new Error(`${file} is not a session (${error.message}); it was changed outside the FileStore`);
+      throw notASession(file, error.message);
     }
+    const problem = storedSessionProblem(session, id);
+    if (problem !== null) throw notASession(file, problem);
+    return session;
   }
 
-  async #storedVersion(file) {
-    const session = await readFile(file, 'utf8').then(JSON.parse, (error) => (error.code === 'ENOENT' ? null : Promise.reject(error)));
+  async #storedVersion(file, id) {
+    const session = await this.#read(file, id);
     return session === null ? 0 : session.version;
   }
 
@@ -130,30 +156,70 @@ export class FileStore {
    * Saves `session` if the stored version is `session.version` (0 when none is stored), then sets
    * `session.version` to the new version. Rejects with ConflictError otherwise.
    */
-  async save(session) {
+  async save(session, options) {
     const { id, version } = checkSession(session);
     const next = version + 1;
+    // What get() would refuse is never written.
+    const problem = storedSessionProblem({ ...session, version: next }, id);
+    if (problem !== null) throw new TypeError(`session '${id}' is not a session of the documented format: ${problem}`);
     const text = `${toJSON({ ...session, version: next }, `session '${id}'`)}\n`;
+    const checkpoints = checkpointTexts(options, id);
     await this.#ensureDir();
     const paths = this.paths(id);
+    const journal = this.#extra(id, 'commit');
     const lock = await this.#lock(paths.lock);
     try {
-      const actual = await this.#storedVersion(paths.session);
+      await this.#settle(paths, journal, id);
+      const actual = await this.#storedVersion(paths.session, id);
       if (actual !== version) throw conflict(id, version, actual);
+      if (checkpoints.length > 0) {
+        // The journal first: from here until the rename, the lines past logSize are not yet the log's.
+        const logSize = await stat(paths.checkpoints).then((info) => info.size, (error) => (error.code === 'ENOENT' ? 0 : Promise.reject(error)));
+        await this.#replace(journal, JSON.stringify({ version: next, logSize }));
+        await this.#appendLines(paths.checkpoints, checkpoints.map((json) => `${json}\n`).join(''));
+      }
       await this.#replace(paths.session, text);
+      if (checkpoints.length > 0) await unlink(journal).catch(ignoreMissing);
     } finally {
       await this.#unlock(lock);
     }
     session.version = next;
   }
 
+  // NAME.commit and NAME.lease, beside the files paths() names.
+  #extra(id, suffix) {
+    return path.join(this.#dir, `${fileName(id)}.${suffix}`);
+  }
+
+  async #readJSON(file) {
+    try {
+      return JSON.parse(await readFile(file, 'utf8'));
+    } catch (error) {
+      if (error.code === 'ENOENT') return null;
+      // Written whole (temporary file, rename) by this store only: anything else is not ours.
+      if (error instanceof SyntaxError) throw new Error(`${file} was changed outside the FileStore (${error.message})`);
+      throw error;
+    }
+  }
+
+  // Under the lock: a journal left by a save killed before its rename (the stored version is
+  // below the journal's) means the log's lines past logSize belong to no session: cut them.
+  async #settle(paths, journal, id) {
+    const pending = await this.#readJSON(journal);
+    if (pending === null) return;
+    if ((await this.#storedVersion(paths.session, id)) < pending.version) {
+      await truncate(paths.checkpoints, pending.logSize).catch(ignoreMissing);
+    }
+    await unlink(journal).catch(ignoreMissing);
+  }
+
   // Write a temporary file, flush it, rename it over `file`, flush the directory entry.
-  async #replace(file, text) {
+  async #replace(file, text, durable = this.#fsync) {
     const temp = `${file}.tmp-${process.pid}-${randomBytes(6).toString('hex')}`;
     let handle = await open(temp, 'wx');
     try {
       await handle.writeFile(text);
-      if (this.#fsync) await handle.sync();
+      if (durable) await handle.sync();
       await handle.close();
       handle = null;
       await rename(temp, file);
@@ -162,7 +228,7 @@ export class FileStore {
       await unlink(temp).catch(() => {});
       throw error;
     }
-    if (this.#fsync) await this.#syncDir();
+    if (durable) await this.#syncDir();
   }
 
   async #syncDir() {
@@ -283,19 +349,23 @@ export class FileStore {
   async appendCheckpoint(id, checkpoint) {
     const line = `${toJSON(checkpoint, `a checkpoint of session '${checkId(id)}'`)}\n`;
     await this.#ensureDir();
-    const handle = await open(this.paths(id).checkpoints, 'a+');
+    await this.#appendLines(this.paths(id).checkpoints, line);
+  }
+
+  async #appendLines(file, lines) {
+    const handle = await open(file, 'a+');
     try {
       // A log that does not end in a newline ends in a line torn by a killed writer: start a new
-      // line so that this checkpoint stays whole.
+      // line so that these checkpoints stay whole.
       const { size } = await handle.stat();
-      let data = Buffer.from(line);
+      let data = Buffer.from(lines);
       if (size > 0) {
         const last = Buffer.alloc(1);
         await handle.read(last, 0, 1, size - 1);
         if (last[0] !== 0x0a) data = Buffer.concat([Buffer.from('\n'), data]);
       }
       const { bytesWritten } = await handle.write(data);
-      if (bytesWritten !== data.length) throw new Error(`short write to ${this.paths(id).checkpoints}: ${bytesWritten} of ${data.length} bytes`);
+      if (bytesWritten !== data.length) throw new Error(`short write to ${file}: ${bytesWritten} of ${data.length} bytes`);
       if (this.#fsync) await handle.sync();
     } finally {
       await handle.close();
@@ -319,7 +389,7 @@ export class FileStore {
    * { id, path, line (1-based), offset (bytes), text (its first 200 characters), reason }.
    */
   async readCheckpoints(id) {
-    const file = this.paths(id).checkpoints;
+    const { session, checkpoints: file } = this.paths(id);
     let buffer;
     try {
       buffer = await readFile(file);
@@ -327,6 +397,11 @@ export class FileStore {
       if (error.code === 'ENOENT') return { checkpoints: [], torn: [] };
       throw error;
     }
+    // The journal after the log: lines a save appended before its rename are in the log only
+    // after that save wrote its journal, so a journal still there (or left by a killed save)
+    // says where the session's log ends.
+    const pending = await this.#readJSON(this.#extra(id, 'commit'));
+    if (pending !== null && (await this.#storedVersion(session, id)) < pending.version) buffer = buffer.subarray(0, pending.logSize);
     const checkpoints = [];
     const torn = [];
     let start = 0;
@@ -360,10 +435,54 @@ export class FileStore {
       for (const file of [paths.session, paths.checkpoints]) {
         removed += await unlink(file).then(() => 1, (error) => (error.code === 'ENOENT' ? 0 : Promise.reject(error)));
       }
+      for (const suffix of ['commit', 'lease']) await unlink(this.#extra(id, suffix)).catch(ignoreMissing);
     } finally {
       await this.#unlock(lock);
     }
     return removed > 0;
+  }
+
+  /**
+   * Takes the lease of session `id` for `holder` for `ttlMs` milliseconds, or extends it when
+   * `holder` has it already: true; false while another holder's lease lasts. A lease whose owner
+   * was a process of this host that is gone (a kill -9) has ended, whatever its expiry.
+   */
+  async acquireLease(id, holder, ttlMs) {
+    checkLease(id, holder);
+    const ttl = checkTtl(ttlMs);
+    await this.#ensureDir();
+    const file = this.#extra(id, 'lease');
+    const lock = await this.#lock(this.paths(id).lock);
+    try {
+      const lease = await this.#readJSON(file);
+      if (lease !== null && lease.holder !== holder && this.#leaseLasts(lease)) return false;
+      // Not flushed: a power cut that loses the lease file also ended every process that held one.
+      await this.#replace(file, JSON.stringify({ holder, expires: Date.now() + ttl, host: HOST, pid: process.pid }), false);
+      return true;
+    } finally {
+      await this.#unlock(lock);
+    }
+  }
+
+  /** Gives the lease up if `holder` still has it: true; false when it had expired or was another's. */
+  async releaseLease(id, holder) {
+    checkLease(id, holder);
+    const file = this.#extra(id, 'lease');
+    await this.#ensureDir();
+    const lock = await this.#lock(this.paths(id).lock);
+    try {
+      const lease = await this.#readJSON(file);
+      if (lease === null || lease.holder !== holder) return false;
+      await unlink(file).catch(ignoreMissing);
+      return this.#leaseLasts(lease);
+    } finally {
+      await this.#unlock(lock);
+    }
+  }
+
+  #leaseLasts(lease) {
+    if (lease.host === HOST && Number.isInteger(lease.pid) && !alive(lease.pid)) return false;
+    return lease.expires > Date.now();
   }
 
   /**

@@ -1,5 +1,5 @@
 // MemoryStore: sessions in this process's memory; browser-safe; deep copies in and out.
-import type { Session, SessionStore } from '../index.js';
+import type { SaveOptions, Session, SessionStore } from '../index.js';
 
 export { ConflictError } from './errors.js';
 
@@ -10,12 +10,20 @@ export class MemoryStore implements SessionStore {
   /**
    * Saves if the stored version equals `session.version` (0 when none is stored), then sets
    * `session.version` to the new version; rejects with ConflictError otherwise.
+   * `options.checkpoints` join the checkpoint log in the same atomic step: both or neither.
    */
-  save(session: Session): Promise<void>;
+  save(session: Session, options?: SaveOptions): Promise<void>;
   /** Appends a checkpoint (any JSON value); never conflicts. */
   appendCheckpoint(id: string, checkpoint: unknown): Promise<void>;
   /** The checkpoints (copies), oldest first. */
   listCheckpoints(id: string): Promise<unknown[]>;
   /** Removes the session and its checkpoints; true if there was anything to remove. */
   delete(id: string): Promise<boolean>;
+  /**
+   * Takes the lease of session `id` for `holder` for `ttlMs` milliseconds, or extends it when
+   * `holder` has it already: true; false while another holder's lease lasts (handoff-graph/server).
+   */
+  acquireLease(id: string, holder: string, ttlMs: number): Promise<boolean>;
+  /** Gives the lease up if `holder` still has it: true; false when it had expired or was another's. */
+  releaseLease(id: string, holder: string): Promise<boolean>;
 }

@@ -1,7 +1,8 @@
 // MemoryStore: sessions and checkpoint logs in this process's memory (the default store).
 // Browser-safe: no Node built-ins. Everything is kept as JSON text, so what goes in and what comes
 // out are deep copies: changing a session after save() or after get() never changes the store.
-import { checkId, checkSession, conflict, toJSON } from './errors.js';
+import { checkOptions } from '../options.js';
+import { checkId, checkLease, checkpointTexts, checkSession, checkTtl, conflict, toJSON } from './errors.js';
 
 export { ConflictError } from './errors.js';
 
@@ -10,6 +11,13 @@ export class MemoryStore {
   #sessions = new Map();
   /** id -> JSON text of each checkpoint, in append order */
   #checkpoints = new Map();
+  /** id -> { holder, expires } (performance.now() milliseconds) */
+  #leases = new Map();
+
+  /** @param options none: a MemoryStore takes no options (an object with keys is a TypeError) */
+  constructor(options) {
+    checkOptions(options, [], 'MemoryStore options');
+  }
 
   /** The stored session `id` (a copy), or undefined. */
   async get(id) {
@@ -20,15 +28,22 @@ export class MemoryStore {
   /**
    * Saves `session` if the stored version is `session.version` (0 when none is stored), then sets
    * `session.version` to the new version. Rejects with ConflictError otherwise.
+   * `options.checkpoints` are appended to the log in the same step: both or neither.
    */
-  async save(session) {
+  async save(session, options) {
     const { id, version } = checkSession(session);
     const next = version + 1;
     const json = toJSON({ ...session, version: next }, `session '${id}'`);
+    const checkpoints = checkpointTexts(options, id);
     // No await before the write: the check and the write are one step of the event loop.
     const actual = this.#sessions.get(id)?.version ?? 0;
     if (actual !== version) throw conflict(id, version, actual);
     this.#sessions.set(id, { version: next, json });
+    if (checkpoints.length > 0) {
+      let log = this.#checkpoints.get(id);
+      if (log === undefined) this.#checkpoints.set(id, (log = []));
+      log.push(...checkpoints);
+    }
     session.version = next;
   }
 
@@ -51,6 +66,30 @@ export class MemoryStore {
     const had = this.#sessions.has(id) || this.#checkpoints.has(id);
     this.#sessions.delete(id);
     this.#checkpoints.delete(id);
+    this.#leases.delete(id);
     return had;
+  }
+
+  /**
+   * Takes the lease of session `id` for `holder` for `ttlMs` milliseconds, or extends it when
+   * `holder` has it already: true; false while another holder's lease has not expired.
+   */
+  async acquireLease(id, holder, ttlMs) {
+    checkLease(id, holder);
+    const ttl = checkTtl(ttlMs);
+    const now = performance.now();
+    const lease = this.#leases.get(id);
+    if (lease !== undefined && lease.holder !== holder && lease.expires > now) return false;
+    this.#leases.set(id, { holder, expires: now + ttl });
+    return true;
+  }
+
+  /** Gives the lease up if `holder` still has it: true; false when it had expired or was another's. */
+  async releaseLease(id, holder) {
+    checkLease(id, holder);
+    const lease = this.#leases.get(id);
+    if (lease === undefined || lease.holder !== holder) return false;
+    this.#leases.delete(id);
+    return lease.expires > performance.now();
   }
 }

@@ -1,5 +1,5 @@
 // RedisStore: sessions in Redis, for fleets of Node workers (docs/handoffs.md).
-import type { Session, SessionStore } from '../index.js';
+import type { SaveOptions, Session, SessionStore } from '../index.js';
 
 export { ConflictError } from './errors.js';
 
@@ -29,14 +29,22 @@ export class RedisStore implements SessionStore {
   get(id: string): Promise<Session | undefined>;
   /**
    * Saves if the stored version equals `session.version` (0 when none is stored), then sets
-   * `session.version` to the new version; rejects with ConflictError otherwise. The compare and
+   * `session.version` to the new version; rejects with ConflictError otherwise.
+   * `options.checkpoints` join the checkpoint log in the same atomic step: both or neither. The compare and
    * the write are one Lua script, atomic on the server.
    */
-  save(session: Session): Promise<void>;
+  save(session: Session, options?: SaveOptions): Promise<void>;
   /** Appends a checkpoint (any JSON value) to a list; never conflicts. */
   appendCheckpoint(id: string, checkpoint: unknown): Promise<void>;
   /** The checkpoints, oldest first. */
   listCheckpoints(id: string): Promise<unknown[]>;
   /** Removes the session and its checkpoints; true if there was anything to remove. */
   delete(id: string): Promise<boolean>;
+  /**
+   * Takes the lease of session `id` for `holder` for `ttlMs` milliseconds, or extends it when
+   * `holder` has it already: true; false while another holder's lease lasts (handoff-graph/server).
+   */
+  acquireLease(id: string, holder: string, ttlMs: number): Promise<boolean>;
+  /** Gives the lease up if `holder` still has it: true; false when it had expired or was another's. */
+  releaseLease(id: string, holder: string): Promise<boolean>;
 }

@@ -4,10 +4,13 @@
 // on one slot):
 //   PREFIX{ID}:session      a hash: `version` and `session` (the JSON text), written by one Lua
 //                           script that compares the version and writes, atomically on the server;
-//   PREFIX{ID}:checkpoints  a list: one JSON text per checkpoint, RPUSHed (never conflicts).
+//   PREFIX{ID}:checkpoints  a list: one JSON text per checkpoint, RPUSHed (never conflicts);
+//   PREFIX{ID}:lease        the turn lease (handoff-graph/server): the holder, with a PX expiry
+//                           kept by the server's clock, so every worker agrees when it ends.
 // A Lua script and not WATCH/MULTI: node-redis shares one connection between concurrent callers,
 // and WATCH belongs to the connection, so one caller's WATCH would cover another's writes.
-import { checkId, checkSession, conflict, toJSON } from './errors.js';
+import { checkOptions } from '../options.js';
+import { checkId, checkLease, checkpointTexts, checkSession, checkTtl, conflict, toJSON } from './errors.js';
 
 export { ConflictError } from './errors.js';
 
@@ -24,6 +27,33 @@ const APPEND = `redis.call('RPUSH', KEYS[1], ARGV[1])
 if tonumber(ARGV[2]) > 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 return 1`;
 
+// save(session, { checkpoints }): SAVE, then the checkpoints RPUSHed, in one script (atomic on the
+// server: both or neither). KEYS[1] the session hash, KEYS[2] the checkpoint list; ARGV: expected
+// version, new version, JSON text, TTL in ms (0: none), then one JSON text per checkpoint.
+const SAVE_WITH_CHECKPOINTS = `local stored = tonumber(redis.call('HGET', KEYS[1], 'version') or '0')
+if stored ~= tonumber(ARGV[1]) then return stored end
+redis.call('HSET', KEYS[1], 'version', ARGV[2], 'session', ARGV[3])
+for i = 5, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end
+if tonumber(ARGV[4]) > 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[4])
+  redis.call('PEXPIRE', KEYS[2], ARGV[4])
+end
+return -1`;
+
+// KEYS[1] the lease; ARGV: holder, TTL in ms. Takes a free (or expired: Redis removed it) lease,
+// or extends the holder's own. Returns 1 when the holder has it, else 0.
+const ACQUIRE_LEASE = `local holder = redis.call('GET', KEYS[1])
+if holder and holder ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1`;
+
+// KEYS[1] the lease; ARGV: holder. Removes it only if it is still the holder's.
+const RELEASE_LEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('DEL', KEYS[1])
+  return 1
+end
+return 0`;
+
 // Replies are strings, or Buffers for a client whose typeMapping asks for them.
 const text = (reply) => (reply === null || reply === undefined ? null : typeof reply === 'string' ? reply : String(reply));
 
@@ -37,7 +67,11 @@ export class RedisStore {
    * @param options `prefix` of every key (default 'handoff-graph:'); `ttlSeconds`: let a session
    *   and its checkpoints expire that long after their last write (default: never)
    */
-  constructor(client, { prefix = 'handoff-graph:', ttlSeconds } = {}) {
+  constructor(client, options) {
+    if (client === undefined) {
+      throw new TypeError('new RedisStore(client, options): the client is missing: pass a connected client of the npm redis package (createClient())');
+    }
+    const { prefix = 'handoff-graph:', ttlSeconds } = checkOptions(options, ['prefix', 'ttlSeconds'], 'RedisStore options');
     for (const method of ['eval', 'hGet', 'lRange', 'del']) {
       if (typeof client?.[method] !== 'function') {
         throw new TypeError(`new RedisStore(client): client must be a client of the npm 'redis' package (createClient()), it has no ${method}()`);
@@ -65,13 +99,19 @@ export class RedisStore {
   /**
    * Saves `session` if the stored version is `session.version` (0 when none is stored), then sets
    * `session.version` to the new version. Rejects with ConflictError otherwise.
+   * `options.checkpoints` are appended to the log by the same script: both or neither.
    */
-  async save(session) {
+  async save(session, options) {
     const { id, version } = checkSession(session);
     const next = version + 1;
     const json = toJSON({ ...session, version: next }, `session '${id}'`);
+    const checkpoints = checkpointTexts(options, id);
+    const keys = this.keys(id);
+    const args = [String(version), String(next), json, String(this.#ttlMs)];
     const reply = Number(
-      await this.#client.eval(SAVE, { keys: [this.keys(id).session], arguments: [String(version), String(next), json, String(this.#ttlMs)] }),
+      checkpoints.length === 0
+        ? await this.#client.eval(SAVE, { keys: [keys.session], arguments: args })
+        : await this.#client.eval(SAVE_WITH_CHECKPOINTS, { keys: [keys.session, keys.checkpoints], arguments: [...args, ...checkpoints] }),
     );
     if (reply !== -1) throw conflict(id, version, reply);
     session.version = next;
@@ -92,6 +132,28 @@ export class RedisStore {
   /** Removes the session and its checkpoints; true if there was anything to remove. */
   async delete(id) {
     const { session, checkpoints } = this.keys(id);
-    return Number(await this.#client.del([session, checkpoints])) > 0;
+    const removed = Number(await this.#client.del([session, checkpoints]));
+    await this.#client.del([this.#leaseKey(id)]);
+    return removed > 0;
+  }
+
+  #leaseKey(id) {
+    return `${this.#prefix}{${checkId(id)}}:lease`;
+  }
+
+  /**
+   * Takes the lease of session `id` for `holder` for `ttlMs` milliseconds (Redis's clock), or
+   * extends it when `holder` has it already: true; false while another holder's lease lasts.
+   */
+  async acquireLease(id, holder, ttlMs) {
+    checkLease(id, holder);
+    const ttl = checkTtl(ttlMs);
+    return Number(await this.#client.eval(ACQUIRE_LEASE, { keys: [this.#leaseKey(id)], arguments: [holder, String(ttl)] })) === 1;
+  }
+
+  /** Gives the lease up if `holder` still has it: true; false when it had expired or was another's. */
+  async releaseLease(id, holder) {
+    checkLease(id, holder);
+    return Number(await this.#client.eval(RELEASE_LEASE, { keys: [this.#leaseKey(id)], arguments: [holder] })) === 1;
   }
 }

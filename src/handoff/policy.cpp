@@ -1,5 +1,6 @@
 #include "handoff/policy.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace handoff::swarm {
@@ -31,6 +32,62 @@ bool selections_left(const Swarm& swarm, const SessionCore& session) {
   return (used == session.selections.end() ? 0 : used->second) < *agent->handoffs;
 }
 
+// OpenAI's strict mode, as strict_compatible documents it. Schemas nested deeper than this are
+// not checked further and count as not strict (the walk is recursive).
+constexpr int kMaxStrictDepth = 64;
+
+bool strict_schema(const Json& schema, int depth);
+
+bool all_strict(const Json& schemas, int depth) {
+  if (schemas.is_array()) {
+    for (const Json& s : schemas) {
+      if (!strict_schema(s, depth)) return false;
+    }
+    return true;
+  }
+  if (schemas.is_object()) {
+    for (const auto& [key, s] : schemas.items()) {
+      if (!strict_schema(s, depth)) return false;
+    }
+    return true;
+  }
+  return false;
+}
+
+bool schema_has_type(const Json& schema, const char* type) {
+  if (!schema.contains("type")) return false;
+  const Json& t = schema["type"];
+  if (t.is_string()) return t == type;
+  if (!t.is_array()) return false;
+  for (const Json& one : t) {
+    if (one == type) return true;
+  }
+  return false;
+}
+
+bool strict_schema(const Json& schema, int depth) {
+  if (!schema.is_object() || depth > kMaxStrictDepth) return false;
+  for (const char* unsupported : {"allOf", "oneOf", "not", "if", "then", "else", "patternProperties"}) {
+    if (schema.contains(unsupported)) return false;
+  }
+  if (schema_has_type(schema, "object") || schema.contains("properties")) {
+    const Json properties = schema.value("properties", Json::object());
+    if (!properties.is_object()) return false;
+    if (!schema.contains("additionalProperties") || schema["additionalProperties"] != false) return false;
+    if (!schema.contains("required") || !schema["required"].is_array()) return false;
+    const Json& required = schema["required"];
+    for (const auto& [name, property] : properties.items()) {
+      if (std::find(required.begin(), required.end(), Json(name)) == required.end()) return false;
+    }
+    if (!all_strict(properties, depth + 1)) return false;
+  }
+  if (schema.contains("items") && !strict_schema(schema["items"], depth + 1)) return false;
+  for (const char* group : {"anyOf", "$defs", "definitions"}) {
+    if (schema.contains(group) && !all_strict(schema[group], depth + 1)) return false;
+  }
+  return true;
+}
+
 std::string agent_label(const Swarm& swarm, const std::string& id) {
   const Agent* agent = swarm.agent(id);
   return agent != nullptr && !agent->name.empty() ? agent->name : id;
@@ -58,9 +115,11 @@ std::string description_of(const Swarm& swarm, const Edge& edge) {
   return edge.description.empty() ? "Hand the conversation over to " + agent_label(swarm, edge.to) + "." : edge.description;
 }
 
+std::size_t index_of(const Swarm& swarm, const Edge& edge) { return static_cast<std::size_t>(&edge - swarm.edges().data()); }
+
 Json handoff_outcome(const Swarm& swarm, SessionCore& session, const Edge& edge, const char* via, Json variables,
                      const Json& reason) {
-  Json outcome = {{"type", "handoff"}, {"via", via}, {"from", edge.from}, {"to", edge.to}};
+  Json outcome = {{"type", "handoff"}, {"via", via}, {"from", edge.from}, {"to", edge.to}, {"edge", index_of(swarm, edge)}};
   if (edge.offered && std::string(via) == "tool") {
     outcome["tool"] = edge.tool_name;
     ++session.selections[edge.from];
@@ -72,13 +131,29 @@ Json handoff_outcome(const Swarm& swarm, SessionCore& session, const Edge& edge,
   session.active = edge.to;
   outcome["variables"] = std::move(variables);
   outcome["reason"] = reason;
-  (void)swarm;
   return outcome;
+}
+
+Json blocked_outcome(const Swarm& swarm, const Edge& edge, Json missing, Json invalid, const std::string& why) {
+  return {{"type", "handoff_blocked"},
+          {"from", edge.from},
+          {"to", edge.to},
+          {"edge", index_of(swarm, edge)},
+          {"tool", edge.tool_name},
+          {"missing", std::move(missing)},
+          {"invalid", std::move(invalid)},
+          {"rejectionReason", "Cannot transfer to " + agent_label(swarm, edge.to) + " yet: " + why}};
 }
 
 Json rejected(std::string reason) { return {{"type", "rejected"}, {"reason", std::move(reason)}}; }
 
 }  // namespace
+
+SessionCore SessionCore::start(const Swarm& swarm) {
+  SessionCore core;
+  core.active = swarm.entry().id;
+  return core;
+}
 
 Expected<SessionCore, std::string> SessionCore::from_json(const Swarm& swarm, const Json& json) {
   SessionCore core;
@@ -121,32 +196,37 @@ std::vector<const Edge*> offered_tools(const Swarm& swarm, const SessionCore& se
   return out;
 }
 
+bool strict_compatible(const Json& schema) {
+  return schema.is_object() && !schema.contains("anyOf") && schema.value("type", Json()) == "object" && strict_schema(schema, 0);
+}
+
 Expected<Json, std::string> tool_definitions(const Swarm& swarm, const Agent* agent, const std::vector<const Edge*>& edges,
                                              const std::string& format) {
   struct Tool {
     std::string name;
     std::string description;
     Json schema;
+    bool strict;
   };
   std::vector<Tool> tools;
   if (agent != nullptr) {
-    for (const AgentTool& tool : agent->tools) tools.push_back({tool.name, tool.description, tool.parameters});
+    for (const AgentTool& tool : agent->tools) tools.push_back({tool.name, tool.description, tool.parameters, strict_compatible(tool.parameters)});
   }
-  for (const Edge* edge : edges) tools.push_back({edge->tool_name, description_of(swarm, *edge), schema_of(swarm, *edge)});
+  for (const Edge* edge : edges) tools.push_back({edge->tool_name, description_of(swarm, *edge), schema_of(swarm, *edge), true});
 
   Json out = format == "ai-sdk" ? Json::object() : Json::array();
   for (Tool& tool : tools) {
     if (format == "openai-responses") {
       out.push_back({{"type", "function"}, {"name", tool.name}, {"description", tool.description},
-                     {"parameters", std::move(tool.schema)}, {"strict", true}});
+                     {"parameters", std::move(tool.schema)}, {"strict", tool.strict}});
     } else if (format == "openai-chat") {
       out.push_back({{"type", "function"},
                      {"function", {{"name", tool.name}, {"description", tool.description},
-                                   {"parameters", std::move(tool.schema)}, {"strict", true}}}});
+                                   {"parameters", std::move(tool.schema)}, {"strict", tool.strict}}}});
     } else if (format == "anthropic") {
       out.push_back({{"name", tool.name}, {"description", tool.description}, {"input_schema", std::move(tool.schema)}});
     } else if (format == "ai-sdk") {
-      out[tool.name] = {{"description", tool.description}, {"inputSchema", std::move(tool.schema)}};
+      out[tool.name] = {{"description", tool.description}, {"inputSchema", std::move(tool.schema)}, {"strict", tool.strict}};
     } else {
       return unexpected("unknown tool format '" + format + "' (openai-responses, openai-chat, anthropic, ai-sdk)");
     }
@@ -222,14 +302,8 @@ Json apply_tool_call(const Swarm& swarm, SessionCore& session, const std::string
     }
   }
   if (!missing.empty() || !invalid.empty()) {
-    return {{"type", "handoff_blocked"},
-            {"from", edge->from},
-            {"to", edge->to},
-            {"tool", edge->tool_name},
-            {"missing", std::move(missing)},
-            {"invalid", std::move(invalid)},
-            {"rejectionReason", "Cannot transfer to " + agent_label(swarm, edge->to) + " yet: " + problems +
-                                    ". Provide what is missing or correct, then call " + edge->tool_name + " again."}};
+    return blocked_outcome(swarm, *edge, std::move(missing), std::move(invalid),
+                           problems + ". Provide what is missing or correct, then call " + edge->tool_name + " again.");
   }
   return handoff_outcome(swarm, session, *edge, "tool", std::move(variables), reason);
 }
@@ -249,6 +323,72 @@ Json apply_tool_call_text(const Swarm& swarm, SessionCore& session, const std::s
     return rejected("the arguments of '" + name + "' nest deeper than " + std::to_string(kMaxArgumentDepth) + " levels");
   }
   return apply_tool_call(swarm, session, name, args);
+}
+
+Expected<Json, std::string> offered_tools_record(const Swarm& swarm, const SessionCore& session, const std::string& format) {
+  auto edges = offered_tools(swarm, session);
+  Json offered = Json::array();
+  for (const Edge* e : edges) offered.push_back({{"name", e->tool_name}, {"to", e->to}});
+  auto tools = tool_definitions(swarm, swarm.agent(session.active), edges, format);
+  if (!tools) return unexpected(tools.error());
+  return Json{{"tools", std::move(tools.value())}, {"offered", std::move(offered)}};
+}
+
+Expected<Json, std::string> refused_handoff(const Swarm& swarm, std::size_t edge, const std::string& variable,
+                                            const std::string& message) {
+  if (edge >= swarm.edges().size() || !swarm.edges()[edge].offered) {
+    return unexpected("edge " + std::to_string(edge) + " is not an edge offered as a tool");
+  }
+  const Edge& e = swarm.edges()[edge];
+  Json invalid = Json::array({{{"name", variable}, {"expected", "a valid value"}}});
+  return blocked_outcome(swarm, e, Json::array(), std::move(invalid), message + ". Correct it, then call " + e.tool_name + " again.");
+}
+
+Expected<std::string, std::string> tool_result_text(const Swarm& swarm, const Json& outcome) {
+  auto text = [&](const char* key) -> const std::string* {
+    auto it = outcome.find(key);
+    return it != outcome.end() && it->is_string() ? &it->get_ref<const std::string&>() : nullptr;
+  };
+  const std::string* type = outcome.is_object() ? text("type") : nullptr;
+  if (type != nullptr && *type == "handoff") {
+    auto edge = outcome.find("edge");
+    const std::string* via = text("via");
+    if (via == nullptr || *via != "tool") return unexpected(std::string("a handoff made by a rule has no tool result"));
+    if (edge == outcome.end() || !edge->is_number_unsigned() || edge->get<std::uint64_t>() >= swarm.edges().size()) {
+      return unexpected(std::string("the handoff's 'edge' is not the index of an edge of this swarm"));
+    }
+    return "Transferred to " + agent_label(swarm, swarm.edges()[edge->get<std::size_t>()].to) + ".";
+  }
+  if (type != nullptr && *type == "handoff_blocked" && text("rejectionReason") != nullptr) return *text("rejectionReason");
+  if (type != nullptr && *type == "rejected" && text("reason") != nullptr) return "Error: " + *text("reason");
+  return unexpected(std::string("expected a handoff, handoff_blocked or rejected outcome of a tool call"));
+}
+
+Json host_record(const Swarm& swarm, Json outcome) {
+  Json record = Json::object();
+  const std::string type = outcome.is_object() ? outcome.value("type", "") : "";
+  if (type == "handoff") {
+    // Outcomes reach here from this file only, so the index names an edge; checked all the same.
+    std::size_t index = outcome.value("edge", swarm.edges().size());
+    if (index < swarm.edges().size()) {
+      const Edge& edge = swarm.edges()[index];
+      const bool by_tool = outcome.value("via", "") == "tool";
+      Json from_model = Json::object();
+      for (const Variable& v : edge.requires_) {
+        if (by_tool && v.from_model && outcome["variables"].contains(v.name)) from_model[v.name] = outcome["variables"][v.name];
+      }
+      if (by_tool) record["result"] = "Transferred to " + agent_label(swarm, edge.to) + ".";
+      record["fromModel"] = std::move(from_model);
+      record["carry"] = {{"context", edge.context.empty() ? swarm.default_context() : edge.context},
+                         {"includeSystem", edge.include_system.value_or(swarm.include_system())}};
+    }
+  } else if (type == "handoff_blocked") {
+    record["result"] = outcome["rejectionReason"];
+  } else if (type == "rejected") {
+    record["result"] = "Error: " + outcome.value("reason", "");
+  }
+  record["outcome"] = std::move(outcome);
+  return record;
 }
 
 }  // namespace handoff::swarm

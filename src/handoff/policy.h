@@ -5,6 +5,7 @@
 // core: the active agent, the counters and the variables.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,8 @@ struct SessionCore {
   std::uint32_t hops = 0;                           // handoffs of any kind
   Json variables = Json::object();
 
+  // A new session's routing core: at the swarm's entry agent, no hops, no selections.
+  static SessionCore start(const Swarm& swarm);
   static Expected<SessionCore, std::string> from_json(const Swarm& swarm, const Json& json);
   Json to_json() const;
 };
@@ -25,10 +28,26 @@ struct SessionCore {
 // The edges offered as tools to the active agent now, in declaration order.
 std::vector<const Edge*> offered_tools(const Swarm& swarm, const SessionCore& session);
 
+// Whether a tool's parameters meet OpenAI's strict mode, so that the tool may be sent with
+// `strict: true`: every object schema (through properties, items, anyOf, $defs, definitions)
+// has `additionalProperties: false` and lists every property in `required`, and none uses
+// allOf, oneOf, not, if/then/else or patternProperties. Transfer tools' schemas always do; an
+// agent's own tool is sent as written, with `strict` saying whether it does.
+bool strict_compatible(const Json& schema);
+
 // The tools the active agent's model gets, in an SDK's shape ("openai-responses", "openai-chat",
-// "anthropic" or "ai-sdk"): the agent's own tools, then the transfer tools of `edges`.
+// "anthropic" or "ai-sdk"): the agent's own tools, then the transfer tools of `edges`. The OpenAI
+// shapes and the AI SDK's carry `strict` (strict_compatible); Anthropic's has no such field.
 Expected<Json, std::string> tool_definitions(const Swarm& swarm, const Agent* agent, const std::vector<const Edge*>& edges,
                                              const std::string& format);
+
+// What the host gets for the active agent now: { tools: tool_definitions(…) in `format`,
+// offered: [{ name, to }] of the transfer tools among them }.
+Expected<Json, std::string> offered_tools_record(const Swarm& swarm, const SessionCore& session, const std::string& format);
+
+// Outcomes of handoffs (`type` "handoff" or "handoff_blocked") carry `edge`: the index, in the
+// definition's `edges`, of the edge that fired or was blocked. The host reads that edge's
+// settings through host_record, never by looking for an edge between the same agents.
 
 // Takes the first rule edge of the active agent whose condition holds (and whose session-sourced
 // variables are present), if the hop limit allows: the outcome, or null when none fires.
@@ -44,5 +63,27 @@ Json apply_tool_call(const Swarm& swarm, SessionCore& session, const std::string
 inline constexpr int kMaxArgumentDepth = 512;
 // The same, with the arguments as the JSON text models send; text that is not JSON is rejected.
 Json apply_tool_call_text(const Swarm& swarm, SessionCore& session, const std::string& name, const std::string& arguments);
+
+// A tool handoff the core allowed and the host then refused: its state hook rejected the value
+// the model gave for `variable`, saying `message`. The handoff_blocked outcome, with the reason
+// written for the model; an error when `edge` is not the index of an edge offered as a tool.
+// The host keeps the session as it was before the call.
+Expected<Json, std::string> refused_handoff(const Swarm& swarm, std::size_t edge, const std::string& variable,
+                                            const std::string& message);
+
+// What the host acts on after an outcome (of apply_rules, apply_tool_call or refused_handoff):
+//   { outcome,
+//     result:    the tool result the model gets for a transfer call ("Transferred to Billing.",
+//                the rejectionReason, or "Error: <reason>"); absent for rules and own tools,
+//     fromModel: for a tool handoff, the variables the model supplied, for the host's reducers
+//                and state hooks (the others in outcome.variables are already the session's),
+//     carry:     for a handoff, { context, includeSystem }: the fired edge's settings, the
+//                swarm's defaults filled in }
+Json host_record(const Swarm& swarm, Json outcome);
+
+// The tool result host_record gives for `outcome`, for a host that holds only the outcome (an
+// adapter answering a transfer call itself). The outcome may come from anywhere: every field is
+// checked, and an outcome without a tool result (a rule handoff, an own tool) is an error.
+Expected<std::string, std::string> tool_result_text(const Swarm& swarm, const Json& outcome);
 
 }  // namespace handoff::swarm

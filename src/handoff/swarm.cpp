@@ -106,7 +106,7 @@ Expected<std::unique_ptr<Swarm>, std::vector<definition::Problem>> Swarm::from_j
         const std::string* d = r.string(t, at, "description", true);
         if (d && d->empty()) r.problem(at + "/description", "a tool needs a description: the model reads it to decide");
         if (d) tool.description = *d;
-        tool.parameters = {{"type", "object"}, {"properties", Json::object()}, {"additionalProperties", false}};
+        tool.parameters = {{"type", "object"}, {"properties", Json::object()}, {"required", Json::array()}, {"additionalProperties", false}};
         if (t.contains("parameters")) {
           const Json& p = t["parameters"];
           if (!p.is_object() || !p.contains("type") || p["type"] != "object") r.problem(at + "/parameters", "expected a JSON Schema of type \"object\"");

@@ -3,7 +3,9 @@
 // typing a state changes the route; a bad condition is marked at its column; a machine steps to
 // END, to maxSteps and to "no edge matched"; the share link restores graph and state in a fresh
 // page; each download holds what the package itself exports; the Handoffs panel shows exactly what
-// Swarm.tools() returns in each format, a blocked call, a handoff and a rule handoff. Screenshots go
+// Swarm.tools() returns in each format, a blocked call, a handoff and a rule handoff; the Conversation
+// panel streams a turn's events, draws the handoff on the picture and restores the session when
+// stopped. Screenshots go
 // to DEMO_SCREENSHOTS (default: a folder in the OS temp dir, printed as a diagnostic).
 import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -386,6 +388,55 @@ test('web demo in Chromium', { timeout: 60_000 }, async (t) => {
       await byId(page, 'swarm-editor').fill(JSON.stringify(swarmDefinition, null, 2));
       assert.equal(await byId(page, 'swarm-error').isHidden(), true);
       assert.equal(await byId(page, 'swarm-active').getAttribute('data-agent'), 'triage');
+    });
+
+    await t.test('the Conversation panel: a turn streams its events; the handoff is drawn; Stop restores the session', async () => {
+      await byId(page, 'example-hybrid-swarm').click();
+      assert.equal(await page.locator('[data-testid="conversation-log"] li').count(), 0, 'a new session, a new conversation');
+      // Every change of the first agent bubble's text, recorded in the page as it happens.
+      await page.evaluate(() => {
+        window.__growth = [];
+        const log = document.querySelector('[data-testid="conversation-log"]');
+        new MutationObserver(() => {
+          const first = log.querySelector('[data-testid="conversation-text"]');
+          if (first && window.__growth.at(-1) !== first.textContent.length) window.__growth.push(first.textContent.length);
+        }).observe(log, { childList: true, subtree: true, characterData: true });
+      });
+      await byId(page, 'conversation-send').click();
+      await page.waitForSelector('[data-testid="conversation-status"][data-state="done"]', { timeout: 10_000 });
+      const items = () => page.locator('[data-testid="conversation-log"] li').evaluateAll((lis) => lis.map((li) => [li.dataset.type, li.dataset.agent ?? null]));
+      assert.deepEqual(await items(), [['user', null], ['agent', 'triage'], ['tool_use', null], ['handoff_blocked', null], ['agent', 'triage']]);
+      const growth = await page.evaluate(() => window.__growth);
+      assert.ok(growth.length >= 6, `the text grew chunk by chunk: ${growth}`);
+      assert.equal(await page.locator('[data-testid="conversation-text"]').first().getAttribute('data-chunks'), '6', 'one chunk event per word');
+      assert.match(await text(page, 'conversation-log'), /Cannot transfer to Human operator yet: missing ticketId/);
+      assert.equal(await byId(page, 'swarm-active').getAttribute('data-agent'), 'triage');
+      assert.equal(await byId(page, 'picture-swarm').getAttribute('aria-pressed'), 'true');
+      assert.equal(await page.locator('[data-testid="graph-svg"] path.edge.fired').count(), 0);
+
+      await byId(page, 'conversation-input').fill('It is T-1042.');
+      await byId(page, 'conversation-send').click();
+      await page.waitForSelector('[data-testid="conversation-status"][data-state="done"]', { timeout: 10_000 });
+      assert.deepEqual((await items()).slice(5), [['user', null], ['tool_use', null], ['handoff', null], ['agent', 'human']]);
+      assert.match(await text(page, 'conversation-log'), /Hi, this is Sam\. I have ticket T-1042 open/);
+      assert.equal(await byId(page, 'swarm-active').getAttribute('data-agent'), 'human');
+      const fired = page.locator('[data-testid="graph-svg"] path.edge.fired');
+      assert.equal(await fired.count(), 1);
+      assert.deepEqual([await fired.getAttribute('data-from'), await fired.getAttribute('data-to'), await fired.getAttribute('data-count')], ['triage', 'human', '1']);
+      assert.equal(await page.locator('[data-testid="graph-svg"] g.node.selected').getAttribute('data-node'), 'human');
+      assert.match(await text(page, 'picture-caption'), /human has the conversation; 1 handoff taken/);
+      await shot(page, 'conversation');
+
+      // Stop in the middle of the human's answer: the turn is aborted and the session is as it was.
+      const before = await text(page, 'swarm-active');
+      await byId(page, 'conversation-input').fill('Are you still there?');
+      await byId(page, 'conversation-send').click();
+      await page.waitForFunction(() => document.querySelectorAll('[data-testid="conversation-log"] li[data-agent="human"]').length === 2);
+      await byId(page, 'conversation-stop').click();
+      await page.waitForSelector('[data-testid="conversation-status"][data-state="aborted"]', { timeout: 10_000 });
+      assert.equal(await text(page, 'swarm-active'), before);
+      assert.equal((await items()).at(-1)[0], 'aborted');
+      assert.equal(await page.locator('[data-testid="graph-svg"] path.edge.fired').count(), 1);
     });
 
     await t.test('the share link carries the swarm', async () => {

@@ -30,8 +30,7 @@ void run_scenario(const Json& scenario) {
     SCOPED_TRACE("op " + std::to_string(i++) + ": " + op.dump().substr(0, 200));
     std::string name = op["op"].get<std::string>();
     if (name == "session") {
-      session = SessionCore{};
-      session.active = swarm.entry().id;
+      session = SessionCore::start(swarm);
       session.variables = op.contains("variables") ? op["variables"] : Json::object();
     } else if (name == "offered") {
       Json offered = Json::array();
@@ -48,12 +47,25 @@ void run_scenario(const Json& scenario) {
       for (auto it = op["variables"].begin(); it != op["variables"].end(); ++it) session.variables[it.key()] = it.value();
     } else if (name == "call") {
       const Json& args = op.contains("arguments") ? op["arguments"] : Json::object();
+      const SessionCore before = session;
       Json outcome = args.is_string() ? apply_tool_call_text(swarm, session, op["name"].get<std::string>(), args.get<std::string>())
                                       : apply_tool_call(swarm, session, op["name"].get<std::string>(), args);
+      // The host merges what the model supplied (here: replace, the default reducer), through its
+      // state hook: the scenario's `validate` refuses any value of the variables it names.
+      Json record = host_record(swarm, outcome);
+      if (record.contains("fromModel")) {
+        for (const auto& [key, value] : record["fromModel"].items()) {
+          if (!scenario.contains("validate") || !scenario["validate"].contains(key)) continue;
+          session = before;
+          auto refused = refused_handoff(swarm, outcome["edge"].get<std::size_t>(), key, scenario["validate"][key].get<std::string>());
+          ASSERT_TRUE(refused.ok()) << refused.error();
+          outcome = refused.value();
+          break;
+        }
+      }
       EXPECT_EQ(outcome, op["expect"]);
-      // The host merges what a handoff brings (here: replace, the default reducer).
       if (outcome["type"] == "handoff") {
-        for (auto it = outcome["variables"].begin(); it != outcome["variables"].end(); ++it) session.variables[it.key()] = it.value();
+        for (const auto& [key, value] : record["fromModel"].items()) session.variables[key] = value;
       }
     } else if (name == "state") {
       Json core = session.to_json();
@@ -69,6 +81,70 @@ void run_scenario(const Json& scenario) {
       FAIL() << "unknown op " << name;
     }
   }
+}
+
+// The host record: what runTurn gives the model for each transfer outcome, which edge's settings
+// carry the history, and which variables the model supplied.
+TEST(HandoffHostRecord, ToolResultsCarryAndModelVariables) {
+  Json definition = {{"format", kSwarmFormat}, {"version", kSwarmVersion}, {"context", "last-user"},
+                     {"agents", Json::array({{{"id", "a"}, {"entry", true}}, {{"id", "b"}, {"name", "Billing"}}})},
+                     {"edges", Json::array({{{"from", "a"}, {"to", "b"}, {"when", "x == 1"}, {"context", "none"}},
+                                            {{"from", "a"}, {"to", "b"}, {"when", "x == 2"}, {"includeSystem", true}},
+                                            {{"from", "a"}, {"to", "b"}, {"toolName", "pay"},
+                                             {"requires", Json::array({"acct", {{"name", "amount"}, {"from", "model"}, {"type", "number"}}})}}})}};
+  auto loaded = Swarm::from_json(definition);
+  ASSERT_TRUE(loaded.ok()) << definition::describe(loaded.error());
+  const Swarm& swarm = *loaded.value();
+
+  SessionCore session = SessionCore::start(swarm);
+  session.variables = {{"x", 2}};
+  Json rule = host_record(swarm, apply_rules(swarm, session));
+  EXPECT_EQ(rule["outcome"]["edge"], 1);
+  EXPECT_EQ(rule["carry"], Json({{"context", "last-user"}, {"includeSystem", true}}));
+  EXPECT_FALSE(rule.contains("result")) << "a rule is no tool call";
+
+  session = SessionCore::start(swarm);
+  Json blocked = host_record(swarm, apply_tool_call(swarm, session, "pay", {{"amount", 5}}));
+  EXPECT_EQ(blocked["outcome"]["edge"], 2);
+  EXPECT_EQ(blocked["result"], blocked["outcome"]["rejectionReason"]);
+  EXPECT_EQ(host_record(swarm, apply_tool_call(swarm, session, "nope", Json::object()))["result"],
+            "Error: 'nope' is not a tool of agent 'a'");
+
+  session.variables = {{"acct", "A-1"}};
+  Json handoff = host_record(swarm, apply_tool_call(swarm, session, "pay", {{"amount", 5}}));
+  EXPECT_EQ(handoff["result"], "Transferred to Billing.");
+  EXPECT_EQ(handoff["fromModel"], Json({{"amount", 5}}));
+  EXPECT_EQ(handoff["outcome"]["variables"], Json({{"amount", 5}, {"acct", "A-1"}}));
+  EXPECT_EQ(handoff["carry"], Json({{"context", "last-user"}, {"includeSystem", false}}));
+
+  auto refused = refused_handoff(swarm, 2, "amount", "too much");
+  ASSERT_TRUE(refused.ok());
+  EXPECT_EQ(refused.value()["rejectionReason"], "Cannot transfer to Billing yet: too much. Correct it, then call pay again.");
+  EXPECT_FALSE(refused_handoff(swarm, 0, "x", "m").ok()) << "edge 0 is a rule, not a tool";
+  EXPECT_FALSE(refused_handoff(swarm, 3, "x", "m").ok());
+}
+
+TEST(HandoffStrictMode, SchemasAreStrictOnlyWhenOpenAIWouldAcceptThemAsStrict) {
+  auto strict = [](const char* text) { return strict_compatible(Json::parse(text)); };
+  EXPECT_TRUE(strict(R"({"type":"object","properties":{},"required":[],"additionalProperties":false})"));
+  EXPECT_FALSE(strict(R"({"type":"object","properties":{"q":{"type":"string"}}})"));
+  EXPECT_FALSE(strict(R"({"type":"object","properties":{"q":{"type":"string"}},"additionalProperties":false})"));
+  EXPECT_TRUE(strict(R"({"type":"object","properties":{"q":{"type":["string","null"]}},"required":["q"],"additionalProperties":false})"));
+  // Nested objects, arrays of objects, anyOf branches and $defs are checked too.
+  EXPECT_FALSE(strict(R"({"type":"object","properties":{"o":{"type":"object","properties":{"a":{"type":"string"}},"required":[]
+      ,"additionalProperties":false}},"required":["o"],"additionalProperties":false})"));
+  EXPECT_FALSE(strict(R"({"type":"object","properties":{"l":{"type":"array","items":{"type":"object","properties":{}}}},
+      "required":["l"],"additionalProperties":false})"));
+  EXPECT_FALSE(strict(R"({"type":"object","properties":{"u":{"anyOf":[{"type":"string"},{"type":"object","properties":{}}]}},
+      "required":["u"],"additionalProperties":false})"));
+  EXPECT_FALSE(strict(R"({"type":"object","properties":{},"required":[],"additionalProperties":false,
+      "$defs":{"d":{"type":"object","properties":{"a":{"type":"string"}},"additionalProperties":false}}})"));
+  EXPECT_FALSE(strict(R"({"type":"object","properties":{"a":{"oneOf":[{"type":"string"}]}},"required":["a"],"additionalProperties":false})"));
+  EXPECT_FALSE(strict(R"({"anyOf":[{"type":"object","properties":{},"required":[],"additionalProperties":false}]})"));
+  // Deeper than the walk goes: not strict, and no stack overflow.
+  Json deep = Json::parse(R"({"type":"object","properties":{},"required":[],"additionalProperties":false})");
+  for (int i = 0; i < 10000; ++i) deep = Json{{"type", "object"}, {"properties", {{"p", std::move(deep)}}}, {"required", {"p"}}, {"additionalProperties", false}};
+  EXPECT_FALSE(strict_compatible(deep));
 }
 
 const bool registered = [] {

@@ -33,6 +33,10 @@ test('util.inspect shows what each object is, live or disposed', () => {
   m.dispose();
   assert.equal(inspect(exec), "Execution of 'router' <disposed>");
   assert.equal(inspect(m), "StateMachine 'router' <disposed>");
+  const swarm = new api.Swarm({ name: 'support', agents: [{ id: 'a', entry: true }, { id: 'b' }], edges: [{ from: 'a', to: 'b', when: 'x == 1' }, { from: 'b', to: 'a' }] });
+  assert.equal(inspect(swarm), "Swarm 'support' { agents: [ 'a', 'b' ], edges: { rule: 1, llm: 1, hybrid: 0 } }");
+  swarm.dispose();
+  assert.equal(inspect(swarm), "Swarm 'support' <disposed>");
 });
 
 test('init() refuses a module built from another contract, saying what to do', () => {

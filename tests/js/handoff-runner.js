@@ -1,11 +1,16 @@
 // Runs tests/vectors/handoffs.json against the JavaScript API (Node and Chromium both use it).
+//
+// A scenario's `validate` ({ variable: message }) is the host's state hook: it refuses any value of
+// the variables it names with that message (tests/cpp/handoff_test.cpp does the same natively).
 
 import { expectEqual } from './same.js';
 
 export function runHandoffScenario(api, scenario) {
   let swarm;
   try {
-    swarm = new api.Swarm(scenario.swarm);
+    const refusals = scenario.validate ?? {};
+    const validate = (key) => (Object.hasOwn(refusals, key) ? refusals[key] : true);
+    swarm = new api.Swarm(scenario.swarm, scenario.validate === undefined ? undefined : { state: { validate } });
   } catch (error) {
     if (!scenario.problems || !(error instanceof api.DefinitionError)) throw error;
     expectEqual(error.problems.map((p) => p.pointer), scenario.problems, 'problems');

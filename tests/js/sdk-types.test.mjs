@@ -175,6 +175,7 @@ function expectHandoff(swarm, session, call) {
     via: 'tool',
     from: 'triage',
     to: 'human',
+    edge: 2,
     tool: 'transfer_to_human',
     variables: { urgency: 4, callback: true, budget: 12.5, ticketId: 'T-42' },
     reason: 'asked for a person',

@@ -7,7 +7,6 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { appendFile, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -18,6 +17,8 @@ import { FileStore, ConflictError as FileConflictError } from 'handoff-graph/sto
 import { MemoryStore, ConflictError } from 'handoff-graph/stores/memory';
 import { RedisStore, ConflictError as RedisConflictError } from 'handoff-graph/stores/redis';
 import { createClient } from 'redis';
+
+import { startRedis } from './redis-server.js';
 
 await init();
 
@@ -246,7 +247,7 @@ test('MemoryStore is browser-safe: it bundles for the browser with no Node built
   const entry = new URL('../../js/stores/memory.js', import.meta.url);
   const result = await build({ entryPoints: [fileURLToPath(entry)], bundle: true, platform: 'browser', format: 'esm', write: false, logLevel: 'silent', metafile: true, absWorkingDir: fileURLToPath(new URL('../../', import.meta.url)) });
   const inputs = Object.keys(result.metafile.inputs).sort();
-  assert.deepEqual(inputs, ['js/stores/errors.js', 'js/stores/memory.js']);
+  assert.deepEqual(inputs, ['js/options.js', 'js/stores/errors.js', 'js/stores/memory.js', 'js/text.js']);
   // And the Node store does not pretend to be: its imports are node: built-ins.
   await assert.rejects(build({ entryPoints: [fileURLToPath(new URL('file.js', entry))], bundle: true, platform: 'browser', write: false, logLevel: 'silent' }), /node:fs\/promises/);
 });
@@ -312,6 +313,51 @@ describe('FileStore', () => {
     assert.equal((await store.get('Ticket 7/é')).id, 'Ticket 7/é');
     assert.equal((await store.get('ticket 7/é')).id, 'ticket 7/é');
     assert.deepEqual(await store.sweep(), []);
+  });
+
+  test('a session file that is not a session of the documented format is an error naming the file (issue 20, item 4)', async (t) => {
+    const dir = await temporaryDirectory(t);
+    const store = new FileStore(dir, { fsync: false });
+    const session = swarm().createSession({ id: 'conv' });
+    await store.save(session);
+    const file = store.paths('conv').session;
+    const saved = JSON.parse(await readFile(file, 'utf8'));
+    const cases = [
+      ['[1,2,3]', 'it holds an array, not a session object'],
+      ['null', 'it holds null, not a session object'],
+      ['"conv"', 'it holds string conv, not a session object'],
+      ['{}', 'its format is missing, not "handoff-graph/session"'],
+      [JSON.stringify({ ...saved, format: 'handoff-graph/swarm' }), 'its format is "handoff-graph/swarm", not "handoff-graph/session"'],
+      [JSON.stringify({ ...saved, id: 'other' }), `it holds session "other", not 'conv'`],
+      [JSON.stringify({ ...saved, version: 0 }), 'its version is number 0: a saved session has an integer version >= 1'],
+      [JSON.stringify({ ...saved, active: null }), 'its active is null, not a string'],
+      [JSON.stringify({ ...saved, hops: -1 }), 'its hops is number -1, not an integer >= 0'],
+      [JSON.stringify({ ...saved, histories: { triage: {} } }), "its history of 'triage' is an object, not an array"],
+      [JSON.stringify({ ...saved, checkpoints: null }), 'its checkpoints are null, not an array'],
+      ['{"format": ', /^not JSON|Unexpected end of JSON input|Expected/],
+    ];
+    for (const [text, why] of cases) {
+      await writeFile(file, text);
+      for (const attempt of [() => store.get('conv'), () => store.save(structuredClone(saved))]) {
+        await assert.rejects(attempt, (error) => {
+          assert.equal(error.code, 'ERR_NOT_A_SESSION');
+          assert.equal(error.path, file);
+          const reason = error.message.slice(`${file} is not a session (`.length, -'); it was changed outside the FileStore'.length);
+          assert.ok(error.message.startsWith(`${file} is not a session (`), error.message);
+          if (typeof why === 'string') assert.equal(reason, why);
+          else assert.match(reason, why);
+          return true;
+        });
+      }
+    }
+    await writeFile(file, JSON.stringify(saved));
+    assert.deepEqual(await store.get('conv'), saved);
+    // What get() refuses, save() never writes.
+    await assert.rejects(store.save({ id: 'conv', version: 1, format: 'handoff-graph/session' }), {
+      name: 'TypeError',
+      message: "session 'conv' is not a session of the documented format: its swarm is missing, not a string",
+    });
+    assert.deepEqual(await store.get('conv'), saved);
   });
 
   test('a torn last line is ignored on read and reported; the next append starts a new line', async (t) => {
@@ -421,7 +467,7 @@ describe('FileStore', () => {
     const id = 'cut';
     const code = `
       const store = new FileStore(process.env.DIR);
-      const session = { format: 'handoff-graph/session', version: 0, id: '${id}', variables: { n: 0 } };
+      const session = { format: 'handoff-graph/session', version: 0, id: '${id}', swarm: '', active: 'a', hops: 0, turn: 0, selections: {}, variables: { n: 0 }, histories: {}, checkpoints: [] };
       await store.appendCheckpoint('${id}', { n: 1 });
       session.variables.n = 1;
       await store.save(session);
@@ -440,7 +486,7 @@ describe('FileStore', () => {
     const log = await readFile(store.paths(id).checkpoints, 'utf8');
     assert.equal(log.length, 64 << 10, 'the log holds what was written before the cut');
     assert.ok(log.startsWith('{"n":1}\n{"n":2,"pad":"xxx') && !log.endsWith('\n'));
-    assert.deepEqual(await store.get(id), { format: 'handoff-graph/session', version: 1, id, variables: { n: 1 } });
+    assert.deepEqual(await store.get(id), { format: 'handoff-graph/session', version: 1, id, swarm: '', active: 'a', hops: 0, turn: 0, selections: {}, variables: { n: 1 }, histories: {}, checkpoints: [] });
     assert.deepEqual(await store.listCheckpoints(id), [{ n: 1 }]);
     assert.equal(torn.length, 1);
     assert.deepEqual([torn[0].line, torn[0].offset, torn[0].reason], [2, 8, 'the last line has no newline: a write cut short']);
@@ -531,77 +577,7 @@ describe('FileStore', () => {
 });
 
 // ------------------------------------------------------------------------------------------
-// Redis: a real server from Debian's redis-server package (scripts/setup.sh installs it).
-
-async function freePort() {
-  const server = net.createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address();
-  server.close();
-  await once(server, 'close');
-  return port;
-}
-
-function ping(port) {
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: '127.0.0.1', port });
-    let reply = '';
-    socket.setTimeout(500);
-    socket.on('connect', () => socket.write('PING\r\n'));
-    socket.on('data', (d) => {
-      reply += d;
-      if (reply.includes('\r\n')) {
-        socket.destroy();
-        resolve(reply.startsWith('+PONG'));
-      }
-    });
-    socket.on('error', () => resolve(false));
-    socket.on('timeout', () => {
-      socket.destroy();
-      resolve(false);
-    });
-  });
-}
-
-async function startRedis() {
-  const port = await freePort();
-  const dir = await mkdtemp(path.join(tmpdir(), 'handoff-graph-redis-'));
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--daemonize', 'no'];
-  const server = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  server.stdout.setEncoding('utf8').on('data', (d) => (output += d));
-  server.stderr.setEncoding('utf8').on('data', (d) => (output += d));
-  const failed = new Promise((resolve) => {
-    server.on('error', (error) => resolve(error));
-    server.on('exit', (code, signal) => resolve(new Error(`redis-server exited (${signal ?? `code ${code}`}) before answering PING:\n${output}`)));
-  });
-  const stop = async () => {
-    if (server.exitCode === null && server.signalCode === null) {
-      server.kill('SIGTERM');
-      await Promise.race([once(server, 'exit'), sleep(5000).then(() => server.kill('SIGKILL'))]);
-    }
-    await rm(dir, { recursive: true, force: true });
-  };
-  const started = performance.now();
-  for (;;) {
-    const outcome = await Promise.race([failed, ping(port).then((ok) => (ok ? 'up' : null))]);
-    if (outcome === 'up') break;
-    if (outcome instanceof Error) {
-      await rm(dir, { recursive: true, force: true });
-      if (outcome.code === 'ENOENT') {
-        throw new Error('redis-server is not installed, and the RedisStore tests need a real one: run `bash scripts/setup.sh` (it installs the Debian package redis-server), or `apt-get install redis-server`');
-      }
-      throw outcome;
-    }
-    if (performance.now() - started > 10_000) {
-      await stop();
-      throw new Error(`redis-server on 127.0.0.1:${port} did not answer PING within 10 s:\n${output}`);
-    }
-    await sleep(20);
-  }
-  return { port, url: `redis://127.0.0.1:${port}`, startedMs: performance.now() - started, stop };
-}
+// Redis: a real server from Debian's redis-server package (tests/js/redis-server.js).
 
 describe('RedisStore (a real redis-server on 127.0.0.1)', () => {
   let redis;

@@ -87,14 +87,13 @@ try {
 // What the tarball may hold (npm always adds package.json, README and a license file).
 const ALLOWED = [
   /^schema\/[^/]+\.json$/,
-  /^js\/stores\/[^/]+\.js$/,
-  /^js\/stores\/[^/]+\.d\.ts$/,
-  /^js\/[^/]+\.js$/,
-  /^js\/[^/]+\.d\.ts$/,
+  /^js\/(?:[^/]+\/)*[^/]+\.(?:js|cjs|d\.ts)$/,
   /^dist\/handoff-graph\.mjs$/,
   /^dist\/handoff-graph\.wasm$/,
   /^dist\/index\.cjs$/,
-  /^dist\/index\.d\.cts$/,
+  /^dist\/inline\.js$/,
+  /^dist\/(?:[^/]+\/)*[^/]+\.d\.cts$/,
+  /^examples\/[^/]+\.mjs$/,
   /^package\.json$/,
   /^README\.md$/,
   /^LICEN[CS]E(\.md|\.txt)?$/,
@@ -135,11 +134,15 @@ test('the npm package', { timeout: 60_000 }, async (t) => {
       const entries = stdout.split('\n').filter(Boolean);
       assert.ok(entries.every((e) => e.startsWith('package/')), 'entries outside package/');
       const files = entries.map((e) => e.slice('package/'.length)).filter((e) => e !== '' && !e.endsWith('/'));
-      const forbidden = files.filter((f) => /^(src|tests|build|node_modules|wasm|scripts|bench|fuzz|examples|web-demo)\//.test(f));
+      const forbidden = files.filter((f) => /^(src|tests|build|node_modules|wasm|scripts|bench|fuzz|web-demo)\//.test(f));
       assert.deepEqual(forbidden, [], 'source, test or build files in the tarball');
       assert.deepEqual(files.filter((f) => !ALLOWED.some((re) => re.test(f))), [], 'unexpected files in the tarball');
 
-      const jsFiles = (await readdir(path.join(repo, 'js'))).filter((f) => f.endsWith('.js') || f.endsWith('.d.ts'));
+      // js/inline.js is only the input of dist/inline.js (it imports the .wasm as base64).
+      const jsFiles = (await readdir(path.join(repo, 'js'), { recursive: true }))
+        .filter((f) => /\.(?:js|cjs|d\.ts)$/.test(f) && f !== 'inline.js')
+        .map((f) => `js/${f.split(path.sep).join('/')}`);
+      const examples = (await readdir(path.join(repo, 'examples'))).filter((f) => f.endsWith('.mjs')).map((f) => `examples/${f}`);
       const required = [
         'package.json',
         'README.md',
@@ -147,7 +150,9 @@ test('the npm package', { timeout: 60_000 }, async (t) => {
         'dist/handoff-graph.wasm',
         'dist/index.cjs',
         'dist/index.d.cts',
-        ...jsFiles.map((f) => `js/${f}`),
+        'dist/inline.js',
+        ...jsFiles,
+        ...examples,
       ];
       assert.deepEqual(required.filter((f) => !files.includes(f)), [], 'files missing from the tarball');
 
@@ -165,6 +170,13 @@ test('the npm package', { timeout: 60_000 }, async (t) => {
       const links = [...readme.matchAll(/\]\((?!https?:|#|mailto:)([^)#\s]+)/g)].map((m) => path.posix.normalize(m[1]));
       const dangling = links.filter((l) => !files.includes(l));
       if (dangling.length > 0) t.diagnostic(`README links missing from the package: ${dangling.join(', ')}`);
+
+      // The examples the docs send people to travel with the docs.
+      for (const doc of files.filter((f) => /^docs\/[^/]+\.md$/.test(f))) {
+        const text = await readFile(path.join(installed, doc), 'utf8');
+        const toExamples = [...text.matchAll(/\]\((\.\.\/examples\/[^)#\s]+)/g)].map((m) => path.posix.join('docs', m[1]));
+        assert.deepEqual(toExamples.filter((l) => !files.includes(l)), [], `${doc} links to examples the package lacks`);
+      }
 
       const wasm = await readFile(path.join(installed, 'dist', 'handoff-graph.wasm'));
       const glue = await readFile(path.join(installed, 'dist', 'handoff-graph.mjs'));
@@ -187,7 +199,7 @@ test('the npm package', { timeout: 60_000 }, async (t) => {
       const { stdout, stderr } = await node('cjs.cjs', consumer);
       assert.equal(stderr, '', 'stderr');
       const out = JSON.parse(stdout);
-      assert.equal(out.resolved, path.join(installedReal, 'dist', 'index.cjs'), 'resolved to the CommonJS entry');
+      assert.equal(out.resolved, path.join(installedReal, 'js', 'require.cjs'), 'resolved to the CommonJS entry');
       assert.equal(out.wasm, path.join(installedReal, 'dist', 'handoff-graph.wasm'));
       assert.deepEqual(out.routes, ROUTES);
     });
@@ -203,6 +215,17 @@ test('the npm package', { timeout: 60_000 }, async (t) => {
       const wasm = page.responses.filter((r) => new URL(r.url).pathname === '/node_modules/handoff-graph/dist/handoff-graph.wasm');
       assert.equal(wasm.length, 1, 'the .wasm beside the installed package was not fetched');
       assert.equal(wasm[0].contentType, 'application/wasm');
+    });
+
+    await t.test("the server: the handoff-graph bin and 'handoff-graph/server'", async () => {
+      const bin = path.join(consumer, 'node_modules', '.bin', 'handoff-graph');
+      const { stdout: version } = await run(bin, ['--version'], { cwd: consumer, env, timeout: 15_000 });
+      assert.equal(version, `${JSON.parse(await readFile(path.join(installed, 'package.json'), 'utf8')).version}\n`);
+      await writeFile(path.join(consumer, 'server.mjs'), `import { createHandler, serve } from 'handoff-graph/server';
+console.log(JSON.stringify({ resolved: import.meta.resolve('handoff-graph/server'), createHandler: typeof createHandler, serve: typeof serve }));
+`);
+      const { stdout } = await node('server.mjs', consumer);
+      assert.deepEqual(JSON.parse(stdout), { resolved: new URL('js/server/index.js', `file://${installedReal}/`).href, createHandler: 'function', serve: 'function' });
     });
   });
 });

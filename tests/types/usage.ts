@@ -95,6 +95,11 @@ void swarms;
 
 async function main(): Promise<void> {
   const sources: WasmSource[] = [new URL('file:///x.wasm'), 'x.wasm', new ArrayBuffer(8), new Uint8Array(8)];
+  // Where WebAssembly is declared (lib dom here), a compiled module is a WasmSource too.
+  const compiled: WasmSource = new WebAssembly.Module(new Uint8Array(8));
+  void compiled;
+  // @ts-expect-error: unknown init options are errors (and rejected at run time)
+  await init({ wasmm: 'x.wasm' });
   await init();
   await init({ wasm: sources[0] });
   // @ts-expect-error: init takes an options object, not a number
@@ -130,6 +135,13 @@ async function main(): Promise<void> {
   HandoffGraph.fromJSON(JSON.stringify(definition));
   copy.dispose();
   g[Symbol.dispose]();
+  {
+    // Where Symbol.dispose is declared (lib esnext.disposable here), the classes are Disposable.
+    using scoped = new HandoffGraph();
+    using condition = compileCondition('x');
+    const disposables: Disposable[] = [scoped, condition, new StateMachine({ name: 'm', start: 'a' })];
+    void disposables;
+  }
 
   const c: Condition = compileCondition("user.tier == 'gold'");
   const source: string = c.source;

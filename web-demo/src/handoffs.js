@@ -1,6 +1,7 @@
 // Panel 4, Handoffs: a swarm definition (new Swarm(definition), checked as you type), the session's
 // variables, the active agent; the transfer tools it is offered in each SDK format, exactly as
-// swarm.tools(session, format) returns them; applyRules and a tool call with their outcomes.
+// swarm.tools(session, format) returns them; applyRules and a tool call with their outcomes. The
+// Conversation panel runs turns on the same swarm and session (current(), refresh()).
 import { DefinitionError, Swarm, TOOL_FORMATS } from 'handoff-graph';
 
 import { clear, compact, h } from './dom.js';
@@ -305,6 +306,15 @@ export function createHandoffsPanel(options = {}) {
       definitionEditor.value = typeof definition === 'string' ? definition : formatJSON(definition);
       variablesEditor.value = variables === undefined ? '{}' : typeof variables === 'string' ? variables : formatState(variables);
       rebuild(false);
+    },
+    /** The swarm and session in use (null while the definition has problems), for the Conversation panel. */
+    current() {
+      return usable() ? { swarm, session } : { swarm: null, session: null };
+    },
+    /** Shows the session again after something else changed it (a turn of the Conversation panel). */
+    refresh() {
+      syncVariables();
+      render();
     },
     /** What a share link keeps: parsed JSON where it parses, else the text as typed. */
     snapshot() {

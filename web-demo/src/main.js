@@ -5,6 +5,7 @@ import pkg from 'handoff-graph/package.json';
 
 import { clear, coalesce, h } from './dom.js';
 import { EXAMPLES, exampleByName } from './examples.js';
+import { createConversationPanel, DEFAULT_SCRIPT } from './conversation.js';
 import { createHandoffsPanel } from './handoffs.js';
 import { createMachinePanel } from './machine.js';
 import { renderDag, svgText } from './picture.js';
@@ -20,7 +21,7 @@ try {
   throw error;
 }
 
-let view = 'graph';            // what the picture and the exports show: 'graph' or 'machine'
+let view = 'graph';            // what the picture and the exports show: 'graph', 'machine' or 'swarm'
 const notice = h('div.notice', { testid: 'notice', role: 'status', hidden: true });
 const showNotice = (text, kind = 'info') => {
   notice.hidden = !text;
@@ -76,7 +77,13 @@ const machinePanel = section(
   h('div.two.trace-row', {}, h('div', {}, h('div.field-label', {}, 'Trace'), m.trace), h('div', {}, m.stateLabel, m.stateView)),
 );
 
-const handoffs = createHandoffsPanel();
+let conversation = null;
+const handoffs = createHandoffsPanel({
+  onChange: () => {
+    conversation?.sync();
+    if (view === 'swarm') schedulePicture();
+  },
+});
 const hs = handoffs.sections;
 const handoffsPanel = section(
   'handoffs',
@@ -98,12 +105,31 @@ const handoffsPanel = section(
   ),
 );
 
+conversation = createConversationPanel({
+  handoffs,
+  onChange: () => {
+    handoffs.refresh();
+    setView('swarm', true);
+  },
+});
+const cs = conversation.sections;
+const conversationPanel = section(
+  'conversation',
+  'Conversation',
+  "swarm.runTurn() on the Handoffs panel's session, against a scripted model that streams like a provider adapter: the events appear as they arrive, and the handoffs are drawn on the picture. Nothing leaves the page.",
+  cs.scriptEditor.el,
+  cs.form,
+  cs.status,
+  cs.log,
+);
+
 // ---- picture ----------------------------------------------------------------------------------
 const svgWrap = h('div.svg-wrap');
 const caption = h('p.caption', { testid: 'picture-caption' });
 const viewButtons = {
   graph: h('button', { type: 'button', testid: 'picture-graph', on: { click: () => setView('graph', true) } }, 'Graph'),
   machine: h('button', { type: 'button', testid: 'picture-machine', on: { click: () => setView('machine', true) } }, 'Machine'),
+  swarm: h('button', { type: 'button', testid: 'picture-swarm', on: { click: () => setView('swarm', true) } }, 'Swarm'),
 };
 const legend = h(
   'div.legend',
@@ -115,7 +141,7 @@ const legend = h(
 const picturePanel = h(
   'section.panel.picture#picture',
   { 'aria-labelledby': 'picture-title' },
-  h('header.panel-head.row', {}, h('h2', { id: 'picture-title' }, 'Picture'), h('div.segmented', { role: 'group', 'aria-label': 'Show' }, viewButtons.graph, viewButtons.machine)),
+  h('header.panel-head.row', {}, h('h2', { id: 'picture-title' }, 'Picture'), h('div.segmented', { role: 'group', 'aria-label': 'Show' }, viewButtons.graph, viewButtons.machine, viewButtons.swarm)),
   svgWrap,
   caption,
   legend,
@@ -145,6 +171,14 @@ function renderPicture() {
       const winner = explanation.edges.find((e) => e.matched);
       text = winner ? `route('${explanation.node}', state) → ${explanation.result}, by edge #${winner.index}` : `route('${explanation.node}', state) → null: no edge matched`;
     } else text = 'Pick a node and a state in the Rules panel.';
+  } else if (view === 'swarm') {
+    const dag = conversation.dag();
+    stale = dag === null;
+    svg = renderDag(dag ?? { kind: 'swarm', nodes: [], edges: [] }, { selected: conversation.active, title: 'the swarm of the Handoffs panel' });
+    const handoffCount = dag ? dag.edges.reduce((n, e) => n + e.firedCount, 0) : 0;
+    text = dag
+      ? `Swarm: ${conversation.active} has the conversation; ${handoffCount} handoff${handoffCount === 1 ? '' : 's'} taken in this conversation (marked with their counts).`
+      : 'The swarm definition has problems.';
   } else {
     const dag = machine.dag();
     stale = machine.stale();
@@ -169,6 +203,17 @@ const shareInput = h('input.share-url', { testid: 'share-url', readonly: true, p
 const shareStatus = h('span.muted', { testid: 'share-status', role: 'status' });
 
 function model() {
+  if (view === 'swarm') {
+    const dag = conversation.dag();
+    const { swarm } = handoffs.current();
+    return dag && {
+      base: swarm.name.replace(/[^\w.-]+/g, '-') || 'swarm',
+      json: () => swarm.toJSON(),
+      dag: () => dag,
+      mermaid: null,
+      dot: null,
+    };
+  }
   if (view === 'graph') {
     const g = rules.valid ? rules.graph : null;
     const options = rules.exportOptions();
@@ -195,7 +240,9 @@ function updateExportNote() {
   exportNote.textContent =
     view === 'graph'
       ? 'Exports the graph of the Rules panel, with the route just taken marked.'
-      : `Exports the state machine '${machine.name}', with the fired edges of the current run marked.`;
+      : view === 'swarm'
+        ? 'Exports the swarm of the Handoffs panel (JSON, DAG, SVG), with the handoffs of the conversation marked.'
+        : `Exports the state machine '${machine.name}', with the fired edges of the current run marked.`;
 }
 
 function download(filename, text, type) {
@@ -226,6 +273,10 @@ const exportButtons = EXPORTS.map((x) =>
         const mod = model();
         if (!mod) {
           showNotice('Nothing to export: fix the problems in the definition first.', 'error');
+          return;
+        }
+        if (mod[x.id.slice('export-'.length)] === null) {
+          showNotice(`${x.label} is not available for the swarm picture.`, 'error');
           return;
         }
         download(`${mod.base}${x.ext}`, x.text(mod), x.type);
@@ -310,10 +361,11 @@ clear(
     h('nav.examples', { 'aria-label': 'Examples' }, h('span.examples-label', {}, 'Examples'), exampleButtons),
   ),
   notice,
-  h('main.layout', {}, h('div.col-main', {}, rulesPanel, machinePanel, handoffsPanel, exportPanel), h('div.col-side', {}, picturePanel)),
+  h('main.layout', {}, h('div.col-main', {}, rulesPanel, machinePanel, handoffsPanel, conversationPanel, exportPanel), h('div.col-side', {}, picturePanel)),
   h('footer.foot', {}, `handoff-graph ${pkg.version} · everything runs in this page: the routing is the package's WebAssembly core; nothing is sent anywhere. END is '${END}'.`),
 );
 restore();
+conversation.load(DEFAULT_SCRIPT);
 window.addEventListener('hashchange', () => restore());
 renderPicture();
 document.documentElement.dataset.ready = 'true';

@@ -290,7 +290,8 @@ export const aiSdk = {
         "accountId"
       ],
       "additionalProperties": false
-    }
+    },
+    "strict": true
   },
   "transfer_to_human": {
     "description": "The user needs a human",
@@ -322,7 +323,8 @@ export const aiSdk = {
         "budget"
       ],
       "additionalProperties": false
-    }
+    },
+    "strict": true
   },
   "hand_to_spanish_desk": {
     "description": "Hand the conversation over to Spanish desk.",
@@ -341,6 +343,7 @@ export const aiSdk = {
         "reason"
       ],
       "additionalProperties": false
-    }
+    },
+    "strict": true
   }
 } as const;

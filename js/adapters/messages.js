@@ -1,0 +1,228 @@
+// The one message-conversion core the provider adapters share. runTurn hands a model the swarm's
+// provider-neutral messages (system / user / assistant with toolCalls / tool, docs/handoffs.md);
+// each provider wants its own: OpenAI Chat messages, Responses input items, Anthropic's system
+// text plus alternating turns of blocks, AI SDK ModelMessages. Tool calls and their results keep
+// their call ids in every shape. Also here: the option checks every adapter shares (known provider
+// settings, a `request` passthrough, what the adapter sets itself), and the visible variables.
+//
+// Nothing here imports an SDK: the adapters take the SDK's client (or model) from the caller.
+import { checkOptions } from '../options.js';
+
+/** Tool-call arguments as JSON text (OpenAI's wire shape); objects are serialized. */
+export function argumentsText(args) {
+  if (typeof args === 'string') return args;
+  return JSON.stringify(args ?? {});
+}
+
+/** Tool-call arguments as an object (Anthropic's and the AI SDK's shape); text that is not a JSON object is wrapped. */
+export function argumentsObject(args) {
+  if (typeof args !== 'string') return typeof args === 'object' && args !== null && !Array.isArray(args) ? args : { arguments: args ?? null };
+  try {
+    const parsed = JSON.parse(args);
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? parsed : { arguments: args };
+  } catch {
+    return { arguments: args };
+  }
+}
+
+function unexpected(m) {
+  throw new TypeError(`unexpected message role ${JSON.stringify(m?.role)}: messages are system, user, assistant or tool`);
+}
+
+/** Swarm messages → OpenAI Chat Completions `messages`. */
+export function toChatMessages(messages) {
+  return messages.map((m) => {
+    switch (m.role) {
+      case 'system':
+      case 'user':
+        return { role: m.role, content: m.content };
+      case 'assistant':
+        if (!m.toolCalls?.length) return { role: 'assistant', content: m.content };
+        return {
+          role: 'assistant',
+          content: m.content || null,
+          tool_calls: m.toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: argumentsText(c.arguments) } })),
+        };
+      case 'tool':
+        return { role: 'tool', tool_call_id: m.toolCallId, content: m.content };
+      default:
+        return unexpected(m);
+    }
+  });
+}
+
+/** Swarm messages → OpenAI Responses `input` items (stateless: the whole history every call). */
+export function toResponsesInput(messages) {
+  const input = [];
+  for (const m of messages) {
+    if (m.role === 'system' || m.role === 'user') {
+      input.push({ role: m.role, content: m.content });
+    } else if (m.role === 'assistant') {
+      if (m.content) input.push({ role: 'assistant', content: m.content });
+      for (const c of m.toolCalls ?? []) input.push({ type: 'function_call', call_id: c.id, name: c.name, arguments: argumentsText(c.arguments) });
+    } else if (m.role === 'tool') {
+      input.push({ type: 'function_call_output', call_id: m.toolCallId, output: m.content });
+    } else {
+      unexpected(m);
+    }
+  }
+  return input;
+}
+
+/**
+ * Swarm messages → `{ system, messages }` for Anthropic's Messages API.
+ *
+ * - Every system message (the agent's instructions, a source agent's carried by `includeSystem`,
+ *   the visible variables) goes into the one `system` text.
+ * - Consecutive messages of one role are merged into one turn: the tool results answering one
+ *   assistant turn must all be in the user turn right after it.
+ * - With `flattenTools`, tool calls and results become text: the API refuses tool_use/tool_result
+ *   blocks in a request that defines no tools, which is the case of an agent offered none.
+ * - The API wants a user turn first; a history that starts otherwise (the `none` context policy
+ *   gives an empty one) gets a short note as its first user turn.
+ */
+export function toAnthropicMessages(messages, { flattenTools = false } = {}) {
+  const system = [];
+  const turns = [];
+  const add = (role, blocks) => {
+    if (blocks.length === 0) return;
+    const last = turns.at(-1);
+    if (last?.role === role) last.content.push(...blocks);
+    else turns.push({ role, content: blocks });
+  };
+  for (const m of messages) {
+    if (m.role === 'system') {
+      system.push(m.content);
+    } else if (m.role === 'user') {
+      add('user', m.content ? [{ type: 'text', text: m.content }] : []);
+    } else if (m.role === 'assistant') {
+      const blocks = m.content ? [{ type: 'text', text: m.content }] : [];
+      for (const c of m.toolCalls ?? []) {
+        blocks.push(
+          flattenTools
+            ? { type: 'text', text: `[called ${c.name} ${JSON.stringify(argumentsObject(c.arguments))}]` }
+            : { type: 'tool_use', id: c.id, name: c.name, input: argumentsObject(c.arguments) },
+        );
+      }
+      add('assistant', blocks);
+    } else if (m.role === 'tool') {
+      add('user', [flattenTools ? { type: 'text', text: `[${m.name} answered: ${m.content}]` } : { type: 'tool_result', tool_use_id: m.toolCallId, content: m.content }]);
+    } else {
+      unexpected(m);
+    }
+  }
+  if (turns[0]?.role !== 'user') turns.unshift({ role: 'user', content: [{ type: 'text', text: '(The conversation has been transferred to you.)' }] });
+  return { system: system.join('\n\n'), messages: turns };
+}
+
+/** Swarm messages → `{ system, messages }` of AI SDK ModelMessages (for generateText / streamText). */
+export function toAiSdkMessages(messages) {
+  const system = [];
+  const out = [];
+  for (const m of messages) {
+    if (m.role === 'system') {
+      system.push(m.content);
+    } else if (m.role === 'user') {
+      out.push({ role: 'user', content: m.content });
+    } else if (m.role === 'assistant') {
+      const parts = m.content ? [{ type: 'text', text: m.content }] : [];
+      for (const c of m.toolCalls ?? []) parts.push({ type: 'tool-call', toolCallId: c.id, toolName: c.name, input: argumentsObject(c.arguments) });
+      out.push({ role: 'assistant', content: parts });
+    } else if (m.role === 'tool') {
+      const result = { type: 'tool-result', toolCallId: m.toolCallId, toolName: m.name, output: { type: 'text', value: m.content } };
+      const last = out.at(-1);
+      if (last?.role === 'tool') last.content.push(result);
+      else out.push({ role: 'tool', content: [result] });
+    } else {
+      unexpected(m);
+    }
+  }
+  return { system: system.join('\n\n'), messages: out };
+}
+
+/**
+ * A tool's result in a provider's own shape, answering `call` (as normalized by applyToolCall or
+ * as the SDK gave it: only its id and name are read), for apps that call applyToolCall themselves.
+ * 'anthropic' gives a `tool_result` block, to put in the next user turn.
+ */
+export function toolResultMessage(format, call, content) {
+  const id = call.id ?? call.call_id ?? call.toolCallId;
+  const name = call.name ?? call.function?.name ?? call.toolName;
+  switch (format) {
+    case 'openai-chat':
+      return { role: 'tool', tool_call_id: id, content };
+    case 'openai-responses':
+      return { type: 'function_call_output', call_id: id, output: content };
+    case 'anthropic':
+      return { type: 'tool_result', tool_use_id: id, content };
+    case 'ai-sdk':
+      return { role: 'tool', content: [{ type: 'tool-result', toolCallId: id, toolName: name, output: { type: 'text', value: content } }] };
+    default:
+      throw new TypeError(`format must be 'openai-chat', 'openai-responses', 'anthropic' or 'ai-sdk', got ${JSON.stringify(format)}`);
+  }
+}
+
+// ---- options ------------------------------------------------------------------------------------
+
+/** Options every adapter takes besides the provider's settings. */
+export const ADAPTER_OPTIONS = Object.freeze(['stream', 'variables', 'request']);
+
+/**
+ * Checks an adapter's options (or an agent's config from runTurn's `agentConfig`): provider
+ * settings by their SDK names, `stream`, `variables`, and `request`, an object merged into every
+ * request body as it is, for settings not listed. A key the adapter sets itself (`owned`) is
+ * refused in `request` too, so nothing is overridden or dropped without a word.
+ */
+export function checkAdapterOptions(options, settings, owned, what) {
+  checkOptions(options, [...settings, ...ADAPTER_OPTIONS], what);
+  const { stream, variables, request } = options ?? {};
+  if (stream !== undefined && typeof stream !== 'boolean') throw new TypeError(`${what}: stream must be a boolean`);
+  if (variables !== undefined && typeof variables !== 'boolean' && typeof variables !== 'function' && !(Array.isArray(variables) && variables.every((v) => typeof v === 'string'))) {
+    throw new TypeError(`${what}: variables must be true, false, an array of variable names or a function (variables, agent) => text`);
+  }
+  if (request !== undefined) {
+    if (typeof request !== 'object' || request === null || Array.isArray(request)) throw new TypeError(`${what}: request must be an object (merged into every request body)`);
+    const taken = Object.keys(request).filter((k) => owned.includes(k));
+    if (taken.length > 0) throw new TypeError(`${what}: request.${taken[0]} is set by the adapter from the swarm (${owned.join(', ')})`);
+  }
+  return options ?? {};
+}
+
+/**
+ * The settings of one model call: the adapter's options, then the agent's config over them.
+ * Returns { settings (provider keys only), request, stream, variables }.
+ */
+export function resolveSettings(base, config, settings, owned, what) {
+  const agentConfig = checkAdapterOptions(config, settings, owned, `${what}: agentConfig`);
+  const merged = { ...base, ...agentConfig, request: { ...base.request, ...agentConfig.request } };
+  const provider = Object.fromEntries(Object.entries(merged).filter(([k, v]) => settings.includes(k) && v !== undefined));
+  return { settings: provider, request: merged.request, stream: merged.stream ?? true, variables: merged.variables ?? false };
+}
+
+/**
+ * The visible variables as a system message after the agent's instructions, or the messages as
+ * they are. `option`: false (default, nothing is shown), true (all variables), an array of
+ * variable names, or a function (variables, agent) => text (undefined: nothing).
+ */
+export function withVariables(messages, variables, agent, option) {
+  if (option === false || option === undefined) return messages;
+  let text;
+  if (typeof option === 'function') {
+    text = option(variables, agent);
+    if (text === undefined || text === null || text === '') return messages;
+    text = String(text);
+  } else {
+    const shown = option === true ? variables : Object.fromEntries(option.filter((k) => Object.hasOwn(variables, k)).map((k) => [k, variables[k]]));
+    if (Object.keys(shown).length === 0) return messages;
+    text = `Known variables of this conversation (JSON): ${JSON.stringify(shown)}`;
+  }
+  const at = messages[0]?.role === 'system' ? 1 : 0;
+  return [...messages.slice(0, at), { role: 'system', content: text }, ...messages.slice(at)];
+}
+
+/** Throws unless runTurn gave the tools in the shape this adapter sends. */
+export function checkToolFormat(request, format, what) {
+  if (request.toolFormat !== undefined && request.toolFormat !== format) {
+    throw new TypeError(`${what} sends tools in the '${format}' shape, but runTurn was given toolFormat '${request.toolFormat}': leave toolFormat out (runTurn reads it from the model)`);
+  }
+}

@@ -1,0 +1,424 @@
+// createHandler: a swarm served over HTTP as one Fetch-API function, (Request) => Promise<Response>,
+// for any runtime that speaks Request and Response (Node 20, Deno, Bun, workers); serve() in
+// ./node.js puts it on node:http. The routes and their errors are documented in docs/server.md.
+//
+// The handler keeps nothing between requests: sessions live in the store, so any number of
+// processes can serve the same sessions. A turn holds the session's lease in the store (one turn
+// at a time per session, across processes; a second gets 409) and renews it while it runs; its
+// result is saved with one version-checked save that also appends its checkpoints, so a turn
+// lands whole or not at all, and a holder whose lease ran out can never overwrite a later turn.
+import { checkOptions } from '../options.js';
+
+const HANDLER_OPTIONS = ['swarm', 'store', 'model', 'authorize', 'limits', 'toolFormat', 'onError'];
+const LIMIT_OPTIONS = ['maxBodyBytes', 'maxModelCalls', 'turnLeaseMs', 'turnTimeoutMs'];
+const TOOL_FORMATS = ['openai-responses', 'openai-chat', 'anthropic', 'ai-sdk'];
+
+/** The limits a handler applies unless told otherwise (docs/server.md#limits). */
+export const DEFAULT_LIMITS = Object.freeze({
+  maxBodyBytes: 1024 * 1024,
+  maxModelCalls: 10,
+  turnLeaseMs: 30_000,
+  turnTimeoutMs: 300_000,
+});
+
+// Session ids the server makes are 24 characters of base64url (144 random bits). Ids that a host
+// stored by other means are served too if they are made of the same alphabet; anything else in
+// that place of a path cannot name a session.
+const SESSION_ID = /^[A-Za-z0-9_-]{1,128}$/;
+const APPROVAL_ID = /^[A-Za-z0-9_-]{1,128}$/;
+
+const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
+const SSE_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no' };
+
+/** An answer for a client's mistake (or the server's), with the `{ error: { code, message } }` body. */
+class HttpError extends Error {
+  constructor(status, code, message, headers = {}) {
+    super(message);
+    this.status = status;
+    this.code = code;
+    this.headers = headers;
+  }
+}
+
+// What a turn's stream reports in its `error` event: thrown by the model, the turn running out
+// of time, the lease lost to another process, or a save that lost the race.
+class TurnError extends Error {
+  constructor(code, message, cause) {
+    super(message, cause === undefined ? undefined : { cause });
+    this.code = code;
+  }
+}
+
+function json(status, body, headers = {}) {
+  return new Response(JSON.stringify(body), { status, headers: { ...JSON_HEADERS, ...headers } });
+}
+
+function errorResponse(error) {
+  return json(error.status, { error: { code: error.code, message: error.message } }, error.headers);
+}
+
+function randomId(bytes) {
+  const data = globalThis.crypto.getRandomValues(new Uint8Array(bytes));
+  let binary = '';
+  for (const byte of data) binary += String.fromCharCode(byte);
+  return btoa(binary).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
+}
+
+function positiveInteger(value, name, max) {
+  if (!Number.isSafeInteger(value) || value < 1 || value > max) throw new TypeError(`limits.${name} must be an integer from 1 to ${max}, got ${typeof value === 'number' ? value : typeof value}`);
+  return value;
+}
+
+function checkLimits(limits) {
+  const given = checkOptions(limits, LIMIT_OPTIONS, 'createHandler limits');
+  const out = { ...DEFAULT_LIMITS };
+  const max = { maxBodyBytes: 2 ** 30, maxModelCalls: 1000, turnLeaseMs: 2 ** 31 - 1, turnTimeoutMs: 2 ** 31 - 1 };
+  for (const key of LIMIT_OPTIONS) if (given[key] !== undefined) out[key] = positiveInteger(given[key], key, max[key]);
+  if (out.turnLeaseMs < 100) throw new TypeError(`limits.turnLeaseMs must be at least 100 (it is renewed every third of it), got ${out.turnLeaseMs}`);
+  return Object.freeze(out);
+}
+
+const STORE_METHODS = ['get', 'save', 'listCheckpoints', 'acquireLease', 'releaseLease'];
+
+// Reads the body as JSON within `limit` bytes: undefined when there is none.
+async function readJSON(request, limit) {
+  const length = request.headers.get('content-length');
+  if (length !== null && /^\d+$/.test(length) && Number(length) > limit) throw tooLarge(limit);
+  if (request.body === null) return undefined;
+  const reader = request.body.getReader();
+  const chunks = [];
+  let size = 0;
+  for (;;) {
+    let step;
+    try {
+      step = await reader.read();
+    } catch {
+      throw new HttpError(400, 'invalid_body', 'the request body could not be read to its end');
+    }
+    if (step.done) break;
+    size += step.value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge(limit);
+    }
+    chunks.push(step.value);
+  }
+  if (size === 0) return undefined;
+  const type = request.headers.get('content-type');
+  const media = type?.split(';')[0].trim().toLowerCase();
+  if (media !== 'application/json') {
+    throw new HttpError(415, 'unsupported_media_type', `the body must be JSON, sent as content-type application/json; got ${type === null ? 'no content-type' : JSON.stringify(type.slice(0, 100))}`);
+  }
+  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(type)?.[1];
+  if (charset !== undefined && charset.toLowerCase() !== 'utf-8' && charset.toLowerCase() !== 'utf8') {
+    throw new HttpError(415, 'unsupported_media_type', `the body must be UTF-8, got charset ${JSON.stringify(charset.slice(0, 40))}`);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  let text;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
+    throw new HttpError(400, 'invalid_json', 'the body is not UTF-8 text');
+  }
+  let value;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new HttpError(400, 'invalid_json', `the body is not JSON: ${error.message}`);
+  }
+  if (depth(value) > MAX_BODY_DEPTH) throw new HttpError(400, 'invalid_request', `the body nests arrays and objects deeper than ${MAX_BODY_DEPTH} levels`);
+  return value;
+}
+
+// Bodies nest at most this deep: sessions are copied and stored by functions that recurse once
+// per level (JSON.stringify, structured copies), which must not run out of stack on a client's input.
+const MAX_BODY_DEPTH = 512;
+
+// The nesting depth of parsed JSON, without recursion.
+function depth(root) {
+  let deepest = 0;
+  const stack = [[root, 0]];
+  while (stack.length > 0) {
+    const [value, level] = stack.pop();
+    if (typeof value !== 'object' || value === null) continue;
+    if (level + 1 > deepest) deepest = level + 1;
+    if (deepest > MAX_BODY_DEPTH) return deepest;
+    for (const child of Object.values(value)) if (typeof child === 'object' && child !== null) stack.push([child, level + 1]);
+  }
+  return deepest;
+}
+
+function tooLarge(limit) {
+  return new HttpError(413, 'body_too_large', `the body is larger than ${limit} bytes (limits.maxBodyBytes)`);
+}
+
+// A JSON object body whose keys are all in `allowed` (like an options object: a typo is an error).
+function fields(body, allowed, what) {
+  if (body === undefined) return {};
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new HttpError(400, 'invalid_request', `${what} must be a JSON object, got ${body === null ? 'null' : Array.isArray(body) ? 'an array' : typeof body}`);
+  }
+  try {
+    return checkOptions(body, allowed, what);
+  } catch (error) {
+    throw new HttpError(400, 'invalid_request', error.message.replace('unknown option', 'unknown field'));
+  }
+}
+
+const notFound = () => new HttpError(404, 'session_not_found', 'no session with this id');
+
+// The `done` event tells where the session stands; the session itself is at GET /sessions/:id
+// (its histories grow with the conversation, and a stream is no place to repeat them every turn).
+function doneEvent(event, session) {
+  const { session: _omitted, ...rest } = event;
+  return { ...rest, session: { id: session.id, version: session.version, active: session.active, turn: session.turn, hops: session.hops } };
+}
+
+function sse(type, data) {
+  return `event: ${type}\ndata: ${JSON.stringify(data)}\n\n`;
+}
+
+/**
+ * The HTTP API over `swarm` and `store` (docs/server.md).
+ *
+ * @param options `swarm`: a Swarm; `store`: a session store with leases (the package's Memory,
+ *   File and Redis stores); `model`: the model function runTurn calls; `authorize(request,
+ *   sessionId)`: true to let a request through, false (403) or a Response to send instead;
+ *   `limits`: { maxBodyBytes, maxModelCalls, turnLeaseMs, turnTimeoutMs }; `toolFormat`: the
+ *   shape of the tools the model gets (runTurn's, default 'openai-chat'); `onError(error,
+ *   request)`: told of the server's own failures (default: console.error)
+ * @returns {(request: Request) => Promise<Response>}
+ */
+export function createHandler(options) {
+  if (options === undefined) throw new TypeError('createHandler needs { swarm, store, model }');
+  const { swarm, store, model, authorize, limits: givenLimits, toolFormat = 'openai-chat', onError } = checkOptions(options, HANDLER_OPTIONS, 'createHandler options');
+  if (typeof swarm?.createSession !== 'function' || typeof swarm.runTurn !== 'function') throw new TypeError('createHandler: swarm must be a Swarm (new Swarm(definition))');
+  for (const method of STORE_METHODS) {
+    if (typeof store?.[method] !== 'function') {
+      throw new TypeError(`createHandler: store must be a session store with turn leases (MemoryStore, FileStore, RedisStore or one keeping the same contract, docs/server.md#stores); it has no ${method}()`);
+    }
+  }
+  if (typeof model !== 'function') throw new TypeError('createHandler: model must be a function ({ agent, messages, tools }) => { text, toolCalls }');
+  if (authorize !== undefined && typeof authorize !== 'function') throw new TypeError('createHandler: authorize must be a function (request, sessionId) => boolean | Response');
+  if (onError !== undefined && typeof onError !== 'function') throw new TypeError('createHandler: onError must be a function (error, request) => void');
+  if (!TOOL_FORMATS.includes(toolFormat)) throw new TypeError(`createHandler: toolFormat must be one of ${TOOL_FORMATS.join(', ')}`);
+  const limits = checkLimits(givenLimits);
+  const report = (error, request) => {
+    try {
+      (onError ?? ((e) => console.error('handoff-graph/server:', e)))(error, request);
+    } catch {
+      // a failing error reporter must not turn a response into another failure
+    }
+  };
+
+  // The routes: [method, pattern] → what answers; a pattern's ':id' is a session id, ':approval' an approval id.
+  const routes = [
+    { method: 'POST', path: ['sessions'], run: createSession },
+    { method: 'GET', path: ['sessions', ':id'], run: getSession },
+    { method: 'POST', path: ['sessions', ':id', 'turns'], run: runTurn },
+    { method: 'GET', path: ['sessions', ':id', 'checkpoints'], run: listCheckpoints },
+    { method: 'POST', path: ['sessions', ':id', 'approvals', ':approval'], run: resolveApproval },
+  ];
+
+  function match(segments) {
+    const found = [];
+    for (const route of routes) {
+      if (route.path.length !== segments.length) continue;
+      const params = {};
+      let ok = true;
+      for (const [i, part] of route.path.entries()) {
+        if (part.startsWith(':')) {
+          if (segments[i] === '') ok = false;
+          else params[part === ':id' ? 'id' : 'approval'] = segments[i];
+        } else if (part !== segments[i]) ok = false;
+      }
+      if (ok) found.push({ route, params });
+    }
+    return found;
+  }
+
+  async function createSession(request) {
+    const { variables } = fields(await readJSON(request, limits.maxBodyBytes), ['variables'], 'POST /sessions body');
+    if (variables !== undefined && (typeof variables !== 'object' || variables === null || Array.isArray(variables))) {
+      throw new HttpError(400, 'invalid_request', 'variables must be a JSON object');
+    }
+    let session;
+    try {
+      session = swarm.createSession({ id: randomId(18), variables: variables ?? {} });
+    } catch (error) {
+      if (error instanceof TypeError || error instanceof RangeError) throw new HttpError(400, 'invalid_request', error.message);
+      throw error;
+    }
+    await store.save(session);
+    return json(201, { id: session.id }, { location: `/sessions/${session.id}` });
+  }
+
+  async function load(id) {
+    const session = await store.get(id);
+    if (session === undefined) throw notFound();
+    return session;
+  }
+
+  async function getSession(request, { id }) {
+    return json(200, await load(id));
+  }
+
+  async function listCheckpoints(request, { id }) {
+    await load(id);
+    return json(200, { checkpoints: await store.listCheckpoints(id) });
+  }
+
+  // Approvals (issue 16) need the Swarm to pause a turn on an `approval: true` edge or tool and to
+  // resume it (swarm.resolveApproval); this version of the Swarm has neither. The route is kept,
+  // with its request checked, so that clients can be written against it: it answers 501.
+  async function resolveApproval(request, { id }) {
+    const body = fields(await readJSON(request, limits.maxBodyBytes), ['approve', 'reason'], 'POST /sessions/:id/approvals/:approvalId body');
+    if (typeof body.approve !== 'boolean') throw new HttpError(400, 'invalid_request', 'approve must be true or false');
+    if (body.reason !== undefined && typeof body.reason !== 'string') throw new HttpError(400, 'invalid_request', 'reason must be a string');
+    await load(id);
+    throw new HttpError(501, 'approvals_unavailable', 'approvals are not available in this version of handoff-graph: no edge or tool can pause a turn for approval yet, so there is nothing to resolve');
+  }
+
+  async function runTurn(request, { id }) {
+    const body = fields(await readJSON(request, limits.maxBodyBytes), ['input'], 'POST /sessions/:id/turns body');
+    if (body.input === undefined) throw new HttpError(400, 'invalid_request', 'input is required: { "input": "the user\'s message" }');
+    if (typeof body.input !== 'string' || body.input.length === 0) throw new HttpError(400, 'invalid_request', 'input must be a non-empty string');
+    await load(id);  // 404 before a lease is taken: no lease is ever made for a session that does not exist
+    const holder = randomId(12);
+    if (!(await store.acquireLease(id, holder, limits.turnLeaseMs))) {
+      throw new HttpError(409, 'turn_in_progress', 'another turn of this session is running; retry when it is done', { 'retry-after': '1' });
+    }
+    let session;
+    try {
+      // Read again under the lease: the turn before this one may have saved since the first read.
+      session = await load(id);
+    } catch (error) {
+      await store.releaseLease(id, holder).catch((e) => report(e, request));
+      throw error;
+    }
+    return streamTurn(request, session, body.input, holder);
+  }
+
+  function streamTurn(request, session, input, holder) {
+    const abort = new AbortController();
+    const events = turnEvents(request, session, input, holder, abort);
+    const encoder = new TextEncoder();
+    const body = new ReadableStream({
+      async pull(controller) {
+        const step = await events.next();
+        if (step.done) controller.close();
+        else controller.enqueue(encoder.encode(step.value));
+      },
+      async cancel() {
+        // The client went away: the turn stops, nothing is saved, and the client may retry it.
+        abort.abort(new TurnError('client_gone', 'the client closed the stream'));
+        await events.return();
+      },
+    });
+    return new Response(body, { status: 200, headers: SSE_HEADERS });
+  }
+
+  async function* turnEvents(request, session, input, holder, abort) {
+    const { id } = session;
+    const { signal } = abort;
+    const fail = (code, message) => abort.abort(new TurnError(code, message));
+    const timeout = setTimeout(() => fail('turn_timeout', `the turn took longer than ${limits.turnTimeoutMs} ms (limits.turnTimeoutMs)`), limits.turnTimeoutMs);
+    const renewal = setInterval(() => {
+      // An aborted turn whose client no longer reads stays suspended until the client goes: its
+      // lease runs out meanwhile instead of being held for a turn that will never save.
+      if (signal.aborted) return clearInterval(renewal);
+      store.acquireLease(id, holder, limits.turnLeaseMs).then(
+        (held) => held || fail('lease_lost', 'the turn lost its lease on the session (it was not renewed in time) and stopped; nothing was saved'),
+        (error) => report(error, request),
+      );
+    }, Math.floor(limits.turnLeaseMs / 3));
+    // A model call ends when the model answers or the turn is aborted, whichever comes first.
+    const guarded = (modelRequest) => {
+      signal.throwIfAborted();
+      return new Promise((resolve, reject) => {
+        const onAbort = () => reject(signal.reason);
+        signal.addEventListener('abort', onAbort, { once: true });
+        Promise.resolve()
+          .then(() => model({ ...modelRequest, signal }))
+          .then(resolve, (error) => reject(new TurnError('model_error', `the model failed: ${error?.message ?? String(error)}`, error)))
+          .finally(() => signal.removeEventListener('abort', onAbort));
+      });
+    };
+    try {
+      for await (const event of swarm.runTurn(session, input, { model: guarded, toolFormat, maxModelCalls: limits.maxModelCalls, signal })) {
+        if (event.type !== 'done') {
+          yield sse(event.type, event);
+          continue;
+        }
+        signal.throwIfAborted();
+        // Still ours? (A lease can only be lost by a holder that stalled longer than its TTL; the
+        // version check of the save below catches the rest.)
+        if (!(await store.acquireLease(id, holder, limits.turnLeaseMs))) throw new TurnError('lease_lost', 'the turn lost its lease on the session before it could save; nothing was saved');
+        const checkpoints = session.checkpoints;
+        session.checkpoints = [];
+        try {
+          await store.save(session, { checkpoints });
+        } catch (error) {
+          if (error?.code === 'ERR_SESSION_CONFLICT') throw new TurnError('conflict', 'another turn of this session was saved first; this turn was not saved', error);
+          throw error;
+        }
+        yield sse('done', doneEvent(event, session));
+        return;
+      }
+      throw new TurnError('turn_failed', 'the turn ended without a done event');
+    } catch (caught) {
+      const error = signal.aborted && !(caught instanceof TurnError) ? signal.reason : caught;
+      if (error instanceof TurnError) {
+        if (error.code === 'client_gone') return;
+        if (error.code !== 'model_error') report(error, request);
+        yield sse('error', { type: 'error', error: { code: error.code, message: error.message } });
+      } else {
+        report(error, request);
+        const message = error instanceof Error ? error.message : String(error);
+        yield sse('error', { type: 'error', error: { code: 'turn_failed', message: `the turn failed: ${message}` } });
+      }
+    } finally {
+      clearTimeout(timeout);
+      clearInterval(renewal);
+      await store.releaseLease(id, holder).catch((error) => report(error, request));
+    }
+  }
+
+  return async function handler(request) {
+    let url;
+    try {
+      url = new URL(request.url);
+    } catch {
+      return errorResponse(new HttpError(400, 'invalid_request', 'the request URL cannot be read'));
+    }
+    const segments = url.pathname.split('/').slice(1);
+    const found = match(segments);
+    if (found.length === 0) return errorResponse(new HttpError(404, 'not_found', 'no such route; see docs/server.md for the routes'));
+    const hit = found.find((f) => f.route.method === request.method);
+    if (hit === undefined) {
+      const allow = [...new Set(found.map((f) => f.route.method))].join(', ');
+      return errorResponse(new HttpError(405, 'method_not_allowed', `${url.pathname.length > 100 ? 'this route' : url.pathname} takes ${allow}`, { allow }));
+    }
+    const { id, approval } = hit.params;
+    try {
+      // Ids are checked first, so that authorize only ever sees one of the server's own shape.
+      if (id !== undefined && !SESSION_ID.test(id)) throw notFound();
+      if (approval !== undefined && !APPROVAL_ID.test(approval)) throw new HttpError(404, 'approval_not_found', 'no approval with this id');
+      if (authorize !== undefined) {
+        const verdict = await authorize(request, id ?? null);
+        if (verdict instanceof Response) return verdict;
+        if (verdict !== true) throw new HttpError(403, 'forbidden', 'this request is not allowed');
+      }
+      return await hit.route.run(request, hit.params);
+    } catch (error) {
+      if (error instanceof HttpError) return errorResponse(error);
+      report(error, request);
+      return errorResponse(new HttpError(500, 'internal', 'the server failed to answer this request'));
+    }
+  };
+}
