@@ -422,6 +422,42 @@ function inputVariables(state, names) {
   return JSON.stringify(variables);
 }
 
+/**
+ * What a handler gets. Its own members are plain values fixed when the step begins; `feedback`
+ * (the revision text for a model) is a getter, so that the core writes it only for handlers that
+ * read it: it is made from values fixed then (the state's name, the visit, the previous update),
+ * by the module's free function, which no disposal can free. (A getter on each object would cost
+ * half a microsecond per step; on the class it costs nothing.)
+ */
+class HandlerContext {
+  #stateName;
+  #visit;
+  #previous;
+  #module;
+  #text;
+
+  constructor(state, step, visit, stateName, signal, revision, task, previous, module) {
+    this.state = state;
+    this.step = step;
+    this.visit = visit;
+    this.stateName = stateName;
+    this.signal = signal;
+    this.revision = revision;
+    this.task = task;
+    this.#stateName = stateName;
+    this.#visit = visit;
+    this.#previous = previous;
+    this.#module = revision === null ? null : module;
+  }
+
+  /** On a revisit with feedback: the prior visit's output, then the seed's sentence; else null. */
+  get feedback() {
+    if (this.#module === null) return null;
+    this.#text ??= this.#module.revisionText(this.#stateName, this.#visit, jsonText(this.#previous));
+    return this.#text;
+  }
+}
+
 /** One run of a StateMachine. Created by machine.start() / machine.resume(). */
 export class Execution {
   #prepared;
@@ -431,6 +467,7 @@ export class Execution {
   #steps = [];
   #updates = new Map();  // state name → the update of its latest visit (revision.previous)
   #outputs = new Map();  // state name → every visit's update, in visit order (run.outputs)
+  #tasks;                // state index → its task, filled (fixed once the execution exists)
   #failed = null;
   #running = false;
   #abortRequested = false;
@@ -446,6 +483,9 @@ export class Execution {
     }
     prepared.executions.add(this.#self);
     adopt(this, native);
+    // Read once: a task is filled before the first step and never changes (one call per state
+    // here instead of one per step).
+    this.#tasks = prepared.states.map((_, index) => native.task(index));
     if (snapshot !== null) {
       const durations = Array.isArray(snapshot.durations) ? snapshot.durations : [];
       this.#steps = snapshot.steps.map((s, i) => Object.freeze({ ...s, durationMs: durations[i] ?? 0 }));
@@ -532,19 +572,14 @@ export class Execution {
     const state = this.#prepared.states[index];
     const step = info[StepInfo.step];
     const visit = info[StepInfo.visit];
-    // Values fixed now: the feedback texts are this visit's, whenever and wherever they are read.
     let revision = null;
-    let feedback = null;
+    let previous = null;
     if (info[StepInfo.revision] === 1) {
-      const previous = this.#updates.has(state.name) ? this.#updates.get(state.name) : null;
+      previous = this.#updates.has(state.name) ? this.#updates.get(state.name) : null;
       revision = Object.freeze({ visit, previous, feedback: this.#native.feedback() });
-      feedback = this.#native.revisionText(jsonText(previous));
     }
-    const task = this.#native.task(index);
-    return {
-      index, state, step, visit, finished: false,
-      ctx: { state: this.#state, step, visit, stateName: state.name, signal, revision, feedback, task },
-    };
+    const ctx = new HandlerContext(this.#state, step, visit, state.name, signal, revision, this.#tasks[index], previous, runtime.module);
+    return { index, state, step, visit, finished: false, ctx };
   }
 
   // Runs the handler, merges its update and routes. Returns the step's record and the error the
@@ -569,8 +604,9 @@ export class Execution {
     const durationMs = performance.now() - started;
     const output = update ?? null;
     this.#updates.set(state.name, output);
-    if (!this.#outputs.has(state.name)) this.#outputs.set(state.name, []);
-    this.#outputs.get(state.name).push(output);
+    let visits = this.#outputs.get(state.name);
+    if (visits === undefined) this.#outputs.set(state.name, (visits = []));
+    visits.push(output);
 
     const runtime = requireRuntime();
     this.#live;
@@ -605,8 +641,7 @@ export class Execution {
   #route(begun, output) {
     const runtime = requireRuntime();
     const { state, step, visit } = begun;
-    const complete = () => runtime.writer.call(this.#state, state.paths, this.#prepared.ids, runtime.execComplete, this.#address);
-    let status = complete();
+    let status = runtime.writer.call(this.#state, state.paths, this.#prepared.ids, runtime.execComplete, this.#address);
     while (status === ExecStatus.AwaitingPredicate) {
       const edge = state.edges[runtime.execInfo()[StepInfo.edge]];
       let verdict;
@@ -623,7 +658,7 @@ export class Execution {
       }
       this.#live;  // the function may have disposed this execution or its machine
       status = runtime.module._hg_exec_verdict(this.#address, verdict ? 1 : 0);
-      if (status === ExecStatus.InStep) status = complete();
+      if (status === ExecStatus.InStep) status = runtime.writer.call(this.#state, state.paths, this.#prepared.ids, runtime.execComplete, this.#address);
     }
     return status;
   }

@@ -520,10 +520,6 @@ val execution_task(const Execution& e, std::uint32_t state) {
   return task ? val(*task) : val::null();
 }
 
-std::string execution_revision_text(const Execution& e, const std::string& prior_output_json) {
-  return e.revision_text(prior_output_json);
-}
-
 int execution_max_steps_flag(const Execution& e) { return e.max_steps_flag(); }
 
 // [[path, preview], ...]: what the conditions read on a step where no edge matched.
@@ -684,8 +680,12 @@ EMSCRIPTEN_BINDINGS(handoff_graph) {
       .function("feedback", &Execution::feedback)
       .function("bindVariables", &execution_bind_variables)
       .function("task", &execution_task)
-      .function("revisionText", &execution_revision_text)
       .function("maxStepsFlag", &execution_max_steps_flag);
+
+  // A state machine's revision feedback text, written when a handler first reads ctx.feedback.
+  emscripten::function("revisionText", +[](const std::string& state, std::uint32_t visit, const std::string& prior) {
+    return handoff::machine::revision_text(state, visit, prior);
+  });
 
   class_<SwarmHolder>("Swarm")
       .constructor<>()

@@ -67,7 +67,7 @@ bool Execution::revision_applies() const {
   return visits_[current_] > 1 && machine_->feedback_applies(current_);
 }
 
-std::string Execution::revision_text(std::string_view prior_output_json) const {
+std::string revision_text(std::string_view state_name, std::uint32_t visit, std::string_view prior_output_json) {
   // Shown canonical (the same text natively and in JavaScript), unless it is not JSON or nests
   // too deep to print safely: then as the host gave it.
   bool too_deep = false;
@@ -80,8 +80,12 @@ std::string Execution::revision_text(std::string_view prior_output_json) const {
   std::string shown = prior.is_discarded() || too_deep ? std::string(prior_output_json)
                       : prior.is_null()    ? std::string("(none: that visit returned no update)")
                                            : prior.dump(-1, ' ', false, Json::error_handler_t::replace);
-  return "Prior visit's output:\n" + shown + "\n\nGraph state '" + machine_->states()[current_].name + "' visit #" +
-         std::to_string(visits_[current_]) + ". Prior visit's output is provided above; refine your response based on it.";
+  return "Prior visit's output:\n" + shown + "\n\nGraph state '" + std::string(state_name) + "' visit #" +
+         std::to_string(visit) + ". Prior visit's output is provided above; refine your response based on it.";
+}
+
+std::string Execution::revision_text(std::string_view prior_output_json) const {
+  return machine::revision_text(machine_->states()[current_].name, visits_[current_], prior_output_json);
 }
 
 int Execution::max_steps_flag() const {

@@ -131,4 +131,8 @@ class Execution {
 
 const char* status_name(Status status);
 
+// The revision feedback of visit `visit` of state `state_name` (Execution::revision_text): a free
+// function, so that a host can write the text when it is first read, without the execution.
+std::string revision_text(std::string_view state_name, std::uint32_t visit, std::string_view prior_output_json);
+
 }  // namespace handoff::machine

@@ -147,6 +147,25 @@ describe('revision feedback for the handler', () => {
     assert.deepEqual(m.toJSON().noFeedbackStates, ['route']);
   });
 
+  test('ctx.feedback is written when first read, from what the visit began with, even after everything is disposed', async () => {
+    const kept = [];
+    const m = new StateMachine({ name: 'late', start: 'a' })
+      .addState('a', (ctx) => {
+        kept.push(ctx);
+        ctx.stateName = 'changed by the handler';
+        return { v: ctx.visit };
+      })
+      .addEdge('a', END, '$visits.a >= 2')
+      .addEdge('a', 'a');
+    await m.run();
+    m.dispose();
+    assert.equal(kept[0].feedback, null);
+    const text = kept[1].feedback;
+    assert.equal(text, "Prior visit's output:\n{\"v\":1}\n\nGraph state 'a' visit #2. Prior visit's output is provided above; refine your response based on it.");
+    assert.equal(kept[1].feedback, text, 'the same value on every read');
+    assert.deepEqual(Object.keys(kept[1]), ['state', 'step', 'visit', 'stateName', 'signal', 'revision', 'task']);
+  });
+
   test('an update JSON cannot hold is named in the text instead of failing the revisit', async () => {
     let text;
     await new StateMachine({ name: 'big', start: 'a' })
