@@ -34,12 +34,18 @@ function put(object, key, value) {
   Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
+// JSON.stringify writes a lone surrogate as an escape (`\ud800`), which the core's JSON reader
+// refuses; like every string that crosses into C++ (text.js wellFormed), it becomes U+FFFD. An
+// escape is one only after an even number of backslashes.
+const LONE_SURROGATE_ESCAPE = /(?<!\\)((?:\\\\)*)\\ud[89a-f][0-9a-f]{2}/g;
+const wellFormedJSON = (text) => text.replace(LONE_SURROGATE_ESCAPE, '$1\\ufffd');
+
 // JSON text of a value a handler returned, for the core's revision text; what JSON cannot hold
 // is named instead of failing the step that shows it.
 function jsonText(value) {
   try {
     const text = JSON.stringify(value ?? null);
-    if (text !== undefined) return text;
+    if (text !== undefined) return wellFormedJSON(text);
   } catch (error) {
     return `[an update JSON cannot hold: ${error instanceof Error ? error.message : String(error)}]`;
   }
@@ -396,10 +402,10 @@ export class StateMachine {
 }
 disposable(StateMachine);
 
-// The run's input variables the task templates name, as JSON text: the initial state's own
-// enumerable keys (an undefined value counts as missing, as an absent key does).
+// The run's input variables the task templates name, as the JSON text of an object: the initial
+// state's own enumerable keys (an undefined value counts as missing, as an absent key does).
 function inputVariables(state, names) {
-  const variables = {};
+  const members = [];
   const source = typeof state === 'object' && state !== null ? state : {};
   for (const name of names) {
     if (!Object.prototype.propertyIsEnumerable.call(source, name)) continue;
@@ -417,9 +423,9 @@ function inputVariables(state, names) {
       throw new TypeError(`the input variable '${name}' cannot be shown in a task: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
     if (text === undefined) throw new TypeError(`the input variable '${name}' cannot be shown in a task: it is a ${typeof value}`);
-    put(variables, name, value);
+    members.push(`${JSON.stringify(name)}:${wellFormedJSON(text)}`);
   }
-  return JSON.stringify(variables);
+  return `{${members.join(',')}}`;
 }
 
 /**

@@ -381,6 +381,20 @@ describe('task templates', () => {
     assert.equal(handlerRan, false);
   });
 
+  test('lone surrogates in variables and prior outputs become U+FFFD, as every string crossing into the core does', async () => {
+    const seen = [];
+    await new StateMachine({ name: 's', start: 'a' })
+      .addState('a', (ctx) => {
+        seen.push(ctx.task, ctx.feedback);
+        return { out: 'bad \ud800 and a literal \\ud800' };
+      }, { task: 'Say {word}' })
+      .addEdge('a', END, '$visits.a >= 2')
+      .addEdge('a', 'a')
+      .run({ word: 'x\udfffy' });
+    assert.equal(seen[0], 'Say x\ufffdy');
+    assert.match(seen[3], /^Prior visit's output:\n\{"out":"bad \ufffd and a literal \\\\ud800"\}\n/);
+  });
+
   test('values a task cannot show are TypeErrors naming the variable', () => {
     const m = research();
     assert.throws(() => m.start({ topic: 1n, audience: 'a' }), { name: 'TypeError', message: /^the input variable 'topic' cannot be shown in a task: .*BigInt/ });
