@@ -17,6 +17,7 @@ export * from './errors.js';
 
 /** The embedded module's bytes, decoded when init() first needs them. */
 function embeddedWasm() {
+  // @ts-ignore: TypeScript 5.9's lib does not declare Uint8Array.fromBase64 (ES2026) yet.
   if (typeof Uint8Array.fromBase64 === 'function') return Uint8Array.fromBase64(wasmBase64);
   // Node (serverless functions): ~0.5 ms where the loop below takes ~15 ms cold.
   if (typeof globalThis.Buffer?.from === 'function') return globalThis.Buffer.from(wasmBase64, 'base64');

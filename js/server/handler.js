@@ -264,11 +264,11 @@ export function createHandler(options) {
     return session;
   }
 
-  async function getSession(request, { id }) {
+  async function getSession(_request, { id }) {
     return json(200, await load(id));
   }
 
-  async function listCheckpoints(request, { id }) {
+  async function listCheckpoints(_request, { id }) {
     await load(id);
     return json(200, { checkpoints: await store.listCheckpoints(id) });
   }
