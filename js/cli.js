@@ -42,6 +42,7 @@ class UsageError extends Error {}
 const LIMIT_FLAGS = { 'max-body-bytes': 'maxBodyBytes', 'max-model-calls': 'maxModelCalls', 'turn-lease-ms': 'turnLeaseMs', 'turn-timeout-ms': 'turnTimeoutMs' };
 
 function parse(argv) {
+  /** @type {import('node:util').ParseArgsConfig['options']} */
   const options = {
     model: { type: 'string' },
     store: { type: 'string' },
@@ -121,6 +122,7 @@ async function openStore(spec = 'memory') {
     // as long as it takes (the requests of that moment fail with 500s).
     let connected = false;
     const client = redis.createClient({ url: spec, socket: { reconnectStrategy: (retries, cause) => (!connected && retries >= 2 ? cause : Math.min(50 * 2 ** retries, 2000)) } });
+    /** @type {Error | undefined} */
     let failure;
     client.on('error', (error) => {
       if (connected) console.error(`handoff-graph: redis: ${error.message}`);
@@ -161,7 +163,9 @@ async function readDefinition(file) {
   }
   await init();
   try {
-    return new Swarm(text);
+    // Typed as the package's Swarm (js/index.d.ts): swarm.js gets [Symbol.dispose] from
+    // disposable() at load time, which TypeScript cannot see in the class.
+    return /** @type {import('./index.js').Swarm} */ (/** @type {unknown} */ (new Swarm(text)));
   } catch (error) {
     if (error instanceof DefinitionError) {
       throw new Error(`${file} is not a valid swarm definition:\n${error.problems.map((p) => `  ${p.pointer || '/'}: ${p.message}`).join('\n')}`);

@@ -25,7 +25,12 @@ export const HOW_TO_PASS =
   "pass the module yourself with init({ wasm }): its URL or path, its bytes, or a WebAssembly.Module; " +
   "or import from 'handoff-graph/inline', which embeds it";
 
-/** The error for a module that could not be fetched or read from `where`. */
+/**
+ * The error for a module that could not be fetched or read from `where`.
+ * @param {string | URL} where
+ * @param {string} why
+ * @param {{ isDefault: boolean, cause?: unknown, hint?: string }} details
+ */
 export function loadError(where, why, { isDefault, cause, hint = '' }) {
   const place = hint !== '' ? `${hint}, or ` : isDefault
     ? "it is looked for beside the file that holds handoff-graph's code (in a bundle: beside the bundle); " +

@@ -24,7 +24,7 @@ const clone = (value) => JSON.parse(JSON.stringify(value));
 // for the engine to serialize is a DefinitionError, not a RangeError from deep inside.
 function coreJSON(value) {
   try {
-    return JSON.stringify(value, (key, v) => {
+    return JSON.stringify(value, (_key, v) => {
       if (typeof v === 'string') return wellFormed(v);
       if (typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).some((k) => !k.isWellFormed())) {
         return Object.fromEntries(Object.entries(v).map(([k, x]) => [wellFormed(k), x]));
@@ -63,7 +63,9 @@ function illFormedNames(document) {
   const object = (value) => typeof value === 'object' && value !== null;
   check(document.name, '/name', 'swarm name');
   check(document.context, '/context', 'context policy name');
-  list(document.agents).forEach((agent, i) => object(agent) && check(agent.id, `/agents/${i}/id`, 'agent id'));
+  list(document.agents).forEach((agent, i) => {
+    if (object(agent)) check(agent.id, `/agents/${i}/id`, 'agent id');
+  });
   list(document.edges).forEach((edge, i) => {
     if (!object(edge)) return;
     check(edge.from, `/edges/${i}/from`, 'agent id');
@@ -498,10 +500,10 @@ export class Swarm {
       const notRun = (skipped, why) => {
         const content = `Not run: ${why}.`;
         for (const later of skipped) history.push({ role: 'tool', toolCallId: later.id, name: later.name, content });
-        return skipped.map((later) => [
+        return skipped.flatMap((later) => [
           { type: 'tool_use', agent: agentId, call: clone(later) },
           { type: 'tool_result', agent: agentId, call: clone(later), result: content, outcome: { type: 'not_run', reason: why } },
-        ]).flat();
+        ]);
       };
       if (session.active !== agentId) {
         // The session moved while the model was answering (the host changed its state): this

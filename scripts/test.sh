@@ -46,6 +46,15 @@ echo "== TypeScript typings (tsc --strict)"
 npx --no-install tsc -p tests/types
 npx --no-install tsc -p tests/types/agents
 
+echo "== the JS linter (biome lint, biome.jsonc): no findings"
+npx --no-install biome lint --error-on-warnings
+
+echo "== the package's JavaScript type-checked (tsc -p js, checkJs): no findings"
+npx --no-install tsc -p js
+
+echo "== the web demo's JavaScript type-checked (tsc -p web-demo, checkJs): no findings"
+npx --no-install tsc -p web-demo
+
 echo "== the packed tarball: publint and arethetypeswrong"
 pack_dir=$(mktemp -d)
 trap 'rm -rf "$pack_dir"' EXIT

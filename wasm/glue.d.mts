@@ -6,3 +6,5 @@ export interface GlueOptions {
 }
 declare function createHandoffGraphModule(options: GlueOptions): Promise<any>;
 export default createHandoffGraphModule;
+/** The .wasm beside the glue (wasm/glue-post.js), or null where there is no import.meta.url. */
+export declare function wasmLocation(): URL | null;

@@ -9,7 +9,8 @@
 import { generateText, jsonSchema, streamText, tool as makeTool } from 'ai';
 
 import { checkOptions } from '../options.js';
-import { checkAdapterOptions, checkToolFormat, resolveSettings, toAiSdkMessages, withVariables } from './messages.js';
+import { toAiSdkMessages } from './messages.js';
+import { checkAdapterOptions, checkToolFormat, resolveSettings, withVariables } from './adapter-options.js';
 
 /** generateText / streamText settings passed through by name (anything else: `request`). */
 export const AI_SDK_SETTINGS = Object.freeze([
@@ -100,7 +101,7 @@ export function aiSdkTools(swarm, session, options) {
     Object.entries(swarm.tools(session, 'ai-sdk')).map(([name, t]) => {
       const definition = { description: t.description, inputSchema: wrapSchema(t.inputSchema) };
       if (transfers.has(name)) {
-        definition.execute = async (input, { toolCallId } = {}) => swarm.toolResult(swarm.applyToolCall(session, { toolCallId, toolName: name, input }));
+        definition.execute = async (input, /** @type {{ toolCallId?: string }} */ { toolCallId } = {}) => swarm.toolResult(swarm.applyToolCall(session, { toolCallId, toolName: name, input }));
       }
       return [name, tool(definition)];
     }),

@@ -5,7 +5,8 @@
 // (or the whole message, with `stream: false`) are kept as `raw`. The AbortSignal goes to the SDK.
 //
 // Nothing is imported from `@anthropic-ai/sdk` here: the client carries everything.
-import { checkAdapterOptions, checkToolFormat, resolveSettings, toAnthropicMessages, withVariables } from './messages.js';
+import { toAnthropicMessages } from './messages.js';
+import { checkAdapterOptions, checkToolFormat, resolveSettings, withVariables } from './adapter-options.js';
 
 /** Messages API settings passed through by name (anything else: `request`). */
 export const ANTHROPIC_SETTINGS = Object.freeze([
@@ -18,6 +19,7 @@ async function* messageStream(stream) {
   const events = [];
   const blocks = new Map();
   let stopReason = null;
+  /** @type {Record<string, unknown> | null} */
   let usage = null;
   for await (const event of stream) {
     events.push(event);

@@ -4,7 +4,7 @@
 // call, so this module loads without any SDK installed; a missing key is an error at once.
 import { checkOptions } from '../options.js';
 import { anthropicMessages, ANTHROPIC_SETTINGS } from './anthropic.js';
-import { ADAPTER_OPTIONS } from './messages.js';
+import { ADAPTER_OPTIONS } from './adapter-options.js';
 import { CHAT_SETTINGS, openaiChat, openaiResponses, RESPONSES_SETTINGS } from './openai.js';
 
 export { argumentsObject, argumentsText, toAiSdkMessages, toAnthropicMessages, toChatMessages, toolResultMessage, toResponsesInput } from './messages.js';

@@ -2,11 +2,9 @@
 // provider-neutral messages (system / user / assistant with toolCalls / tool, docs/handoffs.md);
 // each provider wants its own: OpenAI Chat messages, Responses input items, Anthropic's system
 // text plus alternating turns of blocks, AI SDK ModelMessages. Tool calls and their results keep
-// their call ids in every shape. Also here: the option checks every adapter shares (known provider
-// settings, a `request` passthrough, what the adapter sets itself), and the visible variables.
+// their call ids in every shape. The option checks every adapter shares are in ./adapter-options.js.
 //
 // Nothing here imports an SDK: the adapters take the SDK's client (or model) from the caller.
-import { checkOptions } from '../options.js';
 
 /** Tool-call arguments as JSON text (OpenAI's wire shape); objects are serialized. */
 export function argumentsText(args) {
@@ -96,6 +94,7 @@ export function toAnthropicMessages(messages, { flattenTools = false } = {}) {
     } else if (m.role === 'user') {
       add('user', m.content ? [{ type: 'text', text: m.content }] : []);
     } else if (m.role === 'assistant') {
+      /** @type {Array<Record<string, unknown>>} */
       const blocks = m.content ? [{ type: 'text', text: m.content }] : [];
       for (const c of m.toolCalls ?? []) {
         blocks.push(
@@ -125,6 +124,7 @@ export function toAiSdkMessages(messages) {
     } else if (m.role === 'user') {
       out.push({ role: 'user', content: m.content });
     } else if (m.role === 'assistant') {
+      /** @type {Array<Record<string, unknown>>} */
       const parts = m.content ? [{ type: 'text', text: m.content }] : [];
       for (const c of m.toolCalls ?? []) parts.push({ type: 'tool-call', toolCallId: c.id, toolName: c.name, input: argumentsObject(c.arguments) });
       out.push({ role: 'assistant', content: parts });
@@ -159,70 +159,5 @@ export function toolResultMessage(format, call, content) {
       return { role: 'tool', content: [{ type: 'tool-result', toolCallId: id, toolName: name, output: { type: 'text', value: content } }] };
     default:
       throw new TypeError(`format must be 'openai-chat', 'openai-responses', 'anthropic' or 'ai-sdk', got ${JSON.stringify(format)}`);
-  }
-}
-
-// ---- options ------------------------------------------------------------------------------------
-
-/** Options every adapter takes besides the provider's settings. */
-export const ADAPTER_OPTIONS = Object.freeze(['stream', 'variables', 'request']);
-
-/**
- * Checks an adapter's options (or an agent's config from runTurn's `agentConfig`): provider
- * settings by their SDK names, `stream`, `variables`, and `request`, an object merged into every
- * request body as it is, for settings not listed. A key the adapter sets itself (`owned`) is
- * refused in `request` too, so nothing is overridden or dropped without a word.
- */
-export function checkAdapterOptions(options, settings, owned, what) {
-  checkOptions(options, [...settings, ...ADAPTER_OPTIONS], what);
-  const { stream, variables, request } = options ?? {};
-  if (stream !== undefined && typeof stream !== 'boolean') throw new TypeError(`${what}: stream must be a boolean`);
-  if (variables !== undefined && typeof variables !== 'boolean' && typeof variables !== 'function' && !(Array.isArray(variables) && variables.every((v) => typeof v === 'string'))) {
-    throw new TypeError(`${what}: variables must be true, false, an array of variable names or a function (variables, agent) => text`);
-  }
-  if (request !== undefined) {
-    if (typeof request !== 'object' || request === null || Array.isArray(request)) throw new TypeError(`${what}: request must be an object (merged into every request body)`);
-    const taken = Object.keys(request).filter((k) => owned.includes(k));
-    if (taken.length > 0) throw new TypeError(`${what}: request.${taken[0]} is set by the adapter from the swarm (${owned.join(', ')})`);
-  }
-  return options ?? {};
-}
-
-/**
- * The settings of one model call: the adapter's options, then the agent's config over them.
- * Returns { settings (provider keys only), request, stream, variables }.
- */
-export function resolveSettings(base, config, settings, owned, what) {
-  const agentConfig = checkAdapterOptions(config, settings, owned, `${what}: agentConfig`);
-  const merged = { ...base, ...agentConfig, request: { ...base.request, ...agentConfig.request } };
-  const provider = Object.fromEntries(Object.entries(merged).filter(([k, v]) => settings.includes(k) && v !== undefined));
-  return { settings: provider, request: merged.request, stream: merged.stream ?? true, variables: merged.variables ?? false };
-}
-
-/**
- * The visible variables as a system message after the agent's instructions, or the messages as
- * they are. `option`: false (default, nothing is shown), true (all variables), an array of
- * variable names, or a function (variables, agent) => text (undefined: nothing).
- */
-export function withVariables(messages, variables, agent, option) {
-  if (option === false || option === undefined) return messages;
-  let text;
-  if (typeof option === 'function') {
-    text = option(variables, agent);
-    if (text === undefined || text === null || text === '') return messages;
-    text = String(text);
-  } else {
-    const shown = option === true ? variables : Object.fromEntries(option.filter((k) => Object.hasOwn(variables, k)).map((k) => [k, variables[k]]));
-    if (Object.keys(shown).length === 0) return messages;
-    text = `Known variables of this conversation (JSON): ${JSON.stringify(shown)}`;
-  }
-  const at = messages[0]?.role === 'system' ? 1 : 0;
-  return [...messages.slice(0, at), { role: 'system', content: text }, ...messages.slice(at)];
-}
-
-/** Throws unless runTurn gave the tools in the shape this adapter sends. */
-export function checkToolFormat(request, format, what) {
-  if (request.toolFormat !== undefined && request.toolFormat !== format) {
-    throw new TypeError(`${what} sends tools in the '${format}' shape, but runTurn was given toolFormat '${request.toolFormat}': leave toolFormat out (runTurn reads it from the model)`);
   }
 }

@@ -37,8 +37,10 @@ export function fromAgentItems(items) {
     else if (item.type === 'function_call') {
       const last = messages.at(-1);
       const call = { id: item.callId, name: item.name, arguments: item.arguments };
-      if (last?.role === 'assistant') (last.toolCalls ??= []).push(call);
-      else messages.push({ role: 'assistant', content: '', toolCalls: [call] });
+      if (last?.role === 'assistant') {
+        last.toolCalls ??= [];
+        last.toolCalls.push(call);
+      } else messages.push({ role: 'assistant', content: '', toolCalls: [call] });
     } else if (item.type === 'function_call_result') {
       messages.push({ role: 'tool', toolCallId: item.callId, name: item.name, content: outputText(item.output) });
     }
@@ -48,6 +50,7 @@ export function fromAgentItems(items) {
 
 /** Swarm messages → SDK AgentInputItems. */
 export function toAgentItems(messages) {
+  /** @type {import('@openai/agents').AgentInputItem[]} */
   const items = [];
   for (const m of messages) {
     if (m.role === 'system' || m.role === 'user') items.push({ role: m.role, content: m.content });
@@ -102,7 +105,7 @@ export function toOpenAIAgents(swarm, session, options) {
   for (const edge of definition.edges) {
     if (edge.toolName === undefined) continue; // a rule: never a tool
     let pending = null; // what the last invocation of this handoff decided, for its input filter
-    const invoke = (runContext, args) => {
+    const invoke = (_runContext, args) => {
       const before = structuredClone(session);
       const call = { name: edge.toolName, arguments: args === '' ? '{}' : args };
       const outcome = swarm.applyToolCall(session, call);

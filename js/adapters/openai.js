@@ -6,7 +6,8 @@
 // to the SDK, which cancels the HTTP request.
 //
 // Nothing is imported from `openai` here: the client carries everything.
-import { checkAdapterOptions, checkToolFormat, resolveSettings, toChatMessages, toResponsesInput, withVariables } from './messages.js';
+import { toChatMessages, toResponsesInput } from './messages.js';
+import { checkAdapterOptions, checkToolFormat, resolveSettings, withVariables } from './adapter-options.js';
 
 /** Chat Completions settings passed through by name (anything else: `request`). */
 export const CHAT_SETTINGS = Object.freeze([

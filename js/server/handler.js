@@ -217,6 +217,8 @@ export function createHandler(options) {
   };
 
   // The routes: [method, pattern] → what answers; a pattern's ':id' is a session id, ':approval' an approval id.
+  /** @typedef {{ id?: string, approval?: string }} RouteParams the `:id` and `:approval` segments of a route */
+  /** @type {Array<{ method: string, path: string[], run: (request: Request, params: RouteParams) => Promise<Response> }>} */
   const routes = [
     { method: 'POST', path: ['sessions'], run: createSession },
     { method: 'GET', path: ['sessions', ':id'], run: getSession },
@@ -229,6 +231,7 @@ export function createHandler(options) {
     const found = [];
     for (const route of routes) {
       if (route.path.length !== segments.length) continue;
+      /** @type {RouteParams} */
       const params = {};
       let ok = true;
       for (const [i, part] of route.path.entries()) {
@@ -264,11 +267,11 @@ export function createHandler(options) {
     return session;
   }
 
-  async function getSession(request, { id }) {
+  async function getSession(_request, { id }) {
     return json(200, await load(id));
   }
 
-  async function listCheckpoints(request, { id }) {
+  async function listCheckpoints(_request, { id }) {
     await load(id);
     return json(200, { checkpoints: await store.listCheckpoints(id) });
   }
@@ -276,6 +279,7 @@ export function createHandler(options) {
   // Approvals (issue 16) need the Swarm to pause a turn on an `approval: true` edge or tool and to
   // resume it (swarm.resolveApproval); this version of the Swarm has neither. The route is kept,
   // with its request checked, so that clients can be written against it: it answers 501.
+  /** @returns {Promise<Response>} (never: it answers 501 by throwing) */
   async function resolveApproval(request, { id }) {
     const body = fields(await readJSON(request, limits.maxBodyBytes), ['approve', 'reason'], 'POST /sessions/:id/approvals/:approvalId body');
     if (typeof body.approve !== 'boolean') throw new HttpError(400, 'invalid_request', 'approve must be true or false');
@@ -311,7 +315,7 @@ export function createHandler(options) {
     const body = new ReadableStream({
       async pull(controller) {
         const step = await events.next();
-        if (step.done) controller.close();
+        if (step.done === true) controller.close();
         else controller.enqueue(encoder.encode(step.value));
       },
       async cancel() {

@@ -54,13 +54,16 @@ async function respond(handler, origin, req, res) {
     const headers = new Headers();
     for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i], req.rawHeaders[i + 1]);
     const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
-    request = new Request(`${origin}${req.url}`, {
+    // `duplex` (required for a streamed body) is not in TypeScript's RequestInit yet.
+    /** @type {RequestInit & { duplex: 'half' }} */
+    const init = {
       method: req.method,
       headers,
       body: hasBody ? bodyStream(req) : undefined,
       duplex: 'half',
       signal: closed.signal,
-    });
+    };
+    request = new Request(`${origin}${req.url}`, init);
   } catch {
     return plainError(res, 400, 'invalid_request', 'the request line or headers cannot be read');
   }
@@ -145,8 +148,9 @@ export async function serve(handler, options) {
       resolve();
     });
   });
-  const address = server.address();
-  const shown = address.family === 'IPv6' || address.family === 6 ? `[${address.address}]` : address.address;
+  // Listening on a TCP port, the address is an AddressInfo (a string only for pipes and sockets).
+  const address = /** @type {import('node:net').AddressInfo} */ (server.address());
+  const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const origin = `http://${shown}:${address.port}`;
   server.on('request', (req, res) => {
     respond(handler, origin, req, res).catch((error) => {

@@ -26,7 +26,7 @@ import { fileURLToPath } from 'node:url';
 
 import { checkOptions } from '../options.js';
 import { describe } from '../text.js';
-import { checkId, checkLease, checkpointTexts, checkSession, checkTtl, conflict, storedSessionProblem, toJSON } from './errors.js';
+import { checkId, checkLease, checkpointTexts, checkSession, checkTtl, conflict, storedSessionProblem, toJSON } from './checks.js';
 
 export { ConflictError } from './errors.js';
 

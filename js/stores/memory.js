@@ -2,7 +2,7 @@
 // Browser-safe: no Node built-ins. Everything is kept as JSON text, so what goes in and what comes
 // out are deep copies: changing a session after save() or after get() never changes the store.
 import { checkOptions } from '../options.js';
-import { checkId, checkLease, checkpointTexts, checkSession, checkTtl, conflict, toJSON } from './errors.js';
+import { checkId, checkLease, checkpointTexts, checkSession, checkTtl, conflict, toJSON } from './checks.js';
 
 export { ConflictError } from './errors.js';
 
@@ -40,9 +40,9 @@ export class MemoryStore {
     if (actual !== version) throw conflict(id, version, actual);
     this.#sessions.set(id, { version: next, json });
     if (checkpoints.length > 0) {
-      let log = this.#checkpoints.get(id);
-      if (log === undefined) this.#checkpoints.set(id, (log = []));
-      log.push(...checkpoints);
+      const log = this.#checkpoints.get(id);
+      if (log === undefined) this.#checkpoints.set(id, [...checkpoints]);
+      else log.push(...checkpoints);
     }
     session.version = next;
   }
@@ -50,9 +50,9 @@ export class MemoryStore {
   /** Appends a checkpoint (any JSON value) to the session's log; never conflicts. */
   async appendCheckpoint(id, checkpoint) {
     const json = toJSON(checkpoint, `a checkpoint of session '${checkId(id)}'`);
-    let log = this.#checkpoints.get(id);
-    if (log === undefined) this.#checkpoints.set(id, (log = []));
-    log.push(json);
+    const log = this.#checkpoints.get(id);
+    if (log === undefined) this.#checkpoints.set(id, [json]);
+    else log.push(json);
   }
 
   /** The session's checkpoints (copies), oldest first; [] when there are none. */

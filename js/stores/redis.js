@@ -10,7 +10,7 @@
 // A Lua script and not WATCH/MULTI: node-redis shares one connection between concurrent callers,
 // and WATCH belongs to the connection, so one caller's WATCH would cover another's writes.
 import { checkOptions } from '../options.js';
-import { checkId, checkLease, checkpointTexts, checkSession, checkTtl, conflict, toJSON } from './errors.js';
+import { checkId, checkLease, checkpointTexts, checkSession, checkTtl, conflict, toJSON } from './checks.js';
 
 export { ConflictError } from './errors.js';
 

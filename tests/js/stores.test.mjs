@@ -247,7 +247,7 @@ test('MemoryStore is browser-safe: it bundles for the browser with no Node built
   const entry = new URL('../../js/stores/memory.js', import.meta.url);
   const result = await build({ entryPoints: [fileURLToPath(entry)], bundle: true, platform: 'browser', format: 'esm', write: false, logLevel: 'silent', metafile: true, absWorkingDir: fileURLToPath(new URL('../../', import.meta.url)) });
   const inputs = Object.keys(result.metafile.inputs).sort();
-  assert.deepEqual(inputs, ['js/options.js', 'js/stores/errors.js', 'js/stores/memory.js', 'js/text.js']);
+  assert.deepEqual(inputs, ['js/options.js', 'js/stores/checks.js', 'js/stores/errors.js', 'js/stores/memory.js', 'js/text.js']);
   // And the Node store does not pretend to be: its imports are node: built-ins.
   await assert.rejects(build({ entryPoints: [fileURLToPath(new URL('file.js', entry))], bundle: true, platform: 'browser', write: false, logLevel: 'silent' }), /node:fs\/promises/);
 });

@@ -1,0 +1,114 @@
+// The checks every session store shares, internal to the package (no .d.ts: nothing here is public
+// API): the session id, a session before a save, a session read back from a store, JSON texts, and
+// what the HTTP server adds to the contract (checkpoints saved with the session, turn leases).
+// The error a stale save rejects with, ConflictError, is public and lives in ./errors.js.
+import { checkOptions } from '../options.js';
+import { ConflictError } from './errors.js';
+
+export function conflict(id, expected, actual) {
+  return new ConflictError(
+    `session '${id}' was saved by another writer: it is at version ${actual} in the store, this copy is at version ${expected}; get() it again, reapply, then save()`,
+    { id, expected, actual },
+  );
+}
+
+function describe(value) {
+  if (value === undefined) return 'nothing';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`;
+}
+
+export function checkId(id) {
+  if (typeof id !== 'string' || id.length === 0) throw new TypeError(`a session id is a non-empty string, got ${describe(id)}`);
+  return id;
+}
+
+/** Checks a session before a save; returns its id and version. */
+export function checkSession(session) {
+  if (typeof session !== 'object' || session === null || Array.isArray(session)) {
+    throw new TypeError(`save() takes a session object, got ${describe(session)}`);
+  }
+  checkId(session.id);
+  const { version } = session;
+  if (!Number.isSafeInteger(version) || version < 0) {
+    const has = version === undefined ? 'no version' : `version ${describe(version)}`;
+    throw new TypeError(`session '${session.id}' has ${has}: a session's version is an integer >= 0 (0 before its first save)`);
+  }
+  return { id: session.id, version };
+}
+
+const SESSION_FORMAT = 'handoff-graph/session';
+const isObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isCount = (value) => Number.isSafeInteger(value) && value >= 0;
+const named = (value) => (value === undefined ? 'missing' : describe(value));
+
+/**
+ * Why a value read back from a store is not the stored session `id` (docs/handoffs.md, "The
+ * session"), or null when it is one: the format, the id, a version >= 1 (it was saved), and each
+ * documented field of its type.
+ */
+export function storedSessionProblem(value, id) {
+  if (!isObject(value)) return `it holds ${describe(value)}, not a session object`;
+  if (value.format !== SESSION_FORMAT) return `its format is ${JSON.stringify(value.format) ?? 'missing'}, not "${SESSION_FORMAT}"`;
+  if (value.id !== id) return `it holds session ${JSON.stringify(value.id) ?? 'without an id'}, not '${id}'`;
+  if (!Number.isSafeInteger(value.version) || value.version < 1) return `its version is ${named(value.version)}: a saved session has an integer version >= 1`;
+  for (const key of ['swarm', 'active']) {
+    if (typeof value[key] !== 'string') return `its ${key} is ${named(value[key])}, not a string`;
+  }
+  for (const key of ['hops', 'turn']) {
+    if (!isCount(value[key])) return `its ${key} is ${named(value[key])}, not an integer >= 0`;
+  }
+  for (const key of ['selections', 'variables', 'histories']) {
+    if (!isObject(value[key])) return `its ${key} is ${named(value[key])}, not an object`;
+  }
+  for (const [agent, history] of Object.entries(value.histories)) {
+    if (!Array.isArray(history)) return `its history of '${agent}' is ${named(history)}, not an array`;
+  }
+  if (!Array.isArray(value.checkpoints)) return `its checkpoints are ${named(value.checkpoints)}, not an array`;
+  return null;
+}
+
+/** The JSON text of `value`, or a TypeError that says what cannot be stored. */
+export function toJSON(value, what) {
+  let text;
+  try {
+    text = JSON.stringify(value);
+  } catch (error) {
+    throw new TypeError(`${what} is not JSON: ${error.message}`);
+  }
+  if (text === undefined) throw new TypeError(`${what} is not JSON: got ${describe(value)}`);
+  return text;
+}
+
+// ------------------------------------------------------------------------------------------
+// What the HTTP server (handoff-graph/server) adds to the contract, shared by the three stores:
+// `save(session, { checkpoints })` keeps a turn's checkpoints in the same atomic step as the
+// session (both or neither, so a killed process or a lost race never leaves a checkpoint without
+// the session that made it), and turn leases (`acquireLease`, `releaseLease`): one holder per
+// session at a time, with an expiry so that a holder that died frees the session by itself.
+
+const SAVE_OPTIONS = ['checkpoints'];
+
+/** The JSON texts of `options.checkpoints` of a save (checked before anything is written). */
+export function checkpointTexts(options, id) {
+  const { checkpoints = [] } = checkOptions(options, SAVE_OPTIONS, 'save() options');
+  if (!Array.isArray(checkpoints)) throw new TypeError(`save() options: checkpoints must be an array, got ${describe(checkpoints)}`);
+  return checkpoints.map((checkpoint) => toJSON(checkpoint, `a checkpoint of session '${id}'`));
+}
+
+/** Checks the id and holder of acquireLease / releaseLease. */
+export function checkLease(id, holder) {
+  checkId(id);
+  if (typeof holder !== 'string' || holder.length === 0 || holder.length > 200) {
+    throw new TypeError(`a lease holder is a string of 1 to 200 characters, got ${describe(holder)}`);
+  }
+}
+
+/** Checks the TTL of acquireLease; returns it in whole milliseconds. */
+export function checkTtl(ttlMs) {
+  if (typeof ttlMs !== 'number' || !Number.isFinite(ttlMs) || ttlMs < 1 || ttlMs > 2 ** 31 - 1) {
+    throw new TypeError(`a lease's ttlMs is a number of milliseconds from 1 to 2^31 - 1, got ${describe(ttlMs)}`);
+  }
+  return Math.ceil(ttlMs);
+}
