@@ -386,6 +386,7 @@ export interface Session {
     | { turn: number; hops: number; active: string; outcome: HandoffOutcome }
     | { turn: number; hops: number; active: string; tool: string; arguments: Record<string, unknown>; result: string; by: 'handler' | 'mock' | 'missing' }
     | { turn: number; hops: number; active: string; approval: { approvalId: string; approved: boolean; reason?: string } }
+    | { turn: number; hops: number; active: string; guardrail: { kind: 'input' | 'output'; agent: string; guardrail: number; reason: string | null } }
   >;
 }
 
@@ -500,11 +501,13 @@ export type SwarmEvent =
   /** The turn pauses on this call (and the calls after it in the same response) until resolveApproval. */
   | ({ type: 'approval_required'; call: ToolCall } & ApprovalRequest)
   | { type: 'approval_resolved'; approvalId: string; approved: boolean; reason: string | null }
+  /** `guardrail`: the index of the one that tripped in the agent's list. */
+  | { type: 'guardrail_tripped'; kind: 'input' | 'output'; agent: string; guardrail: number; reason: string | null }
   /**
    * `session` is the session object runTurn was given (updated in place), not a copy.
    * 'approval-required': the turn paused; `approvalId` names the approval it waits for.
    */
-  | { type: 'done'; agent: string; text: string; reason: 'answered' | 'max-model-calls' | 'approval-required'; approvalId?: string; session: Session };
+  | { type: 'done'; agent: string; text: string; reason: 'answered' | 'max-model-calls' | 'approval-required' | 'guardrail-tripped'; approvalId?: string; session: Session };
 
 export interface ToolContext {
   session: Session;
@@ -538,6 +541,20 @@ export interface SwarmOptions {
     validate?(key: string, value: unknown, ctx: { session: Session; agent: string; source: string }): boolean | string;
   };
   extractVariables?(input: string, ctx: { session: Session; agent: string }): Record<string, unknown> | null | undefined | Promise<Record<string, unknown> | null | undefined>;
+  /** By agent id: checks of the user's input for that agent (not inherited across handoffs). */
+  inputGuardrails?: Record<string, Guardrail | Guardrail[]>;
+  /** By agent id: checks of that agent's final answer before it joins the history. */
+  outputGuardrails?: Record<string, Guardrail | Guardrail[]>;
+}
+
+/** A guardrail: `text` is the user's input or the agent's answer; `ctx` holds copies. */
+export type Guardrail = (
+  text: string,
+  ctx: { kind: 'input' | 'output'; agent: SwarmAgent; variables: Record<string, unknown>; input: string },
+) => GuardrailVerdict | Promise<GuardrailVerdict>;
+export interface GuardrailVerdict {
+  tripped: boolean;
+  reason?: string;
 }
 
 export interface SessionStore {

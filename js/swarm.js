@@ -77,7 +77,7 @@ function illFormedNames(document) {
   return problems;
 }
 
-const SWARM_OPTIONS = ['contexts', 'handlers', 'mocks', 'instructions', 'reducers', 'state', 'extractVariables'];
+const SWARM_OPTIONS = ['contexts', 'handlers', 'mocks', 'instructions', 'reducers', 'state', 'extractVariables', 'inputGuardrails', 'outputGuardrails'];
 const STATE_HOOKS = ['normalize', 'validate'];
 const RUN_TURN_OPTIONS = ['model', 'toolFormat', 'jsonSchema', 'maxModelCalls', 'signal', 'store', 'toolState', 'agentConfig'];
 const RESOLVE_OPTIONS = ['approve', 'reason', ...RUN_TURN_OPTIONS];
@@ -133,6 +133,22 @@ function bindFunctions(kind, given, known) {
   return { out, problems };
 }
 
+// Guardrails by agent id: a function or an array of functions each. Checked for types here; the
+// agent ids against the definition once it is loaded.
+function checkGuardrails(kind, given) {
+  if (given === undefined) return new Map();
+  if (typeof given !== 'object' || given === null || Array.isArray(given)) throw new TypeError(`options.${kind} must be an object of guardrails by agent id, got ${describe(given)}`);
+  const out = new Map();
+  for (const [agent, value] of Object.entries(given)) {
+    const list = Array.isArray(value) ? value : [value];
+    list.forEach((fn, i) => {
+      if (typeof fn !== 'function') throw new TypeError(`options.${kind}.${agent}${Array.isArray(value) ? `[${i}]` : ''} must be a function (text, ctx) => { tripped, reason? }, got ${describe(fn)}`);
+    });
+    out.set(agent, list.slice());
+  }
+  return out;
+}
+
 // The types of the constructor's options, checked before anything is allocated.
 function checkSwarmOptions({ contexts, handlers, mocks, instructions, reducers, state, extractVariables }) {
   for (const [kind, value] of Object.entries({ contexts, handlers, mocks, instructions, reducers })) {
@@ -161,6 +177,7 @@ export class Swarm {
   #reducers = new Map();
   #hooks;
   #extract;
+  #guardrails;
 
   /**
    * @param definition the swarm definition (docs/handoffs.md); `format` and `version` may be omitted
@@ -171,8 +188,9 @@ export class Swarm {
    */
   constructor(definition, options) {
     if (definition === undefined) throw new TypeError('new Swarm(definition, options): the definition is missing');
-    const { contexts = {}, handlers = {}, mocks = {}, instructions = {}, reducers = {}, state = {}, extractVariables } = checkOptions(options, SWARM_OPTIONS, 'Swarm options');
+    const { contexts = {}, handlers = {}, mocks = {}, instructions = {}, reducers = {}, state = {}, extractVariables, inputGuardrails, outputGuardrails } = checkOptions(options, SWARM_OPTIONS, 'Swarm options');
     checkSwarmOptions({ contexts, handlers, mocks, instructions, reducers, state, extractVariables });
+    const guardrails = { input: checkGuardrails('inputGuardrails', inputGuardrails), output: checkGuardrails('outputGuardrails', outputGuardrails) };
     if (typeof definition === 'string') {
       try {
         definition = JSON.parse(definition);
@@ -208,6 +226,11 @@ export class Swarm {
     const bound = [bindFunctions('handlers', handlers, toolNames), bindFunctions('mocks', mocks, toolNames), bindFunctions('instructions', instructions, new Set(this.#agents.keys()))];
     [this.#handlers, this.#mocks, this.#instructions] = bound.map((b) => b.out);
     problems.push(...bound.flatMap((b) => b.problems));
+    for (const [kind, byAgent] of Object.entries(guardrails)) {
+      for (const agent of byAgent.keys()) {
+        if (!this.#agents.has(agent)) problems.push({ pointer: '', message: `options.${kind}Guardrails.${agent}: no agent '${agent}' in the definition` });
+      }
+    }
     for (const [key, reducer] of Object.entries(reducers)) {
       if (typeof reducer === 'function') this.#reducers.set(key, reducer);
       else if (Object.hasOwn(REDUCERS, reducer)) this.#reducers.set(key, REDUCERS[reducer]);
@@ -219,6 +242,7 @@ export class Swarm {
     }
     this.#hooks = { normalize: state.normalize, validate: state.validate };
     this.#extract = extractVariables;
+    this.#guardrails = guardrails;
     adopt(this, native);
   }
 
@@ -501,6 +525,8 @@ export class Swarm {
   }
 
   async *#turn(session, input, options) {
+    // A tripped input guardrail puts the session back as it was: kept only when one can trip.
+    const before = this.#guardrails.input.size > 0 ? snapshotSession(session) : undefined;
     session.turn += 1;
     const checkpointsBefore = session.checkpoints.length;
     yield { type: 'open', agent: session.active, turn: session.turn };
@@ -512,7 +538,18 @@ export class Swarm {
       }
     }
     yield* this.#rules(session);
-    // The question goes to whichever agent the rules settled on.
+    // The question goes to whichever agent the rules settled on, through that agent's own input
+    // guardrails (not those of the agent it came from).
+    const tripped = await this.#guard('input', session.active, input, session, input);
+    if (tripped !== null) {
+      const { turn } = session;
+      restoreSession(session, before);
+      session.turn = turn;
+      session.checkpoints.push({ turn, hops: session.hops, active: session.active, guardrail: clone(tripped) });
+      yield { type: 'guardrail_tripped', ...tripped };
+      yield* this.#finish(session, checkpointsBefore, options.store, { text: '', reason: 'guardrail-tripped' });
+      return;
+    }
     session.histories[session.active].push({ role: 'user', content: input });
     const end = yield* this.#converse(session, input, '', options);
     yield* this.#finish(session, checkpointsBefore, options.store, end);
@@ -579,6 +616,15 @@ export class Swarm {
       if (answer.text.length > 0) text = answer.text;
       if (answer.raw !== undefined) yield { type: 'response', agent: agentId, text: answer.text, toolCalls: clone(answer.toolCalls), finishReason: answer.finishReason ?? null, usage: answer.usage ?? null, raw: answer.raw };
       const toolCalls = answer.toolCalls;
+      if (toolCalls.length === 0) {
+        // The agent's final answer passes its own output guardrails before it joins the history.
+        const tripped = await this.#guard('output', agentId, answer.text, session, input);
+        if (tripped !== null) {
+          session.checkpoints.push({ turn: session.turn, hops: session.hops, active: session.active, guardrail: clone(tripped) });
+          yield { type: 'guardrail_tripped', ...tripped };
+          return { text: '', reason: 'guardrail-tripped' };
+        }
+      }
       history.push({ role: 'assistant', content: answer.text, ...(toolCalls.length > 0 ? { toolCalls: clone(toolCalls) } : {}) });
       if (toolCalls.length === 0) {
         reason = 'answered';
@@ -663,6 +709,25 @@ export class Swarm {
       }
     }
     return { handedOff: false };
+  }
+
+  // Runs agent `agentId`'s `kind` guardrails on `text`, in order: the first that trips, as
+  // { kind, agent, guardrail (its index), reason }, or null.
+  async #guard(kind, agentId, text, session, input) {
+    const guardrails = this.#guardrails[kind].get(agentId);
+    if (guardrails === undefined) return null;
+    for (const [index, guardrail] of guardrails.entries()) {
+      // Plain values: a guardrail reads copies and changes nothing.
+      const verdict = await guardrail(text, { kind, agent: this.agent(agentId), variables: clone(session.variables), input });
+      if (typeof verdict !== 'object' || verdict === null || typeof verdict.tripped !== 'boolean') {
+        throw new TypeError(`${kind} guardrail ${index} of agent '${agentId}' must return { tripped: boolean, reason?: string }, got ${describe(verdict)}`);
+      }
+      if (verdict.reason !== undefined && typeof verdict.reason !== 'string') {
+        throw new TypeError(`${kind} guardrail ${index} of agent '${agentId}': reason must be a string, got ${describe(verdict.reason)}`);
+      }
+      if (verdict.tripped) return { kind, agent: agentId, guardrail: index, reason: verdict.reason ?? null };
+    }
+    return null;
   }
 
   // Saves the turn to the store (when given one) and ends it with `done`.

@@ -72,6 +72,13 @@ async function swarms(): Promise<void> {
     }
   }
   const pending: Record<string, Approval> | undefined = session.approvals;
+  const guarded = new Swarm({ agents: [{ id: 'a' }] }, {
+    inputGuardrails: { a: (text) => ({ tripped: text.length > 10 }) },
+    outputGuardrails: { a: [async (text, ctx) => ({ tripped: ctx.kind === 'output' && text === '', reason: 'empty' })] },
+  });
+  for await (const e of guarded.runTurn(guarded.createSession(), 'hi', { model: async () => ({ text: 'x' }) })) {
+    if (e.type === 'guardrail_tripped') void [e.kind, e.guardrail, e.reason];
+  }
   void pending;
 }
 void swarms;
