@@ -386,6 +386,8 @@ export interface AgentTool {
   description: string;
   /** A JSON Schema of type "object" (default: no arguments). */
   parameters?: Record<string, unknown>;
+  /** A call pauses the turn until a human decides (swarm.resolveApproval). */
+  approval?: boolean;
 }
 
 export interface SwarmAgent {
@@ -420,6 +422,8 @@ export interface SwarmEdge {
   /** What history the target receives: 'full', 'last-user', 'none' or a custom policy's name. */
   context?: string;
   includeSystem?: boolean;
+  /** LLM edges only: a transfer call pauses the turn until a human decides (swarm.resolveApproval). */
+  approval?: boolean;
 }
 
 export interface SwarmDefinition {
@@ -454,12 +458,30 @@ export interface Session {
   selections: Record<string, number>;
   variables: Record<string, unknown>;
   histories: Record<string, Message[]>;
+  /** The approvals asked in this session, by id (absent until the first); at most one is pending. */
+  approvals?: Record<string, Approval>;
   /** Handoffs, blocked and rejected transfers, and tool runs of this session (moved to the store's log when runTurn is given one). */
   checkpoints: Array<
     | { turn: number; hops: number; active: string; outcome: HandoffOutcome }
     | { turn: number; hops: number; active: string; tool: string; arguments: Record<string, unknown>; result: string; by: 'handler' | 'mock' | 'missing' }
+    | { turn: number; hops: number; active: string; approval: { approvalId: string; approved: boolean; reason?: string } }
+    | { turn: number; hops: number; active: string; guardrail: { kind: 'input' | 'output'; agent: string; guardrail: number; reason: string | null } }
   >;
 }
+
+/** What a human is asked to approve: a call of an `approval: true` tool, or a transfer on an `approval: true` edge. */
+export type ApprovalRequest =
+  | { approvalId: string; agent: string; kind: 'tool'; tool: string; arguments: Record<string, unknown> }
+  | { approvalId: string; agent: string; kind: 'handoff'; tool: string; to: string; edge: number; arguments: Record<string, unknown> };
+
+/**
+ * An approval as the session keeps it. A pending one also holds what its turn needs to resume
+ * (the model response's calls, the user input); those fields are the Swarm's, not an API.
+ */
+export type Approval = ApprovalRequest & { turn: number } & (
+  | { status: 'pending'; [resumeData: string]: unknown }
+  | { status: 'approved' | 'rejected'; reason?: string }
+);
 
 export interface ToolCall {
   id?: string;
@@ -477,12 +499,21 @@ export type HandoffOutcome =
   | { type: 'tool'; agent: string; tool: string; arguments: Record<string, unknown> }
   | { type: 'handoff'; via: 'tool' | 'rule'; from: string; to: string; edge: number; tool?: string; variables: Record<string, unknown>; reason: string | null }
   | { type: 'handoff_blocked'; from: string; to: string; edge: number; tool: string; missing: string[]; invalid: Array<{ name: string; expected: string }>; rejectionReason: string }
-  | { type: 'rejected'; reason: string };
+  | { type: 'rejected'; reason: string }
+  /** A call of an `approval: true` tool or edge: nothing changed; a human decides (runTurn pauses). */
+  | { type: 'approval_required'; kind: 'tool'; agent: string; tool: string; arguments: Record<string, unknown> }
+  | { type: 'approval_required'; kind: 'handoff'; agent: string; tool: string; from: string; to: string; edge: number; arguments: Record<string, unknown> };
 
 /** A call of a response that was not run (an earlier call transferred the conversation). */
 export interface NotRunOutcome {
   type: 'not_run';
   reason: string;
+}
+
+/** A call a human rejected: the model got `Not approved: <reason>` (or `Not approved.`). */
+export interface NotApprovedOutcome {
+  type: 'not_approved';
+  reason: string | null;
 }
 
 export interface ModelResponse {
@@ -535,18 +566,27 @@ export type ModelAnswer = ModelResponse | AsyncIterable<ModelStreamPart>;
 export type ModelFunction = ((request: ModelRequest<any>) => ModelAnswer | void | Promise<ModelAnswer | void>) & { readonly toolFormat?: ToolFormat };
 
 export type SwarmEvent =
-  | { type: 'open'; agent: string; turn: number }
+  /** `approvalId`: when resolveApproval resumes the turn. */
+  | { type: 'open'; agent: string; turn: number; approvalId?: string }
   | ({ type: 'handoff' } & Omit<Extract<HandoffOutcome, { type: 'handoff' }>, 'type'>)
   | ({ type: 'handoff_blocked' } & Omit<Extract<HandoffOutcome, { type: 'handoff_blocked' }>, 'type'>)
   | { type: 'tool_use'; agent: string; call: ToolCall }
-  | { type: 'tool_result'; agent: string; call: ToolCall; result: string; outcome: HandoffOutcome | NotRunOutcome }
+  | { type: 'tool_result'; agent: string; call: ToolCall; result: string; outcome: HandoffOutcome | NotRunOutcome | NotApprovedOutcome }
   | { type: 'tool_mock_required'; agent: string; tool: string; arguments: Record<string, unknown> }
   | { type: 'state_rejected'; source: 'extract'; key: string; message: string }
   | { type: 'chunk'; agent: string; text: string }
   /** After a model call whose answer carried the provider's raw response (every adapter's does). */
   | { type: 'response'; agent: string; text: string; toolCalls: ToolCall[]; finishReason: string | null; usage: unknown; raw: unknown }
-  /** `session` is the session object runTurn was given (updated in place), not a copy. */
-  | { type: 'done'; agent: string; text: string; reason: 'answered' | 'max-model-calls'; session: Session };
+  /** The turn pauses on this call (and the calls after it in the same response) until resolveApproval. */
+  | ({ type: 'approval_required'; call: ToolCall } & ApprovalRequest)
+  | { type: 'approval_resolved'; approvalId: string; approved: boolean; reason: string | null }
+  /** `guardrail`: the index of the one that tripped in the agent's list. */
+  | { type: 'guardrail_tripped'; kind: 'input' | 'output'; agent: string; guardrail: number; reason: string | null }
+  /**
+   * `session` is the session object runTurn was given (updated in place), not a copy.
+   * 'approval-required': the turn paused; `approvalId` names the approval it waits for.
+   */
+  | { type: 'done'; agent: string; text: string; reason: 'answered' | 'max-model-calls' | 'approval-required' | 'guardrail-tripped'; approvalId?: string; session: Session };
 
 export interface ToolContext {
   session: Session;
@@ -580,6 +620,20 @@ export interface SwarmOptions {
     validate?(key: string, value: unknown, ctx: { session: Session; agent: string; source: string }): boolean | string;
   };
   extractVariables?(input: string, ctx: { session: Session; agent: string }): Record<string, unknown> | null | undefined | Promise<Record<string, unknown> | null | undefined>;
+  /** By agent id: checks of the user's input for that agent (not inherited across handoffs). */
+  inputGuardrails?: Record<string, Guardrail | Guardrail[]>;
+  /** By agent id: checks of that agent's final answer before it joins the history. */
+  outputGuardrails?: Record<string, Guardrail | Guardrail[]>;
+}
+
+/** A guardrail: `text` is the user's input or the agent's answer; `ctx` holds copies. */
+export type Guardrail = (
+  text: string,
+  ctx: { kind: 'input' | 'output'; agent: SwarmAgent; variables: Record<string, unknown>; input: string },
+) => GuardrailVerdict | Promise<GuardrailVerdict>;
+export interface GuardrailVerdict {
+  tripped: boolean;
+  reason?: string;
 }
 
 export interface SessionStore {
@@ -661,31 +715,40 @@ export class Swarm {
   applyRules(session: Session): HandoffOutcome | null;
   updateState(session: Session, variables: Record<string, unknown>): HandoffOutcome | null;
   applyToolCall(session: Session, call: ToolCallInput): HandoffOutcome;
-  /** The text runTurn gives the model as a transfer call's result. */
+  /** The text runTurn gives the model as a transfer call's result (for approval_required: that it was not run). */
   toolResult(outcome: Exclude<HandoffOutcome, { type: 'tool' }>): string;
   /** The active agent's instructions now. */
   instructions(session: Session): string;
   messages(session: Session): Message[];
-  runTurn(
+  /** Throws (code ERR_APPROVAL_PENDING) while the session waits for an approval's decision. */
+  runTurn(session: Session, input: string, options: RunTurnOptions): AsyncGenerator<SwarmEvent, void, undefined>;
+  /**
+   * Decides a pending approval and resumes its turn: approve runs the call, reject answers it
+   * `Not approved: <reason>`. Throws (as the first step) ERR_APPROVAL_NOT_FOUND or ERR_APPROVAL_RESOLVED.
+   */
+  resolveApproval(
     session: Session,
-    input: string,
-    options: {
-      model: ModelFunction;
-      /** Default: the model's own toolFormat, else 'openai-chat'. */
-      toolFormat?: ToolFormat;
-      /** The agents' behaviour config (JSON), by agent id: the model request's `config`. */
-      agentConfig?: Record<string, Record<string, unknown>>;
-      /** With toolFormat 'ai-sdk': `jsonSchema` from 'ai', to wrap the schemas. */
-      jsonSchema?: (schema: ToolSchema) => unknown;
-      maxModelCalls?: number;
-      signal?: AbortSignal;
-      store?: SessionStore;
-      toolState?: unknown;
-    },
+    approvalId: string,
+    options: RunTurnOptions & { approve: boolean; reason?: string },
   ): AsyncGenerator<SwarmEvent, void, undefined>;
   dispose(): void;
 }
 export interface Swarm extends DisposableWhereDeclared {}
+
+/** runTurn's options (and resolveApproval's, besides approve and reason). */
+export interface RunTurnOptions {
+  model: ModelFunction;
+  /** Default: the model's own toolFormat, else 'openai-chat'. */
+  toolFormat?: ToolFormat;
+  /** The agents' behaviour config (JSON), by agent id: the model request's `config`. */
+  agentConfig?: Record<string, Record<string, unknown>>;
+  /** With toolFormat 'ai-sdk': `jsonSchema` from 'ai', to wrap the schemas. */
+  jsonSchema?: (schema: ToolSchema) => unknown;
+  maxModelCalls?: number;
+  signal?: AbortSignal;
+  store?: SessionStore;
+  toolState?: unknown;
+}
 
 /** A save of a session that another writer saved first (optimistic versioning of the stores). */
 export { ConflictError } from './stores/errors.js';

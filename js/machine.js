@@ -611,7 +611,10 @@ export class Execution {
     const output = update ?? null;
     this.#updates.set(state.name, output);
     let visits = this.#outputs.get(state.name);
-    if (visits === undefined) this.#outputs.set(state.name, (visits = []));
+    if (visits === undefined) {
+      visits = [];
+      this.#outputs.set(state.name, visits);
+    }
     visits.push(output);
 
     const runtime = requireRuntime();

@@ -79,9 +79,34 @@ function illFormedNames(document) {
   return problems;
 }
 
-const SWARM_OPTIONS = ['contexts', 'handlers', 'mocks', 'instructions', 'reducers', 'state', 'extractVariables'];
+const SWARM_OPTIONS = ['contexts', 'handlers', 'mocks', 'instructions', 'reducers', 'state', 'extractVariables', 'inputGuardrails', 'outputGuardrails'];
 const STATE_HOOKS = ['normalize', 'validate'];
 const RUN_TURN_OPTIONS = ['model', 'toolFormat', 'jsonSchema', 'maxModelCalls', 'signal', 'store', 'toolState', 'agentConfig'];
+const RESOLVE_OPTIONS = ['approve', 'reason', ...RUN_TURN_OPTIONS];
+
+// runTurn's options (and resolveApproval's, which continue a turn), checked; defaults filled in.
+function checkTurnOptions({ model, toolFormat, jsonSchema, maxModelCalls = 10, signal, store, toolState, agentConfig }, where) {
+  if (typeof model !== 'function') throw new TypeError(`${where} needs { model }: a function ({ agent, messages, tools }) => { text, toolCalls }`);
+  const format = toolFormat ?? model.toolFormat ?? 'openai-chat';
+  if (!TOOL_FORMATS.includes(format)) throw new TypeError(`${where} options.toolFormat must be one of ${TOOL_FORMATS.join(', ')}, got ${describe(format)}`);
+  if (jsonSchema !== undefined && typeof jsonSchema !== 'function') throw new TypeError(`${where} options.jsonSchema must be the jsonSchema function from 'ai'`);
+  if (!Number.isSafeInteger(maxModelCalls) || maxModelCalls < 0) throw new TypeError(`${where} options.maxModelCalls must be an integer >= 0, got ${describe(maxModelCalls)}`);
+  if (signal !== undefined && typeof signal?.throwIfAborted !== 'function') throw new TypeError(`${where} options.signal must be an AbortSignal, got ${describe(signal)}`);
+  if (store !== undefined && (typeof store?.save !== 'function' || typeof store?.appendCheckpoint !== 'function')) {
+    throw new TypeError(`${where} options.store must be a session store (save, appendCheckpoint), such as a MemoryStore`);
+  }
+  if (agentConfig !== undefined && (typeof agentConfig !== 'object' || agentConfig === null || Array.isArray(agentConfig))) {
+    throw new TypeError(`${where} options.agentConfig must be an object of per-agent settings, got ${describe(agentConfig)}`);
+  }
+  return { model, toolFormat: format, jsonSchema, maxModelCalls, signal, store, toolState, agentConfig };
+}
+
+// The approval the session waits for (at most one: a pause ends the turn), or undefined.
+function pendingApproval(session) {
+  const approvals = session.approvals;
+  if (typeof approvals !== 'object' || approvals === null) return undefined;
+  return Object.values(approvals).find((a) => a?.status === 'pending');
+}
 
 function checkSession(session, where) {
   if (typeof session !== 'object' || session === null || session.format !== SESSION_FORMAT) {
@@ -108,6 +133,22 @@ function bindFunctions(kind, given, known) {
     else out.set(name, fn);
   }
   return { out, problems };
+}
+
+// Guardrails by agent id: a function or an array of functions each. Checked for types here; the
+// agent ids against the definition once it is loaded.
+function checkGuardrails(kind, given) {
+  if (given === undefined) return new Map();
+  if (typeof given !== 'object' || given === null || Array.isArray(given)) throw new TypeError(`options.${kind} must be an object of guardrails by agent id, got ${describe(given)}`);
+  const out = new Map();
+  for (const [agent, value] of Object.entries(given)) {
+    const list = Array.isArray(value) ? value : [value];
+    list.forEach((fn, i) => {
+      if (typeof fn !== 'function') throw new TypeError(`options.${kind}.${agent}${Array.isArray(value) ? `[${i}]` : ''} must be a function (text, ctx) => { tripped, reason? }, got ${describe(fn)}`);
+    });
+    out.set(agent, list.slice());
+  }
+  return out;
 }
 
 // The types of the constructor's options, checked before anything is allocated.
@@ -138,6 +179,7 @@ export class Swarm {
   #reducers = new Map();
   #hooks;
   #extract;
+  #guardrails;
 
   /**
    * @param definition the swarm definition (docs/handoffs.md); `format` and `version` may be omitted
@@ -148,8 +190,9 @@ export class Swarm {
    */
   constructor(definition, options) {
     if (definition === undefined) throw new TypeError('new Swarm(definition, options): the definition is missing');
-    const { contexts = {}, handlers = {}, mocks = {}, instructions = {}, reducers = {}, state = {}, extractVariables } = checkOptions(options, SWARM_OPTIONS, 'Swarm options');
+    const { contexts = {}, handlers = {}, mocks = {}, instructions = {}, reducers = {}, state = {}, extractVariables, inputGuardrails, outputGuardrails } = checkOptions(options, SWARM_OPTIONS, 'Swarm options');
     checkSwarmOptions({ contexts, handlers, mocks, instructions, reducers, state, extractVariables });
+    const guardrails = { input: checkGuardrails('inputGuardrails', inputGuardrails), output: checkGuardrails('outputGuardrails', outputGuardrails) };
     if (typeof definition === 'string') {
       try {
         definition = JSON.parse(definition);
@@ -185,6 +228,11 @@ export class Swarm {
     const bound = [bindFunctions('handlers', handlers, toolNames), bindFunctions('mocks', mocks, toolNames), bindFunctions('instructions', instructions, new Set(this.#agents.keys()))];
     [this.#handlers, this.#mocks, this.#instructions] = bound.map((b) => b.out);
     problems.push(...bound.flatMap((b) => b.problems));
+    for (const [kind, byAgent] of Object.entries(guardrails)) {
+      for (const agent of byAgent.keys()) {
+        if (!this.#agents.has(agent)) problems.push({ pointer: '', message: `options.${kind}Guardrails.${agent}: no agent '${agent}' in the definition` });
+      }
+    }
     for (const [key, reducer] of Object.entries(reducers)) {
       if (typeof reducer === 'function') this.#reducers.set(key, reducer);
       else if (Object.hasOwn(REDUCERS, reducer)) this.#reducers.set(key, REDUCERS[reducer]);
@@ -196,6 +244,7 @@ export class Swarm {
     }
     this.#hooks = { normalize: state.normalize, validate: state.validate };
     this.#extract = extractVariables;
+    this.#guardrails = guardrails;
     adopt(this, native);
   }
 
@@ -358,10 +407,10 @@ export class Swarm {
    * Only a handoff changes the session.
    */
   applyToolCall(session, call) {
-    return this.#applyToolCall(session, call, undefined);
+    return this.#applyToolCall(session, call, undefined, false);
   }
 
-  #applyToolCall(session, call, settle) {
+  #applyToolCall(session, call, settle, approved) {
     checkSession(session, 'applyToolCall');
     if (call === undefined) throw new TypeError('applyToolCall(session, call): a tool call is { name, arguments }, got nothing');
     call = normalizeToolCall(call);
@@ -377,7 +426,7 @@ export class Swarm {
         text = args;  // not JSON: the core rejects it and says so
       }
     }
-    return this.#commit(session, this.#core(session, 'applyToolCall', 'applyToolCall', call.name, text === undefined ? 'null' : text), settle);
+    return this.#commit(session, this.#core(session, 'applyToolCall', 'applyToolCall', call.name, text === undefined ? 'null' : text, approved), settle);
   }
 
   /** The text runTurn gives the model as the result of a transfer call with this outcome. */
@@ -425,37 +474,61 @@ export class Swarm {
    * tools, instructions, history, variables, config, toolFormat, signal); it returns
    * { text?, toolCalls?, raw? } or an async iterable of stream parts (js/model-answer.js). Yields
    * events: open, handoff, handoff_blocked, tool_use, tool_result, chunk, response, done (and
-   * tool_mock_required, state_rejected). Events are values fixed when yielded; `done.session` is
-   * the session passed in. A turn that ends because `signal` aborted leaves the session exactly
-   * as it was before the turn.
+   * tool_mock_required, state_rejected, approval_required). Events are values fixed when yielded;
+   * `done.session` is the session passed in. A turn that ends because `signal` aborted leaves the
+   * session exactly as it was before the turn. A call of an `approval: true` tool or edge pauses
+   * the turn: `approval_required`, then `done` with reason 'approval-required'; the session keeps
+   * the pending approval until resolveApproval() decides it (docs/handoffs.md#approvals).
    */
   async *runTurn(session, input, options) {
     checkSession(session, 'runTurn(session, input, { model })');
     if (typeof input !== 'string') throw new TypeError(`runTurn(session, input, { model }): input must be a string, got ${input === undefined ? 'nothing' : describe(input)}`);
-    const { model, toolFormat, jsonSchema, maxModelCalls = 10, signal, store, toolState, agentConfig } = checkOptions(options, RUN_TURN_OPTIONS, 'runTurn options');
-    if (typeof model !== 'function') throw new TypeError('runTurn needs { model }: a function ({ agent, messages, tools }) => { text, toolCalls }');
-    const format = toolFormat ?? model.toolFormat ?? 'openai-chat';
-    if (!TOOL_FORMATS.includes(format)) throw new TypeError(`runTurn options.toolFormat must be one of ${TOOL_FORMATS.join(', ')}, got ${describe(format)}`);
-    if (jsonSchema !== undefined && typeof jsonSchema !== 'function') throw new TypeError("runTurn options.jsonSchema must be the jsonSchema function from 'ai'");
-    if (!Number.isSafeInteger(maxModelCalls) || maxModelCalls < 0) throw new TypeError(`runTurn options.maxModelCalls must be an integer >= 0, got ${describe(maxModelCalls)}`);
-    if (signal !== undefined && typeof signal?.throwIfAborted !== 'function') throw new TypeError(`runTurn options.signal must be an AbortSignal, got ${describe(signal)}`);
-    if (store !== undefined && (typeof store?.save !== 'function' || typeof store?.appendCheckpoint !== 'function')) {
-      throw new TypeError('runTurn options.store must be a session store (save, appendCheckpoint), such as a MemoryStore');
+    const turn = checkTurnOptions(checkOptions(options, RUN_TURN_OPTIONS, 'runTurn options'), 'runTurn');
+    const pending = pendingApproval(session);
+    if (pending !== undefined) {
+      throw Object.assign(new Error(`runTurn: the session waits for the decision on approval '${pending.approvalId}' (${pending.kind === 'handoff' ? `a transfer to ${pending.to}` : `tool ${pending.tool}`}); resolve it with swarm.resolveApproval() before the next turn`), { code: 'ERR_APPROVAL_PENDING', approvalId: pending.approvalId });
     }
-    if (agentConfig !== undefined && (typeof agentConfig !== 'object' || agentConfig === null || Array.isArray(agentConfig))) {
-      throw new TypeError(`runTurn options.agentConfig must be an object of per-agent settings, got ${describe(agentConfig)}`);
-    }
+    yield* this.#abortable(session, turn.signal, this.#turn(session, input, turn));
+  }
+
+  /**
+   * Decides the approval `approvalId` that paused a turn of `session` and resumes that turn:
+   * `approve: true` runs the tool or the handoff (the core checks the call again against the
+   * session as it is now), `approve: false` gives the model `Not approved: <reason>` as the call's
+   * result. The calls of the same model response after the paused one then run in order (one may
+   * pause again), and the turn goes on with the model. Takes runTurn's options besides `approve`
+   * and `reason`; yields runTurn's events, opening with `open` and `approval_resolved`.
+   * An unknown id throws (code ERR_APPROVAL_NOT_FOUND), a decided one too (ERR_APPROVAL_RESOLVED).
+   */
+  async *resolveApproval(session, approvalId, options) {
+    checkSession(session, 'resolveApproval(session, approvalId, { approve, model })');
+    if (typeof approvalId !== 'string') throw new TypeError(`resolveApproval: approvalId must be a string, got ${describe(approvalId)}`);
+    const { approve, reason, ...rest } = checkOptions(options, RESOLVE_OPTIONS, 'resolveApproval options');
+    if (typeof approve !== 'boolean') throw new TypeError(`resolveApproval options.approve must be true or false, got ${approve === undefined ? 'nothing' : describe(approve)}`);
+    if (reason !== undefined && typeof reason !== 'string') throw new TypeError(`resolveApproval options.reason must be a string, got ${describe(reason)}`);
+    const turn = checkTurnOptions(rest, 'resolveApproval');
+    const approvals = session.approvals;
+    const record = typeof approvals === 'object' && approvals !== null && Object.hasOwn(approvals, approvalId) ? approvals[approvalId] : undefined;
+    if (record === undefined) throw Object.assign(new Error(`resolveApproval: the session has no approval '${approvalId}'`), { code: 'ERR_APPROVAL_NOT_FOUND', approvalId });
+    if (record.status !== 'pending') throw Object.assign(new Error(`resolveApproval: approval '${approvalId}' was already decided (${record.status})`), { code: 'ERR_APPROVAL_RESOLVED', approvalId, status: record.status });
+    yield* this.#abortable(session, turn.signal, this.#resume(session, approvalId, { approve, reason }, turn));
+  }
+
+  // Runs `events`; when `signal` aborts it, the session goes back to what it was before.
+  async *#abortable(session, signal, events) {
     // Copied only when the turn can be aborted: a turn without a signal pays nothing.
     const before = signal === undefined ? undefined : snapshotSession(session);
     try {
-      yield* this.#turn(session, input, { model, toolFormat: format, jsonSchema, maxModelCalls, signal, store, toolState, agentConfig });
+      yield* events;
     } catch (error) {
       if (before !== undefined && signal.aborted) restoreSession(session, before);
       throw error;
     }
   }
 
-  async *#turn(session, input, { model, toolFormat, jsonSchema, maxModelCalls, signal, store, toolState, agentConfig }) {
+  async *#turn(session, input, options) {
+    // A tripped input guardrail puts the session back as it was: kept only when one can trip.
+    const before = this.#guardrails.input.size > 0 ? snapshotSession(session) : undefined;
     session.turn += 1;
     const checkpointsBefore = session.checkpoints.length;
     yield { type: 'open', agent: session.active, turn: session.turn };
@@ -466,12 +539,67 @@ export class Swarm {
         if (!changed.ok) yield { type: 'state_rejected', source: 'extract', key: changed.key, message: changed.message };
       }
     }
+    yield* this.#rules(session);
+    // The question goes to whichever agent the rules settled on, through that agent's own input
+    // guardrails (not those of the agent it came from).
+    const tripped = await this.#guard('input', session.active, input, session, input);
+    if (tripped !== null) {
+      const { turn } = session;
+      restoreSession(session, before);
+      session.turn = turn;
+      session.checkpoints.push({ turn, hops: session.hops, active: session.active, guardrail: clone(tripped) });
+      yield { type: 'guardrail_tripped', ...tripped };
+      yield* this.#finish(session, checkpointsBefore, options.store, { text: '', reason: 'guardrail-tripped' });
+      return;
+    }
+    session.histories[session.active].push({ role: 'user', content: input });
+    const end = yield* this.#converse(session, input, '', options);
+    yield* this.#finish(session, checkpointsBefore, options.store, end);
+  }
+
+  async *#resume(session, approvalId, { approve, reason }, options) {
+    const checkpointsBefore = session.checkpoints.length;
+    const pending = session.approvals[approvalId];
+    const { agent: agentId, calls, index, announced, input, text } = pending;
+    yield { type: 'open', agent: session.active, turn: session.turn, approvalId };
+    const { calls: _calls, index: _index, announced: _announced, input: _input, text: _text, ...kept } = pending;
+    session.approvals = { ...session.approvals, [approvalId]: { ...kept, status: approve ? 'approved' : 'rejected', ...(reason === undefined ? {} : { reason }) } };
+    yield { type: 'approval_resolved', approvalId, approved: approve, reason: reason ?? null };
+    session.checkpoints.push({ turn: session.turn, hops: session.hops, active: session.active, approval: { approvalId, approved: approve, ...(reason === undefined ? {} : { reason }) } });
+    const history = session.histories[agentId];
+    let acted = {};
+    if (session.active !== agentId || history === undefined) {
+      // The host moved the session while the call waited: the calls belong to an agent no longer active.
+      if (history !== undefined) yield* this.#notRun(history, agentId, calls.slice(index), 'the conversation was transferred while this call awaited approval', announced);
+    } else if (approve) {
+      acted = yield* this.#act(session, agentId, calls, index, { input, toolState: options.toolState, announced, approvedFirst: true });
+    } else {
+      const call = calls[index];
+      const result = reason === undefined || reason === '' ? 'Not approved.' : `Not approved: ${reason}`;
+      history.push({ role: 'tool', toolCallId: call.id, name: call.name, content: result });
+      yield { type: 'tool_result', agent: agentId, call: clone(call), result, outcome: { type: 'not_approved', reason: reason ?? null } };
+      acted = yield* this.#act(session, agentId, calls, index + 1, { input, toolState: options.toolState, announced });
+    }
+    let end;
+    if (acted.paused !== undefined) {
+      end = { text, reason: 'approval-required', approvalId: acted.paused };
+    } else {
+      if (acted.handedOff) yield* this.#rules(session);
+      end = yield* this.#converse(session, input, text, options);
+    }
+    yield* this.#finish(session, checkpointsBefore, options.store, end);
+  }
+
+  // Takes the rule edges that hold, one after another, as handoff events.
+  *#rules(session) {
     for (let outcome = this.applyRules(session); outcome !== null; outcome = this.applyRules(session)) {
       yield { type: 'handoff', ...outcome };
     }
-    // The question goes to whichever agent the rules settled on.
-    session.histories[session.active].push({ role: 'user', content: input });
-    let text = '';
+  }
+
+  // The model calls of a turn, until an answer without tool calls, the budget, or a pause for an
+  // approval: { text, reason, approvalId? }.
+  async *#converse(session, input, text, { model, toolFormat, jsonSchema, maxModelCalls, signal, toolState, agentConfig }) {
     let reason = 'max-model-calls';
     for (let calls = 0; calls < maxModelCalls; calls++) {
       signal?.throwIfAborted();
@@ -490,71 +618,133 @@ export class Swarm {
       if (answer.text.length > 0) text = answer.text;
       if (answer.raw !== undefined) yield { type: 'response', agent: agentId, text: answer.text, toolCalls: clone(answer.toolCalls), finishReason: answer.finishReason ?? null, usage: answer.usage ?? null, raw: answer.raw };
       const toolCalls = answer.toolCalls;
+      if (toolCalls.length === 0) {
+        // The agent's final answer passes its own output guardrails before it joins the history.
+        const tripped = await this.#guard('output', agentId, answer.text, session, input);
+        if (tripped !== null) {
+          session.checkpoints.push({ turn: session.turn, hops: session.hops, active: session.active, guardrail: clone(tripped) });
+          yield { type: 'guardrail_tripped', ...tripped };
+          return { text: '', reason: 'guardrail-tripped' };
+        }
+      }
       history.push({ role: 'assistant', content: answer.text, ...(toolCalls.length > 0 ? { toolCalls: clone(toolCalls) } : {}) });
       if (toolCalls.length === 0) {
         reason = 'answered';
         break;
       }
-      // Every tool call gets an answer in the history it belongs to, before any handoff copies it,
-      // and a tool_use and a tool_result event, also when it is not run.
-      const notRun = (skipped, why) => {
-        const content = `Not run: ${why}.`;
-        for (const later of skipped) history.push({ role: 'tool', toolCallId: later.id, name: later.name, content });
-        return skipped.flatMap((later) => [
-          { type: 'tool_use', agent: agentId, call: clone(later) },
-          { type: 'tool_result', agent: agentId, call: clone(later), result: content, outcome: { type: 'not_run', reason: why } },
-        ]);
-      };
       if (session.active !== agentId) {
         // The session moved while the model was answering (the host changed its state): this
         // response's calls belong to an agent that is no longer active.
-        yield* notRun(toolCalls, 'the conversation was transferred while this call was made');
+        yield* this.#notRun(history, agentId, toolCalls, 'the conversation was transferred while this call was made', answer.announced);
         continue;
       }
-      let handedOff = false;
-      let skippedEvents = [];
-      for (const [index, call] of toolCalls.entries()) {
-        if (!answer.announced) yield { type: 'tool_use', agent: agentId, call: clone(call) };
-        // The result joins the source's history before a handoff carries that history along, so
-        // that every tool call in the target's context has its answer.
-        let result;
-        const outcome = this.#applyToolCall(session, call, (settled, settledResult) => {
-          if (settled.type === 'tool') return;  // its result comes from the handler, below
-          result = settledResult;
-          history.push({ role: 'tool', toolCallId: call.id, name: call.name, content: result });
-          if (settled.type === 'handoff') skippedEvents = notRun(toolCalls.slice(index + 1), 'the conversation was transferred');
-        });
-        if (outcome.type === 'tool') {
-          const ran = await this.#runTool(session, clone(outcome), call, { input, toolState });
-          if (ran.kind === 'missing') yield { type: 'tool_mock_required', agent: agentId, tool: outcome.tool, arguments: clone(outcome.arguments) };
-          result = typeof ran.value === 'string' ? ran.value : JSON.stringify(ran.value ?? null);
-          history.push({ role: 'tool', toolCallId: call.id, name: call.name, content: result });
-          session.checkpoints.push({ turn: session.turn, hops: session.hops, active: session.active, tool: outcome.tool, arguments: clone(outcome.arguments), result, by: ran.kind });
-        } else if (outcome.type === 'handoff') {
-          handedOff = true;
-          yield { type: 'handoff', ...clone(outcome) };
-        } else if (outcome.type === 'handoff_blocked') {
-          yield { type: 'handoff_blocked', ...clone(outcome) };
+      const acted = yield* this.#act(session, agentId, toolCalls, 0, { input, toolState, announced: answer.announced, text });
+      if (acted.paused !== undefined) return { text, reason: 'approval-required', approvalId: acted.paused };
+      if (acted.handedOff) yield* this.#rules(session);
+    }
+    return { text, reason };
+  }
+
+  // Answers `skipped` calls in `history` without running them, with a tool_use and a tool_result
+  // event each (tool_use only when the model's stream has not announced it already).
+  *#notRun(history, agentId, skipped, why, announced) {
+    const content = `Not run: ${why}.`;
+    for (const later of skipped) history.push({ role: 'tool', toolCallId: later.id, name: later.name, content });
+    for (const later of skipped) {
+      if (!announced) yield { type: 'tool_use', agent: agentId, call: clone(later) };
+      yield { type: 'tool_result', agent: agentId, call: clone(later), result: content, outcome: { type: 'not_run', reason: why } };
+    }
+  }
+
+  // Acts on the tool calls of one model response, from `calls[from]` on: { handedOff } or
+  // { paused: approvalId } when a call needs a human's approval (then it and the calls after it
+  // wait in the session, with what the resumed turn needs). `approvedFirst`: calls[from] is approved.
+  async *#act(session, agentId, calls, from, { input, toolState, announced, approvedFirst = false, text = '' }) {
+    const history = session.histories[agentId];
+    for (let index = from; index < calls.length; index++) {
+      const call = calls[index];
+      const approved = approvedFirst && index === from;
+      // A call that waited for approval was announced when it paused the turn.
+      if (!announced && !approved) yield { type: 'tool_use', agent: agentId, call: clone(call) };
+      // Every tool call gets an answer in the history it belongs to, before any handoff copies it:
+      // the result joins the source's history before a handoff carries that history along.
+      let result;
+      const outcome = this.#applyToolCall(session, call, (settled, settledResult) => {
+        if (settled.type === 'tool' || settled.type === 'approval_required') return;  // answered below, or after the decision
+        result = settledResult;
+        history.push({ role: 'tool', toolCallId: call.id, name: call.name, content: result });
+        if (settled.type === 'handoff') {
+          const content = 'Not run: the conversation was transferred.';
+          for (const later of calls.slice(index + 1)) history.push({ role: 'tool', toolCallId: later.id, name: later.name, content });
         }
-        yield { type: 'tool_result', agent: agentId, call: clone(call), result, outcome };
-        if (handedOff) {
-          yield* skippedEvents;
-          break;
-        }
+      }, approved);
+      if (outcome.type === 'approval_required') {
+        const approvalId = globalThis.crypto.randomUUID();
+        const { kind, tool, to, edge, arguments: args } = outcome;
+        const asked = { approvalId, agent: agentId, kind, tool, ...(kind === 'handoff' ? { to, edge } : {}), arguments: clone(args) };
+        session.approvals = {
+          ...(session.approvals ?? {}),
+          [approvalId]: { ...clone(asked), status: 'pending', turn: session.turn, call: clone(call), calls: clone(calls), index, announced: Boolean(announced), input, text },
+        };
+        yield { type: 'approval_required', ...asked, call: clone(call) };
+        return { paused: approvalId };
       }
-      if (handedOff) {
-        for (let outcome = this.applyRules(session); outcome !== null; outcome = this.applyRules(session)) {
-          yield { type: 'handoff', ...outcome };
+      if (outcome.type === 'tool') {
+        const ran = await this.#runTool(session, clone(outcome), call, { input, toolState });
+        if (ran.kind === 'missing') yield { type: 'tool_mock_required', agent: agentId, tool: outcome.tool, arguments: clone(outcome.arguments) };
+        result = typeof ran.value === 'string' ? ran.value : JSON.stringify(ran.value ?? null);
+        history.push({ role: 'tool', toolCallId: call.id, name: call.name, content: result });
+        session.checkpoints.push({ turn: session.turn, hops: session.hops, active: session.active, tool: outcome.tool, arguments: clone(outcome.arguments), result, by: ran.kind });
+      } else if (outcome.type === 'handoff') {
+        yield { type: 'handoff', ...clone(outcome) };
+      } else if (outcome.type === 'handoff_blocked') {
+        yield { type: 'handoff_blocked', ...clone(outcome) };
+      }
+      yield { type: 'tool_result', agent: agentId, call: clone(call), result, outcome };
+      if (outcome.type === 'handoff') {
+        const why = 'the conversation was transferred';
+        for (const later of calls.slice(index + 1)) {
+          if (!announced) yield { type: 'tool_use', agent: agentId, call: clone(later) };
+          yield { type: 'tool_result', agent: agentId, call: clone(later), result: `Not run: ${why}.`, outcome: { type: 'not_run', reason: why } };
         }
+        return { handedOff: true };
       }
     }
+    return { handedOff: false };
+  }
+
+  // Runs agent `agentId`'s `kind` guardrails on `text`, in order: the first that trips, as
+  // { kind, agent, guardrail (its index), reason }, or null.
+  async #guard(kind, agentId, text, session, input) {
+    const guardrails = this.#guardrails[kind].get(agentId);
+    if (guardrails === undefined) return null;
+    for (const [index, guardrail] of guardrails.entries()) {
+      // Plain values: a guardrail reads copies and changes nothing.
+      const verdict = await guardrail(text, { kind, agent: this.agent(agentId), variables: clone(session.variables), input });
+      if (typeof verdict !== 'object' || verdict === null || typeof verdict.tripped !== 'boolean') {
+        throw new TypeError(`${kind} guardrail ${index} of agent '${agentId}' must return { tripped: boolean, reason?: string }, got ${describe(verdict)}`);
+      }
+      if (verdict.reason !== undefined && typeof verdict.reason !== 'string') {
+        throw new TypeError(`${kind} guardrail ${index} of agent '${agentId}': reason must be a string, got ${describe(verdict.reason)}`);
+      }
+      if (verdict.tripped) return { kind, agent: agentId, guardrail: index, reason: verdict.reason ?? null };
+    }
+    return null;
+  }
+
+  /**
+   * Saves the turn to the store (when given one) and ends it with `done`.
+   * @param {{ text: string, reason: string, approvalId?: string }} ending
+   */
+  async *#finish(session, checkpointsBefore, store, ending) {
+    const { text, reason, approvalId } = ending;
     if (store !== undefined) {
       // The store keeps the checkpoint log; the session keeps only what this turn has not handed over.
       for (const checkpoint of session.checkpoints.slice(checkpointsBefore)) await store.appendCheckpoint(session.id, checkpoint);
       session.checkpoints = [];
       await store.save(session);
     }
-    yield { type: 'done', agent: session.active, text, reason, session };
+    yield { type: 'done', agent: session.active, text, reason, ...(approvalId === undefined ? {} : { approvalId }), session };
   }
 
   dispose() {

@@ -279,10 +279,12 @@ std::string swarm_apply_rules(const SwarmHolder& holder, const std::string& sess
   });
 }
 
+// `approved`: a human approved this call (docs/handoffs.md#approvals); a call of an `approval: true`
+// tool or edge without it is "approval_required" and changes nothing.
 std::string swarm_apply_tool_call(const SwarmHolder& holder, const std::string& session, const std::string& name,
-                                  const std::string& arguments) {
+                                  const std::string& arguments, bool approved) {
   return with_session(holder, session, [&](SessionCore& core) {
-    return handoff::swarm::host_record(*holder.swarm, handoff::swarm::apply_tool_call_text(*holder.swarm, core, name, arguments));
+    return handoff::swarm::host_record(*holder.swarm, handoff::swarm::apply_tool_call_text(*holder.swarm, core, name, arguments, approved));
   });
 }
 

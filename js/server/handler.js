@@ -276,16 +276,44 @@ export function createHandler(options) {
     return json(200, { checkpoints: await store.listCheckpoints(id) });
   }
 
-  // Approvals (issue 16) need the Swarm to pause a turn on an `approval: true` edge or tool and to
-  // resume it (swarm.resolveApproval); this version of the Swarm has neither. The route is kept,
-  // with its request checked, so that clients can be written against it: it answers 501.
-  /** @returns {Promise<Response>} (never: it answers 501 by throwing) */
-  async function resolveApproval(request, { id }) {
+  /** @returns {Promise<Response>} */
+  // Resumes the turn that paused for approval `approval` (docs/server.md#approvals): the same
+  // lease, stream and save as a turn, with swarm.resolveApproval in place of runTurn.
+  async function resolveApproval(request, { id, approval }) {
     const body = fields(await readJSON(request, limits.maxBodyBytes), ['approve', 'reason'], 'POST /sessions/:id/approvals/:approvalId body');
     if (typeof body.approve !== 'boolean') throw new HttpError(400, 'invalid_request', 'approve must be true or false');
     if (body.reason !== undefined && typeof body.reason !== 'string') throw new HttpError(400, 'invalid_request', 'reason must be a string');
-    await load(id);
-    throw new HttpError(501, 'approvals_unavailable', 'approvals are not available in this version of handoff-graph: no edge or tool can pause a turn for approval yet, so there is nothing to resolve');
+    checkApproval(await load(id), approval);
+    const holder = randomId(12);
+    if (!(await store.acquireLease(id, holder, limits.turnLeaseMs))) {
+      throw new HttpError(409, 'turn_in_progress', 'a turn of this session is running; retry when it is done', { 'retry-after': '1' });
+    }
+    let session;
+    try {
+      // Read again under the lease: another request may have decided this approval meanwhile.
+      session = await load(id);
+      checkApproval(session, approval);
+    } catch (error) {
+      await store.releaseLease(id, holder).catch((e) => report(e, request));
+      throw error;
+    }
+    const decision = { approve: body.approve, ...(body.reason === undefined ? {} : { reason: body.reason }) };
+    return streamTurn(request, session, holder, (turnOptions) => swarm.resolveApproval(session, approval, { ...decision, ...turnOptions }));
+  }
+
+  // 404 for an approval the session never had, 409 for one already decided.
+  function checkApproval(session, approval) {
+    const approvals = session.approvals;
+    const record = typeof approvals === 'object' && approvals !== null && Object.hasOwn(approvals, approval) ? approvals[approval] : undefined;
+    if (record === undefined) throw new HttpError(404, 'approval_not_found', 'this session has no approval with this id');
+    if (record.status !== 'pending') throw new HttpError(409, 'approval_resolved', `this approval was already decided (${record.status})`);
+  }
+
+  // The approval a session waits for: its next turn must wait for the decision.
+  function pendingApproval(session) {
+    const approvals = session.approvals;
+    if (typeof approvals !== 'object' || approvals === null) return undefined;
+    return Object.values(approvals).find((a) => a?.status === 'pending');
   }
 
   async function runTurn(request, { id }) {
@@ -301,16 +329,21 @@ export function createHandler(options) {
     try {
       // Read again under the lease: the turn before this one may have saved since the first read.
       session = await load(id);
+      const pending = pendingApproval(session);
+      if (pending !== undefined) {
+        throw new HttpError(409, 'approval_pending', `the session waits for the decision on approval ${pending.approvalId}: POST /sessions/${id}/approvals/${pending.approvalId} first`);
+      }
     } catch (error) {
       await store.releaseLease(id, holder).catch((e) => report(e, request));
       throw error;
     }
-    return streamTurn(request, session, body.input, holder);
+    return streamTurn(request, session, holder, (turnOptions) => swarm.runTurn(session, body.input, turnOptions));
   }
 
-  function streamTurn(request, session, input, holder) {
+  // `start(options)`: the swarm's events for runTurn's options (a turn, or a resumed one).
+  function streamTurn(request, session, holder, start) {
     const abort = new AbortController();
-    const events = turnEvents(request, session, input, holder, abort);
+    const events = turnEvents(request, session, holder, abort, start);
     const encoder = new TextEncoder();
     const body = new ReadableStream({
       async pull(controller) {
@@ -327,7 +360,7 @@ export function createHandler(options) {
     return new Response(body, { status: 200, headers: SSE_HEADERS });
   }
 
-  async function* turnEvents(request, session, input, holder, abort) {
+  async function* turnEvents(request, session, holder, abort, start) {
     const { id } = session;
     const { signal } = abort;
     const fail = (code, message) => abort.abort(new TurnError(code, message));
@@ -354,7 +387,7 @@ export function createHandler(options) {
       });
     };
     try {
-      for await (const event of swarm.runTurn(session, input, { model: guarded, toolFormat, maxModelCalls: limits.maxModelCalls, signal })) {
+      for await (const event of start({ model: guarded, toolFormat, maxModelCalls: limits.maxModelCalls, signal })) {
         if (event.type !== 'done') {
           yield sse(event.type, event);
           continue;

@@ -246,12 +246,15 @@ Json apply_rules(const Swarm& swarm, SessionCore& session) {
   return nullptr;
 }
 
-Json apply_tool_call(const Swarm& swarm, SessionCore& session, const std::string& name, const Json& arguments) {
+Json apply_tool_call(const Swarm& swarm, SessionCore& session, const std::string& name, const Json& arguments, bool approved) {
   if (const Agent* agent = swarm.agent(session.active)) {
     for (const AgentTool& tool : agent->tools) {
       if (tool.name != name) continue;
       Json args = arguments.is_null() ? Json::object() : arguments;
       if (!args.is_object()) return rejected("the arguments of '" + name + "' must be a JSON object");
+      if (tool.approval && !approved) {
+        return {{"type", "approval_required"}, {"kind", "tool"}, {"agent", agent->id}, {"tool", name}, {"arguments", std::move(args)}};
+      }
       return {{"type", "tool"}, {"agent", agent->id}, {"tool", name}, {"arguments", std::move(args)}};
     }
   }
@@ -305,10 +308,15 @@ Json apply_tool_call(const Swarm& swarm, SessionCore& session, const std::string
     return blocked_outcome(swarm, *edge, std::move(missing), std::move(invalid),
                            problems + ". Provide what is missing or correct, then call " + edge->tool_name + " again.");
   }
+  if (edge->approval && !approved) {
+    return {{"type", "approval_required"}, {"kind", "handoff"}, {"agent", edge->from}, {"tool", edge->tool_name},
+            {"from", edge->from}, {"to", edge->to}, {"edge", index_of(swarm, *edge)}, {"arguments", std::move(args)}};
+  }
   return handoff_outcome(swarm, session, *edge, "tool", std::move(variables), reason);
 }
 
-Json apply_tool_call_text(const Swarm& swarm, SessionCore& session, const std::string& name, const std::string& arguments) {
+Json apply_tool_call_text(const Swarm& swarm, SessionCore& session, const std::string& name, const std::string& arguments,
+                          bool approved) {
   // The text comes from a model. Parsing is iterative, but copying and printing JSON recurse once
   // per level, so arguments nested deeper than kMaxArgumentDepth are refused here, unread.
   bool too_deep = false;
@@ -322,7 +330,7 @@ Json apply_tool_call_text(const Swarm& swarm, SessionCore& session, const std::s
   if (too_deep) {
     return rejected("the arguments of '" + name + "' nest deeper than " + std::to_string(kMaxArgumentDepth) + " levels");
   }
-  return apply_tool_call(swarm, session, name, args);
+  return apply_tool_call(swarm, session, name, args, approved);
 }
 
 Expected<Json, std::string> offered_tools_record(const Swarm& swarm, const SessionCore& session, const std::string& format) {
@@ -361,7 +369,11 @@ Expected<std::string, std::string> tool_result_text(const Swarm& swarm, const Js
   }
   if (type != nullptr && *type == "handoff_blocked" && text("rejectionReason") != nullptr) return *text("rejectionReason");
   if (type != nullptr && *type == "rejected" && text("reason") != nullptr) return "Error: " + *text("reason");
-  return unexpected(std::string("expected a handoff, handoff_blocked or rejected outcome of a tool call"));
+  // A host without a human to ask (an adapter answering a call itself) tells the model so.
+  if (type != nullptr && *type == "approval_required" && text("tool") != nullptr) {
+    return "Not run: '" + *text("tool") + "' needs a human's approval, and none can be asked here.";
+  }
+  return unexpected(std::string("expected a handoff, handoff_blocked or rejected outcome of a tool call (or one awaiting approval)"));
 }
 
 Json host_record(const Swarm& swarm, Json outcome) {

@@ -57,12 +57,20 @@ Json apply_rules(const Swarm& swarm, SessionCore& session);
 // "tool", … }. A handoff moves the session and counts it; the variables it brings (`variables`)
 // are for the host to merge, through its reducers and state hooks. "tool" is a call of one of the
 // agent's own tools, for the host to run.
-Json apply_tool_call(const Swarm& swarm, SessionCore& session, const std::string& name, const Json& arguments);
+//
+// A call of a tool or an edge marked `approval: true` that is not `approved` yet, and that would
+// otherwise run (an own tool) or hand off (an edge whose checks all pass), is "approval_required":
+// { kind: "tool" | "handoff", agent, tool, arguments, and for a handoff from, to, edge }. It
+// changes nothing; the host asks a human, and calls again with `approved` once one agreed, when
+// the core checks the call afresh against the session as it is then.
+Json apply_tool_call(const Swarm& swarm, SessionCore& session, const std::string& name, const Json& arguments,
+                     bool approved = false);
 // Arrays and objects nested deeper than this in a tool call's arguments text are rejected
 // (docs/limits.md): `[[1]]` is two levels.
 inline constexpr int kMaxArgumentDepth = 512;
 // The same, with the arguments as the JSON text models send; text that is not JSON is rejected.
-Json apply_tool_call_text(const Swarm& swarm, SessionCore& session, const std::string& name, const std::string& arguments);
+Json apply_tool_call_text(const Swarm& swarm, SessionCore& session, const std::string& name, const std::string& arguments,
+                          bool approved = false);
 
 // A tool handoff the core allowed and the host then refused: its state hook rejected the value
 // the model gave for `variable`, saying `message`. The handoff_blocked outcome, with the reason
@@ -83,7 +91,8 @@ Json host_record(const Swarm& swarm, Json outcome);
 
 // The tool result host_record gives for `outcome`, for a host that holds only the outcome (an
 // adapter answering a transfer call itself). The outcome may come from anywhere: every field is
-// checked, and an outcome without a tool result (a rule handoff, an own tool) is an error.
+// checked, and an outcome without a tool result (a rule handoff, an own tool) is an error. An
+// approval_required outcome's result says the call was not run for want of a human to approve it.
 Expected<std::string, std::string> tool_result_text(const Swarm& swarm, const Json& outcome);
 
 }  // namespace handoff::swarm

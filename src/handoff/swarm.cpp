@@ -96,7 +96,7 @@ Expected<std::unique_ptr<Swarm>, std::vector<definition::Problem>> Swarm::from_j
           r.problem(at, "expected an object");
           continue;
         }
-        r.only(t, at, {"name", "description", "parameters"});
+        r.only(t, at, {"name", "description", "parameters", "approval"});
         AgentTool tool;
         if (const std::string* n = r.string(t, at, "name", true)) {
           if (!valid_tool_name(*n)) r.problem(at + "/name", "a tool name must match ^[a-zA-Z0-9_-]{1,64}$");
@@ -112,6 +112,7 @@ Expected<std::unique_ptr<Swarm>, std::vector<definition::Problem>> Swarm::from_j
           if (!p.is_object() || !p.contains("type") || p["type"] != "object") r.problem(at + "/parameters", "expected a JSON Schema of type \"object\"");
           else tool.parameters = p;
         }
+        tool.approval = r.boolean(t, at, "approval").value_or(false);
         agent.tools.push_back(std::move(tool));
       }
     }
@@ -127,7 +128,7 @@ Expected<std::unique_ptr<Swarm>, std::vector<definition::Problem>> Swarm::from_j
       r.problem(pointer, "expected an object");
       continue;
     }
-    r.only(e, pointer, {"from", "to", "description", "when", "offer", "toolName", "requires", "context", "includeSystem"});
+    r.only(e, pointer, {"from", "to", "description", "when", "offer", "toolName", "requires", "context", "includeSystem", "approval"});
     Edge edge;
     const std::string* from = r.string(e, pointer, "from", true);
     const std::string* to = r.string(e, pointer, "to", true);
@@ -152,6 +153,8 @@ Expected<std::unique_ptr<Swarm>, std::vector<definition::Problem>> Swarm::from_j
     }
     if (const std::string* context = r.string(e, pointer, "context", false)) edge.context = *context;
     edge.include_system = r.boolean(e, pointer, "includeSystem");
+    edge.approval = r.boolean(e, pointer, "approval").value_or(false);
+    if (edge.approval && !edge.offered) r.problem(pointer + "/approval", "a rule edge is taken without a model's call, so there is nothing to approve; approval applies to edges offered as tools");
     if (e.contains("requires")) {
       const Json& requires_ = e["requires"];
       if (!requires_.is_array()) r.problem(pointer + "/requires", "expected an array");
@@ -248,7 +251,11 @@ Json Swarm::to_json() const {
     if (a.handoffs) agent["handoffs"] = *a.handoffs;
     if (!a.tools.empty()) {
       Json tools = Json::array();
-      for (const AgentTool& t : a.tools) tools.push_back({{"name", t.name}, {"description", t.description}, {"parameters", t.parameters}});
+      for (const AgentTool& t : a.tools) {
+        Json tool = {{"name", t.name}, {"description", t.description}, {"parameters", t.parameters}};
+        if (t.approval) tool["approval"] = true;
+        tools.push_back(std::move(tool));
+      }
       agent["tools"] = std::move(tools);
     }
     agents.push_back(std::move(agent));
@@ -271,6 +278,7 @@ Json Swarm::to_json() const {
     }
     if (!e.context.empty()) edge["context"] = e.context;
     if (e.include_system) edge["includeSystem"] = *e.include_system;
+    if (e.approval) edge["approval"] = true;
     edges.push_back(std::move(edge));
   }
   Json out = {{"format", kSwarmFormat}, {"version", kSwarmVersion}};

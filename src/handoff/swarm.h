@@ -36,6 +36,7 @@ struct AgentTool {
   std::string name;
   std::string description;
   Json parameters;  // a JSON Schema for an object
+  bool approval = false;  // a call pauses the turn until a human approves or rejects it
 };
 
 struct Agent {
@@ -65,6 +66,7 @@ struct Edge {
   std::vector<Variable> requires_;
   std::string context;  // "" (the swarm's default), "full", "last-user", "none", or a custom name
   std::optional<bool> include_system;
+  bool approval = false;  // an LLM edge only: a transfer call pauses the turn until a human decides
 };
 
 class Swarm {

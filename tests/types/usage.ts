@@ -3,7 +3,7 @@
 import {
   init, HandoffGraph, Condition, compileCondition, evaluateCondition, heapUsed,
   ConditionSyntaxError, CycleError, DefinitionError, GraphValidationError, MaxStepsError, NoEdgeMatchedError,
-  StateMachine, Execution, END, Swarm, TOOL_FORMATS, type Session, type HandoffOutcome, type SwarmEvent,
+  StateMachine, Execution, END, Swarm, TOOL_FORMATS, type Session, type HandoffOutcome, type SwarmEvent, type Approval,
   type Explanation, type EdgeInfo, type GraphDefinition, type WasmSource, type Run, type StepRecord,
   type MachineEvent, type ExecutionSnapshot, type HandlerContext, type DagModel,
   MissingVariablesError, type AgentEnsembleDagModel, type EdgeContext,
@@ -89,7 +89,26 @@ async function swarms(): Promise<void> {
   for await (const event of swarm.runTurn(session, 'hi', { model: async () => ({ text: 'hello' }) })) {
     const e: SwarmEvent = event;
     if (e.type === 'done') void e.session.active;
+    if (e.type === 'approval_required') {
+      const id: string = e.approvalId;
+      if (e.kind === 'handoff') void e.to;
+      for await (const next of swarm.resolveApproval(session, id, { approve: false, reason: 'no', model: async () => ({ text: 'ok' }) })) {
+        if (next.type === 'done' && next.reason === 'approval-required') void next.approvalId;
+        if (next.type === 'tool_result' && next.outcome.type === 'not_approved') void next.outcome.reason;
+      }
+      // @ts-expect-error: approve is required
+      swarm.resolveApproval(session, id, { model: async () => ({ text: 'ok' }) });
+    }
   }
+  const pending: Record<string, Approval> | undefined = session.approvals;
+  const guarded = new Swarm({ agents: [{ id: 'a' }] }, {
+    inputGuardrails: { a: (text) => ({ tripped: text.length > 10 }) },
+    outputGuardrails: { a: [async (text, ctx) => ({ tripped: ctx.kind === 'output' && text === '', reason: 'empty' })] },
+  });
+  for await (const e of guarded.runTurn(guarded.createSession(), 'hi', { model: async () => ({ text: 'x' }) })) {
+    if (e.type === 'guardrail_tripped') void [e.kind, e.guardrail, e.reason];
+  }
+  void pending;
 }
 void swarms;
 

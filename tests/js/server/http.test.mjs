@@ -315,13 +315,13 @@ describe('client mistakes: 4xx with { error: { code, message } }, never a 500', 
     }
   });
 
-  test('the approvals route: its body is checked (400), then 501 approvals_unavailable', async () => {
+  test('the approvals route: its body is checked (400), then the approval id (404 approval_not_found)', async () => {
     for (const body of [{}, { approve: 'yes' }, { approve: true, reason: 7 }, { approve: true, because: 'x' }]) {
       assertError(await request(server.url, 'POST', `sessions/${id}/approvals/appr_1`, body), 400, 'invalid_request', JSON.stringify(body));
     }
     const response = await request(server.url, 'POST', `sessions/${id}/approvals/appr_1`, { approve: false, reason: 'not now' });
-    assertError(response, 501, 'approvals_unavailable');
-    assert.match(response.body.error.message, /not available in this version/);
+    assertError(response, 404, 'approval_not_found');
+    assertError(await request(server.url, 'POST', `sessions/${id}/approvals/__proto__`, { approve: true }), 404, 'approval_not_found');
   });
 });
 
@@ -342,7 +342,7 @@ describe('authorize', () => {
     assert.equal((await request(url, 'GET', `sessions/${id}`, undefined, good)).status, 200);
     assert.equal((await request(url, 'GET', `sessions/${id}/checkpoints`, undefined, good)).status, 200);
     assert.equal((await turn(url, id, 'text', good)).status, 200);
-    assert.equal((await request(url, 'POST', `sessions/${id}/approvals/a1`, { approve: true }, good)).status, 501);
+    assert.equal((await request(url, 'POST', `sessions/${id}/approvals/a1`, { approve: true }, good)).status, 404);
     assert.deepEqual(seen, [
       ['POST', '/sessions', null], ['GET', `/sessions/${id}`, id], ['GET', `/sessions/${id}/checkpoints`, id],
       ['POST', `/sessions/${id}/turns`, id], ['POST', `/sessions/${id}/approvals/a1`, id],
