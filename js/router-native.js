@@ -22,7 +22,8 @@ function imports() {
 
 /** Instantiates the compiled routing module; resolves with the glue-shaped object runtime.js takes. */
 export async function instantiateRouter(wasmModule) {
-  const instance = await WebAssembly.instantiate(wasmModule, imports());
+  // A compiled Module instantiates to an Instance (not the { module, instance } bytes give).
+  const instance = /** @type {WebAssembly.Instance} */ (/** @type {unknown} */ (await WebAssembly.instantiate(wasmModule, imports())));
   const x = instance.exports;
   x._initialize();
   const memory = x.memory;
