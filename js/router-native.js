@@ -24,7 +24,7 @@ function imports() {
 export async function instantiateRouter(wasmModule) {
   // A compiled Module instantiates to an Instance (not the { module, instance } bytes give).
   const instance = /** @type {WebAssembly.Instance} */ (/** @type {unknown} */ (await WebAssembly.instantiate(wasmModule, imports())));
-  const x = instance.exports;
+  const x = /** @type {Record<string, any>} */ (instance.exports);
   x._initialize();
   const memory = x.memory;
 
