@@ -78,7 +78,7 @@ export function payloadMarkdown({ entries, route, modules, quick = false }) {
   for (const m of modules) {
     lines.push(`### What ${m.file.split('/').at(-1)} is (${kb(m.bytes)}, ${kb(m.gzip)} gzipped)`, '');
     if (!m.named) {
-      lines.push('No symbol map beside it (configure with -DHANDOFF_FULL_SYMBOL_MAP=ON to get one; that build\'s code differs from the shipped one).', '');
+      lines.push('No symbol map beside it (em++ --emit-symbol-map writes one: CMakeLists.txt).', '');
       continue;
     }
     lines.push('Function bodies by part (named by the symbol map; LTO and inlining move code into its callers). A part\'s gzip is its bytes compressed alone: an estimate of what dropping it saves.', '');
