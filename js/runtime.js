@@ -1,5 +1,6 @@
 // Loads the WebAssembly module once and holds what every object of the API shares: the embind
-// classes, the raw hot-path exports and the state writer. The platform entries (node.js,
+// classes, the raw hot-path exports and the state writer. The module is the full one (through its
+// Emscripten glue) or, for handoff-graph/router, the routing one (js/router-native.js). The platform entries (node.js,
 // browser.js, inline.js) say where the module is by default and how to fetch a location; this file
 // does the rest, and words the errors: a load that fails says where it looked and how to pass the
 // module with init({ wasm }).
@@ -9,6 +10,7 @@ import { checkOptions } from './options.js';
 
 let runtime = null;
 let pending = null;
+let pendingKind = null;
 
 /** The loaded runtime; throws the error users see when they forget `await init()`. */
 export function requireRuntime() {
@@ -65,6 +67,39 @@ async function toModule(source, platform, isDefault) {
 async function load(platform, options) {
   const isDefault = options.wasm === undefined;
   const wasmModule = await toModule(isDefault ? platform.defaultWasm() : options.wasm, platform, isDefault);
+  // The routing entry instantiates its glue-less module itself (js/router-native.js).
+  const module = platform.instantiate !== undefined ? await platform.instantiate(wasmModule) : await instantiateGlue(platform, wasmModule);
+  if (platform.instantiate !== undefined) checkContract(module);
+  const loaded = {
+    module,
+    kind: platform.kind ?? 'full',
+    route: module._hg_route,
+    evaluate: module._hg_evaluate,
+    heapUsed: module._hg_heap_used,
+    writer: new StateWriter({
+      reserve: module._hg_transfer_reserve,
+      memory: () => module.HEAPU8,
+    }),
+  };
+  if (typeof module._hg_exec_info !== 'function') return loaded;  // the routing module runs no machines
+  const infoAddress = module._hg_exec_info() >>> 2;
+  let info = new Int32Array(module.HEAPU8.buffer, infoAddress * 4, StepInfo.length);
+  return Object.assign(loaded, {
+    execBegin: module._hg_exec_begin,
+    execComplete: module._hg_exec_complete,
+    execStatus: module._hg_exec_status,
+    execAbort: module._hg_exec_abort,
+    execCancel: module._hg_exec_cancel,
+    // What the last execBegin/execComplete did: int32 words laid out as contract.js StepInfo.
+    execInfo() {
+      if (info.length === 0) info = new Int32Array(module.HEAPU8.buffer, infoAddress * 4, StepInfo.length);
+      return info;
+    },
+  });
+}
+
+/** The full module through its Emscripten glue, with the hot-path exports resolved. */
+async function instantiateGlue(platform, wasmModule) {
   let failed;
   const instantiationFailed = new Promise((_, reject) => {
     failed = reject;
@@ -86,28 +121,7 @@ async function load(platform, options) {
   module._hg_exec_begin(0);
   module._hg_exec_complete(0, 0);
   module._hg_exec_status(0);
-  const infoAddress = module._hg_exec_info() >>> 2;
-  let info = new Int32Array(module.HEAPU8.buffer, infoAddress * 4, StepInfo.length);
-  return {
-    module,
-    route: module._hg_route,
-    evaluate: module._hg_evaluate,
-    execBegin: module._hg_exec_begin,
-    execComplete: module._hg_exec_complete,
-    execStatus: module._hg_exec_status,
-    execAbort: module._hg_exec_abort,
-    execCancel: module._hg_exec_cancel,
-    // What the last execBegin/execComplete did: int32 words laid out as contract.js StepInfo.
-    execInfo() {
-      if (info.length === 0) info = new Int32Array(module.HEAPU8.buffer, infoAddress * 4, StepInfo.length);
-      return info;
-    },
-    heapUsed: module._hg_heap_used,
-    writer: new StateWriter({
-      reserve: module._hg_transfer_reserve,
-      memory: () => module.HEAPU8,
-    }),
-  };
+  return module;
 }
 
 /**
@@ -133,7 +147,19 @@ export function makeInit(platform) {
     } catch (error) {
       return Promise.reject(error);
     }
+    const kind = platform.kind ?? 'full';
+    // One runtime per page or process: the full module serves the routing entry too, but objects
+    // made on the routing module cannot move to the full one, so the full entry refuses to start
+    // after it.
+    if (pending !== null && pendingKind === 'router' && kind !== 'router') {
+      return Promise.reject(new Error(
+        "handoff-graph: handoff-graph/router was initialized first, with the routing module, which has no state machines, " +
+          "swarms or exports; call the init() of 'handoff-graph' before the router's (the full module serves both), " +
+          "or import everything from 'handoff-graph'",
+      ));
+    }
     if (pending === null) {
+      pendingKind = kind;
       pending = load(platform, options).then(
         (loaded) => {
           runtime = loaded;

@@ -28,6 +28,8 @@ build/native/handoff_native_bench --benchmark_min_time="$min_time" \
 echo "== Node"
 node bench/route.mjs --native "$native_json" "$@"
 node bench/machine.mjs "$@"
+# The payload per entry and per part (issue 21): build/bench/size-report.md, and `payload` in --json.
+node scripts/size-report.mjs "$@"
 if [ -n "$json" ]; then
   echo
   echo "tables: node scripts/benchmarks-md.mjs $json   (writes BENCHMARKS.md)"

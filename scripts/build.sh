@@ -14,7 +14,7 @@ cmake --build build/native -j"$jobs"
 cmake --build build/wasm -j"$jobs"
 
 mkdir -p dist
-cp build/wasm/handoff-graph.mjs build/wasm/handoff-graph.wasm dist/
+cp build/wasm/handoff-graph.mjs build/wasm/handoff-graph.wasm build/wasm/handoff-graph-router.wasm dist/
 cp wasm/glue.d.mts dist/handoff-graph.d.mts
 esbuild=(npx --no-install esbuild --bundle --log-level=warning)
 # The CommonJS build, for Nodes that cannot require an ES module (js/require.cjs): js/node.js

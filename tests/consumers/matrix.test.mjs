@@ -4,7 +4,7 @@
 // setups, each with TypeScript 5.9 and 7), esbuild Node bundles, and in Chromium, under
 // script-src 'self' 'wasm-unsafe-eval': Vite (build and dev), webpack 5, esbuild (with and
 // without its file loader), Rollup, Parcel (also with handoff-graph/inline), a module Web Worker,
-// an import-map page and handoff-graph/inline. Each routes the README's triage example
+// an import-map page and handoff-graph/inline; handoff-graph/router in Node ESM and Vite. Each routes the README's triage example
 // (shared/triage.mjs) and must give its answer.
 //
 // Adding a consumer is one entry in CONSUMERS (and a fixture folder). Figures (gzipped JS + wasm,
@@ -130,6 +130,15 @@ const CONSUMERS = [
       return { out, firstRouteMs: out.firstRouteMs };
     },
   },
+  {
+    name: 'Node ESM, handoff-graph/router',
+    fixture: 'node-esm-router',
+    async run({ project }) {
+      const out = await runNode(project, ['main.mjs']);
+      assert.equal(out.resolved, new URL('node_modules/handoff-graph/js/router-node.js', `file://${project}/`).href);
+      return { out, firstRouteMs: out.firstRouteMs };
+    },
+  },
   typescript('ts-node16-esm', 'tsc-5', 'node16 ESM'),
   typescript('ts-node16-esm', 'tsc-7', 'node16 ESM'),
   typescript('ts-node16-cjs', 'tsc-5', 'node16 "type": "commonjs"'),
@@ -186,6 +195,18 @@ const CONSUMERS = [
       const buildMs = await timed(() => runTool('vite', ['build', '--logLevel', 'warn'], { cwd: ctx.project }));
       const result = await runInChromium(ctx, path.join(ctx.project, 'dist'));
       assert.ok(result.loaded.some((f) => /handoff-graph-[\w-]+\.wasm$/.test(f)), 'the emitted .wasm asset was loaded');
+      return { ...result, buildMs };
+    },
+  },
+  {
+    name: 'Vite build of handoff-graph/router (no configuration)',
+    fixture: 'vite-router',
+    async run(ctx) {
+      const buildMs = await timed(() => runTool('vite', ['build', '--logLevel', 'warn'], { cwd: ctx.project }));
+      const result = await runInChromium(ctx, path.join(ctx.project, 'dist'));
+      const wasm = result.loaded.filter((f) => f.endsWith('.wasm'));
+      assert.equal(wasm.length, 1, 'one .wasm loaded');
+      assert.match(wasm[0], /handoff-graph-router-[\w-]+\.wasm$/, 'the routing module, not the full one');
       return { ...result, buildMs };
     },
   },

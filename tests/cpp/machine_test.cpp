@@ -126,7 +126,9 @@ void run_scenario(const Json& scenario) {
   const Json& expect = scenario["expect"];
   if (expect.contains("problems")) {
     EXPECT_EQ(Json(built.problems), expect["problems"]);
-    if (expect.contains("pointers")) EXPECT_EQ(Json(built.pointers), expect["pointers"]);
+    if (expect.contains("pointers")) {
+      EXPECT_EQ(Json(built.pointers), expect["pointers"]);
+    }
     return;
   }
   ASSERT_TRUE(built.problems.empty()) << Json(built.problems).dump();
@@ -238,8 +240,12 @@ void run_scenario(const Json& scenario) {
       EXPECT_EQ(feedback[it.key()], it.value()) << it.key();
     }
   }
-  if (expect.contains("outputs")) EXPECT_TRUE(same(outputs, expect["outputs"])) << outputs.dump();
-  if (expect.contains("predicateCalls")) EXPECT_EQ(predicate_calls, expect["predicateCalls"]);
+  if (expect.contains("outputs")) {
+    EXPECT_TRUE(same(outputs, expect["outputs"])) << outputs.dump();
+  }
+  if (expect.contains("predicateCalls")) {
+    EXPECT_EQ(predicate_calls, expect["predicateCalls"]);
+  }
   if (expect.contains("tasks")) {
     for (auto it = expect["tasks"].begin(); it != expect["tasks"].end(); ++it) {
       auto index = machine.state_index(it.key());

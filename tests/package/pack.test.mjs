@@ -90,6 +90,7 @@ const ALLOWED = [
   /^js\/(?:[^/]+\/)*[^/]+\.(?:js|cjs|d\.ts)$/,
   /^dist\/handoff-graph\.mjs$/,
   /^dist\/handoff-graph\.wasm$/,
+  /^dist\/handoff-graph-router\.wasm$/,
   /^dist\/index\.cjs$/,
   /^dist\/inline\.js$/,
   /^dist\/(?:[^/]+\/)*[^/]+\.d\.cts$/,

@@ -1,0 +1,30 @@
+// Reading a WebAssembly module in Node (js/node.js and js/router-node.js): a path or file: URL is
+// read from disk, any other URL fetched; the errors say where it looked and how to pass the module.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { compileBytes, loadError } from './runtime.js';
+
+/** Compiles the module at `location` (a path, or a file:, http: or https: URL). */
+export async function compileFrom(location, { isDefault }) {
+  const url = location instanceof URL ? location : /^[a-z][a-z0-9+.-]*:/i.test(location) && !/^[a-z]:[\\/]/i.test(location) ? new URL(location) : null;
+  if (url !== null && url.protocol !== 'file:') {
+    let response;
+    try {
+      response = await fetch(url);
+    } catch (error) {
+      throw loadError(url, error.cause?.code ?? error.message, { isDefault, cause: error });
+    }
+    if (!response.ok) throw loadError(url, `HTTP ${response.status}`, { isDefault });
+    return compileBytes(await response.arrayBuffer(), String(url));
+  }
+  const file = url === null ? path.resolve(location) : fileURLToPath(url);
+  let bytes;
+  try {
+    bytes = await readFile(file);
+  } catch (error) {
+    throw loadError(file, error.code ?? error.message, { isDefault, cause: error });
+  }
+  return compileBytes(bytes, file);
+}

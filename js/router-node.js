@@ -1,0 +1,21 @@
+// handoff-graph/router in Node (js/router.js is the browser and bundler entry): the same classes on
+// the routing module, read from disk.
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+import { compileFrom } from './node-wasm.js';
+import { instantiateRouter } from './router-native.js';
+import { HOW_TO_PASS, makeInit } from './runtime.js';
+
+export * from './api.js';
+export * from './errors.js';
+
+/** The routing module beside this code: in dist/ unbundled, beside the bundle bundled. */
+function defaultWasm() {
+  if (import.meta.url) return new URL('../dist/handoff-graph-router.wasm', import.meta.url);
+  if (typeof __filename === 'string') return pathToFileURL(path.join(path.dirname(__filename), 'handoff-graph-router.wasm'));
+  throw new Error(`handoff-graph/router: cannot tell where its WebAssembly module is (no import.meta.url, no __filename): ${HOW_TO_PASS}`);
+}
+
+/** Loads and instantiates the routing module once; later calls return the same promise. */
+export const init = makeInit({ kind: 'router', instantiate: instantiateRouter, defaultWasm, compileFrom });

@@ -1,0 +1,120 @@
+// The payload report (issue 21): what each entry costs a browser user (its JavaScript bundled and
+// minified by esbuild, plus its .wasm, gzipped), what each module's bytes are (scripts/wasm-parts.mjs),
+// and the triage route on each module (ns/route, each module in its own process, since a process
+// holds one runtime). `npm run bench` runs it after a build; it writes build/bench/size-report.md, a
+// section BENCHMARKS.md includes, and with --json FILE merges its figures into FILE's `payload` key.
+//
+//   node scripts/size-report.mjs [--json FILE] [--quick]
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+import { wasmParts } from './wasm-parts.mjs';
+
+const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const jsonFile = args.includes('--json') ? args[args.indexOf('--json') + 1] : null;
+const quick = args.includes('--quick');
+const gz = (bytes) => gzipSync(bytes, { level: 9 }).length;
+const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
+
+/** The entry's JavaScript as a browser bundle (minified, .wasm left as an asset), gzipped. */
+function bundled(entry) {
+  execFileSync(
+    path.join(root, 'node_modules/.bin/esbuild'),
+    [entry, '--bundle', '--minify', '--format=esm', '--platform=browser', '--loader:.wasm=file', '--log-level=error', '--outdir=build/size/out'],
+    { cwd: root, encoding: 'buffer' },
+  );
+  const file = path.join(root, 'build/size/out', `${path.basename(entry, '.js')}.js`);
+  const bytes = readFileSync(file);
+  return { bytes: bytes.length, gzip: gz(bytes) };
+}
+
+const ENTRIES = [
+  { name: 'handoff-graph/router', js: 'js/router.js', wasm: 'dist/handoff-graph-router.wasm', goal: 50 * 1024 },
+  { name: 'handoff-graph (everything)', js: 'js/browser.js', wasm: 'dist/handoff-graph.wasm', goal: 120 * 1024 },
+];
+
+function routeNs(entry) {
+  const program = `
+    const api = await import(${JSON.stringify(path.join(root, entry))});
+    await api.init();
+    const g = new api.HandoffGraph();
+    g.addEdge('triage', 'billing', "category == 'billing'");
+    g.addEdge('triage', 'support', "category == 'support'");
+    g.addEdge('triage', 'human');
+    const state = { category: 'support', user: { tier: 'gold' } };
+    const n = ${quick ? 50_000 : 200_000};
+    const runs = [];
+    for (let r = 0; r < 7; r++) {
+      const t = process.hrtime.bigint();
+      for (let i = 0; i < n; i++) g.route('triage', state);
+      runs.push(Number(process.hrtime.bigint() - t) / n);
+    }
+    runs.sort((a, b) => a - b);
+    console.log(runs[3]);`;
+  return Number(execFileSync(process.execPath, ['--input-type=module', '-e', program], { encoding: 'utf8' }).trim());
+}
+
+/**
+ * The payload section of BENCHMARKS.md from the figures alone (`payload` of the bench JSON), so that
+ * scripts/benchmarks-md.mjs can include it: `payloadMarkdown(d.payload)`.
+ */
+export function payloadMarkdown({ entries, route, modules, quick = false }) {
+  const lines = [
+    '## Payload (issue 21)',
+    '',
+    'Made by `node scripts/size-report.mjs` (run by `npm run bench`). JS: the entry bundled and minified by esbuild for the browser; all figures gzipped (level 9).',
+    '',
+    '| entry | JS | .wasm | JS + .wasm | goal |',
+    '|---|---:|---:|---:|---:|',
+    ...entries.map((e) => `| ${e.name} | ${kb(e.jsGzip)} | ${kb(e.wasmGzip)} (${kb(e.wasmBytes)} raw) | **${kb(e.totalGzip)}** | ${kb(e.goal)} ${e.totalGzip <= e.goal ? 'met' : 'not met'} |`),
+    '',
+    `Triage route (3 edges, Node ${process.version}, median of 7 × ${quick ? '50k' : '200k'}): routing module ${route.router.toFixed(0)} ns, full module ${route.full.toFixed(0)} ns.`,
+    '',
+  ];
+  for (const m of modules) {
+    lines.push(`### What ${m.file.split('/').at(-1)} is (${kb(m.bytes)}, ${kb(m.gzip)} gzipped)`, '');
+    if (!m.named) {
+      lines.push('No symbol map beside it (em++ --emit-symbol-map writes one: CMakeLists.txt).', '');
+      continue;
+    }
+    lines.push('Function bodies by part (named by the symbol map; LTO and inlining move code into its callers). A part\'s gzip is its bytes compressed alone: an estimate of what dropping it saves.', '');
+    lines.push('| part | functions | bytes | gzipped alone | largest |', '|---|---:|---:|---:|---|');
+    for (const p of m.parts) lines.push(`| ${p.part} | ${p.functions} | ${p.bytes} | ${p.gzip} | ${(p.largest[0] ?? '').replace(/\|/g, '\\|')} |`);
+    const other = m.sections.filter((s) => s.name !== 'code');
+    lines.push('', `Other sections: ${other.map((s) => `${s.name} ${s.size}`).join(', ')}.`, '');
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  mkdirSync(path.join(root, 'build/size'), { recursive: true });
+  mkdirSync(path.join(root, 'build/bench'), { recursive: true });
+  const entries = ENTRIES.map((e) => {
+    const js = bundled(path.join(root, e.js));
+    const wasm = readFileSync(path.join(root, e.wasm));
+    return { name: e.name, jsGzip: js.gzip, jsBytes: js.bytes, wasmBytes: wasm.length, wasmGzip: gz(wasm), totalGzip: js.gzip + gz(wasm), goal: e.goal };
+  });
+  const modules = ['build/wasm/handoff-graph-router.wasm', 'build/wasm/handoff-graph.wasm'].filter((f) => existsSync(path.join(root, f)))
+    .map((f) => wasmParts(path.join(root, f)));
+  const route = { router: routeNs('js/router-node.js'), full: routeNs('js/node.js') };
+
+
+  const payload = {
+    entries,
+    route,
+    quick,
+    modules: modules.map(({ file, bytes, gzip, named, parts, sections }) => ({ file: path.relative(root, file), bytes, gzip, named, parts, sections })),
+  };
+  const markdown = payloadMarkdown(payload);
+  writeFileSync(path.join(root, 'build/bench/size-report.md'), markdown);
+  console.log(markdown);
+  if (jsonFile) {
+    const existing = existsSync(jsonFile) ? JSON.parse(readFileSync(jsonFile, 'utf8')) : {};
+    existing.payload = payload;
+    writeFileSync(jsonFile, `${JSON.stringify(existing, null, 2)}\n`);
+  }
+}

@@ -1,0 +1,250 @@
+// The routing module (handoff-graph/router): the same core as wasm/bindings.cpp, limited to what
+// routing needs (graphs, conditions, definitions), with raw C exports only. No embind: its runtime
+// was most of the full module's JavaScript glue and a good part of its code (scripts/wasm-parts.mjs
+// measures both), and js/router-native.js reads these exports with a few hundred lines instead.
+//
+// The ABI: strings go in as UTF-8 that JS writes into the text area (hg_text_reserve) and passes as
+// (offset, length) pairs; structured answers come back as JSON text in the reply buffer (hg_reply,
+// its length returned by the call). Nothing here decides anything: every answer is a translation of
+// what src/ returned, and the per-route path (hg_route, hg_evaluate, the transfer area) is the
+// full module's, so js/marshal.js writes states the same way for both.
+#include <emscripten/emscripten.h>
+#include <malloc.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "condition/standalone.h"
+#include "core/contract.h"
+#include "export/definition.h"
+#include "graph/handoff_graph.h"
+#include "transfer.h"
+
+namespace {
+
+using handoff::condition::Json;
+using handoff::condition::Path;
+using handoff::condition::StandaloneCondition;
+using handoff::graph::EdgeError;
+using handoff::graph::HandoffGraph;
+using handoff::graph::NodeId;
+
+handoff::transfer::Area transfer;
+std::vector<char> text_area;
+std::string reply;
+
+std::string_view text(std::uint32_t offset, std::uint32_t length) {
+  if (offset > text_area.size() || length > text_area.size() - offset) return {};
+  return {text_area.data() + offset, length};
+}
+
+// Stores `json` as the reply; returns its length in bytes.
+std::int32_t answer(const Json& json) {
+  reply = json.dump(-1, ' ', false, Json::error_handler_t::replace);
+  return static_cast<std::int32_t>(reply.size());
+}
+
+Json strings_json(const std::vector<std::string>& items) { return Json(items); }
+
+Json edge_error(const EdgeError& error) {
+  Json out = Json::object();
+  switch (error.kind) {
+    case EdgeError::Kind::Syntax:
+      out["kind"] = "syntax";
+      out["index"] = error.syntax.index;
+      break;
+    case EdgeError::Kind::Cycle:
+      out["kind"] = "cycle";
+      out["cycle"] = strings_json(error.cycle);
+      break;
+    case EdgeError::Kind::Argument:
+      out["kind"] = "argument";
+      break;
+  }
+  out["message"] = error.message;
+  return out;
+}
+
+// [[isIndex, key, index], ...] per path, as wasm/bindings.cpp gives js/marshal.js.
+Json paths_json(const std::vector<Path>& paths) {
+  Json out = Json::array();
+  for (const Path& path : paths) {
+    Json steps = Json::array();
+    for (const auto& step : path.steps) steps.push_back(Json::array({step.is_index, step.key, static_cast<double>(step.index)}));
+    out.push_back(std::move(steps));
+  }
+  return out;
+}
+
+bool valid_node(const HandoffGraph* g, std::uint32_t node) { return g != nullptr && node < g->size(); }
+
+}  // namespace
+
+extern "C" {
+
+// ----- memory the JS side writes into
+
+EMSCRIPTEN_KEEPALIVE const handoff::contract::TransferHeader* hg_transfer_reserve(std::uint32_t cells, std::uint32_t bytes,
+                                                                                    std::uint32_t slots) {
+  return transfer.reserve(cells, bytes, slots);
+}
+
+// Makes the text area hold at least `bytes` and returns where it is (growing may move it).
+EMSCRIPTEN_KEEPALIVE char* hg_text_reserve(std::uint32_t bytes) {
+  if (text_area.size() < bytes) text_area.resize(std::max<std::size_t>(bytes, text_area.size() * 2));
+  return text_area.data();
+}
+
+EMSCRIPTEN_KEEPALIVE const char* hg_reply() { return reply.data(); }
+
+EMSCRIPTEN_KEEPALIVE std::uint32_t hg_contract_fingerprint() { return handoff::contract::kFingerprint; }
+
+EMSCRIPTEN_KEEPALIVE std::uint32_t hg_heap_used() { return static_cast<std::uint32_t>(mallinfo().uordblks); }
+
+// ----- the per-route path (the same as the full module's)
+
+EMSCRIPTEN_KEEPALIVE std::int32_t hg_route(const HandoffGraph* graph, NodeId node, std::uint32_t cell_count) {
+  if (!valid_node(graph, node)) return -1;
+  return graph->route(node, transfer.slot_values(graph->strings(), cell_count, graph->route_paths(node).size()));
+}
+
+EMSCRIPTEN_KEEPALIVE std::int32_t hg_evaluate(const StandaloneCondition* condition, std::uint32_t cell_count) {
+  if (condition == nullptr || !condition->compiled()) return 0;
+  const auto& c = condition->condition();
+  return c.evaluate(transfer.slot_values(condition->strings(), cell_count, c.paths().size()));
+}
+
+// ----- HandoffGraph
+
+EMSCRIPTEN_KEEPALIVE HandoffGraph* hg_graph_new(bool allow_cycles) {
+  return new HandoffGraph(allow_cycles ? handoff::graph::CyclePolicy::Allow : handoff::graph::CyclePolicy::Error);
+}
+
+EMSCRIPTEN_KEEPALIVE void hg_graph_delete(HandoffGraph* g) { delete g; }
+
+// 0, or the length of the error's JSON ({ kind, message, index | cycle }) in the reply.
+EMSCRIPTEN_KEEPALIVE std::int32_t hg_graph_add_node(HandoffGraph* g, std::uint32_t id, std::uint32_t id_length,
+                                                    std::uint32_t description, std::uint32_t description_length) {
+  auto added = g->add_node(text(id, id_length), text(description, description_length));
+  return added ? 0 : answer(edge_error(added.error()));
+}
+
+EMSCRIPTEN_KEEPALIVE std::int32_t hg_graph_add_edge(HandoffGraph* g, std::uint32_t from, std::uint32_t from_length,
+                                                    std::uint32_t to, std::uint32_t to_length, bool conditional,
+                                                    std::uint32_t when, std::uint32_t when_length,
+                                                    std::uint32_t description, std::uint32_t description_length) {
+  auto added = g->add_edge(text(from, from_length), text(to, to_length),
+                           conditional ? std::optional<std::string_view>(text(when, when_length)) : std::nullopt,
+                           text(description, description_length));
+  return added ? 0 : answer(edge_error(added.error()));
+}
+
+EMSCRIPTEN_KEEPALIVE std::int32_t hg_graph_find(const HandoffGraph* g, std::uint32_t id, std::uint32_t id_length) {
+  NodeId node = g->find(text(id, id_length));
+  return node == handoff::graph::kNoNode ? -1 : static_cast<std::int32_t>(node);
+}
+
+// [{ to, when, description }] in insertion order.
+EMSCRIPTEN_KEEPALIVE std::int32_t hg_graph_out_edges(const HandoffGraph* g, std::uint32_t node) {
+  Json out = Json::array();
+  if (valid_node(g, node)) {
+    for (std::uint32_t index : g->out_edges(node)) {
+      const auto& edge = g->edges()[index];
+      out.push_back({{"to", g->name(edge.to)},
+                     {"when", edge.condition ? Json(edge.condition->source()) : Json(nullptr)},
+                     {"description", edge.description}});
+    }
+  }
+  return answer(out);
+}
+
+EMSCRIPTEN_KEEPALIVE std::int32_t hg_graph_route_paths(const HandoffGraph* g, std::uint32_t node) {
+  return answer(valid_node(g, node) ? paths_json(g->route_paths(node)) : Json::array());
+}
+
+EMSCRIPTEN_KEEPALIVE std::int32_t hg_graph_node_names(const HandoffGraph* g) { return answer(strings_json(g->node_names())); }
+
+EMSCRIPTEN_KEEPALIVE bool hg_graph_allows_cycles(const HandoffGraph* g) {
+  return g->cycle_policy() == handoff::graph::CyclePolicy::Allow;
+}
+
+EMSCRIPTEN_KEEPALIVE std::uint32_t hg_graph_size(const HandoffGraph* g) { return static_cast<std::uint32_t>(g->size()); }
+
+EMSCRIPTEN_KEEPALIVE bool hg_graph_is_dag(const HandoffGraph* g) { return g->is_dag(); }
+
+// The strings the graph's interner learnt since `from`, as a JSON array.
+EMSCRIPTEN_KEEPALIVE std::int32_t hg_graph_strings_since(const HandoffGraph* g, std::uint32_t from) {
+  Json out = Json::array();
+  const auto& strings = g->strings();
+  for (std::uint32_t id = from; id < strings.size(); ++id) out.push_back(std::string(strings.view(id)));
+  return answer(out);
+}
+
+// [evaluated, matched, ...] per outgoing edge, on the marshalled state.
+EMSCRIPTEN_KEEPALIVE std::int32_t hg_graph_explain(const HandoffGraph* g, std::uint32_t node, std::uint32_t cell_count) {
+  Json out = Json::array();
+  if (valid_node(g, node)) {
+    std::vector<handoff::graph::EdgeTrace> trace;
+    g->explain(node, transfer.slot_values(g->strings(), cell_count, g->route_paths(node).size()), trace);
+    for (const auto& edge : trace) {
+      out.push_back(edge.evaluated);
+      out.push_back(edge.matched);
+    }
+  }
+  return answer(out);
+}
+
+EMSCRIPTEN_KEEPALIVE std::int32_t hg_graph_to_json(const HandoffGraph* g) { return answer(handoff::definition::to_json(*g)); }
+
+// Replaces `g` with the graph the definition text describes: 0, or the length of the problems'
+// JSON ([{ pointer, message }]) in the reply.
+EMSCRIPTEN_KEEPALIVE std::int32_t hg_graph_load_json(HandoffGraph* g, std::uint32_t offset, std::uint32_t length) {
+  std::string_view source = text(offset, length);
+  auto document = Json::parse(source.begin(), source.end(), nullptr, /*allow_exceptions=*/false);
+  std::vector<handoff::definition::Problem> problems;
+  if (document.is_discarded()) {
+    problems.push_back({"", "not valid JSON"});
+  } else {
+    auto loaded = handoff::definition::graph_from_json(document);
+    if (loaded) {
+      *g = std::move(loaded.value());
+      return 0;
+    }
+    problems = loaded.error();
+  }
+  Json out = Json::array();
+  for (const auto& p : problems) out.push_back({{"pointer", p.pointer}, {"message", p.message}});
+  return answer(out);
+}
+
+// ----- StandaloneCondition
+
+EMSCRIPTEN_KEEPALIVE StandaloneCondition* hg_condition_new() { return new StandaloneCondition(); }
+
+EMSCRIPTEN_KEEPALIVE void hg_condition_delete(StandaloneCondition* c) { delete c; }
+
+// 0, or the length of the syntax error's JSON ({ index, message }) in the reply.
+EMSCRIPTEN_KEEPALIVE std::int32_t hg_condition_compile(StandaloneCondition* c, std::uint32_t offset, std::uint32_t length) {
+  auto compiled = c->compile(text(offset, length));
+  if (compiled) return 0;
+  return answer({{"index", compiled.error().index}, {"message", compiled.error().message}});
+}
+
+EMSCRIPTEN_KEEPALIVE std::int32_t hg_condition_paths(const StandaloneCondition* c) { return answer(paths_json(c->condition().paths())); }
+
+EMSCRIPTEN_KEEPALIVE std::int32_t hg_condition_path_texts(const StandaloneCondition* c) {
+  Json out = Json::array();
+  for (const Path& p : c->condition().paths()) out.push_back(p.text());
+  return answer(out);
+}
+
+EMSCRIPTEN_KEEPALIVE std::int32_t hg_condition_strings(const StandaloneCondition* c) {
+  Json out = Json::array();
+  for (std::uint32_t id = 0; id < c->strings().size(); ++id) out.push_back(std::string(c->strings().view(id)));
+  return answer(out);
+}
+
+}  // extern "C"
