@@ -71,7 +71,9 @@ bool strict_schema(const Json& schema, int depth) {
     if (schema.contains(unsupported)) return false;
   }
   if (schema_has_type(schema, "object") || schema.contains("properties")) {
-    const Json properties = schema.value("properties", Json::object());
+    // A reference, never a copy: copying recurses through the whole subtree, however deep.
+    static const Json kNoProperties = Json::object();
+    const Json& properties = schema.contains("properties") ? schema["properties"] : kNoProperties;
     if (!properties.is_object()) return false;
     if (!schema.contains("additionalProperties") || schema["additionalProperties"] != false) return false;
     if (!schema.contains("required") || !schema["required"].is_array()) return false;
@@ -197,7 +199,7 @@ std::vector<const Edge*> offered_tools(const Swarm& swarm, const SessionCore& se
 }
 
 bool strict_compatible(const Json& schema) {
-  return schema.is_object() && !schema.contains("anyOf") && schema.value("type", Json()) == "object" && strict_schema(schema, 0);
+  return schema.is_object() && !schema.contains("anyOf") && schema.contains("type") && schema["type"] == "object" && strict_schema(schema, 0);
 }
 
 Expected<Json, std::string> tool_definitions(const Swarm& swarm, const Agent* agent, const std::vector<const Edge*>& edges,
