@@ -18,7 +18,7 @@ const CELL_DOUBLES = CELL_WORDS / 2;
 const NUMBER_DOUBLE = W0 / 2;
 
 const MISSING = Symbol('missing');
-const { propertyIsEnumerable } = Object.prototype;
+const { propertyIsEnumerable: isEnumerable } = Object.prototype;
 const { isArray } = Array;
 const encoder = new TextEncoder();
 
@@ -28,7 +28,7 @@ const encoder = new TextEncoder();
  * throws propagates, so that the caller drops the whole Proxy.
  */
 function readMember(object, key) {
-  if (!propertyIsEnumerable.call(object, key)) return MISSING;
+  if (!isEnumerable.call(object, key)) return MISSING;
   try {
     return object[key];
   } catch (error) {
@@ -57,7 +57,7 @@ export function resolvePath(state, steps) {
         key = step[2] < 0 ? step[2] + length : step[2];
         if (key < 0 || key >= length) return null;
       }
-      if (!propertyIsEnumerable.call(value, key)) return null;
+      if (!isEnumerable.call(value, key)) return null;
       value = value[key];
     }
   } catch {

@@ -9,7 +9,6 @@ const d = JSON.parse(readFileSync(input, 'utf8'));
 
 const OURS = 'handoff-graph route()';
 const FLOOR = 'hand-written JS if chain (the floor)';
-const OWN = 'hand-written JS, own-property checks';
 const VAL = 'wasm, state read via emscripten::val';
 const JSONS = 'wasm, JSON.stringify + nlohmann parse';
 const PEERS = ['json-logic-js', '@marcbachmann/cel-js', 'filtrex', 'json-rules-engine (async)'];
