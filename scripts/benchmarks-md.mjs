@@ -3,6 +3,8 @@
 // Usage: node scripts/benchmarks-md.mjs [bench/results.json] [BENCHMARKS.md]
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 
+import { payloadMarkdown } from './size-report.mjs';
+
 const input = process.argv[2] ?? 'bench/results.json';
 const output = process.argv[3] ?? 'BENCHMARKS.md';
 const d = JSON.parse(readFileSync(input, 'utf8'));
@@ -266,6 +268,9 @@ p(table(['case', 'decisions'], d.agreement.map((a) => {
   const shown = entries.slice(0, 4).map(([k, v]) => `${k} ${v}`);
   return [a.case, shown.join(', ') + (entries.length > 4 ? `, and ${entries.length - 4} more targets (${entries.slice(4).reduce((s, [, v]) => s + v, 0)} states)` : '')];
 }), ['l', 'l']));
+
+// The browser payload per entry and per part (scripts/size-report.mjs, issue 21), when measured.
+if (d.payload !== undefined) p(payloadMarkdown(d.payload));
 
 // The HTTP server's section is written by bench/server.mjs --write, from its own run: kept as it is.
 const serverSection = (existsSync(output) ? readFileSync(output, 'utf8') : '').match(/<!-- server-bench:begin[^>]*-->[\s\S]*?<!-- server-bench:end -->/)?.[0];
