@@ -81,6 +81,16 @@ describe('durable runs in one process (MemoryStore)', () => {
     assert.deepEqual(comparable(result), uninterrupted);
   });
 
+  test('a run stopped by its signal stays at its last checkpoint and resumes from there', async () => {
+    const store = new MemoryStore();
+    const controller = new AbortController();
+    const stopped = await counter().run({}, { store, runId: 'paused', signal: controller.signal, onStep: (record) => record.step === 3 && controller.abort() });
+    assert.equal(stopped.reason, 'aborted');
+    const record = await store.getRun('paused');
+    assert.deepEqual([record.status, record.stepsRun], ['running', 3]);
+    assert.deepEqual(comparable(await counter().resume('paused', { store })), uninterrupted);
+  });
+
   test('errors: an unknown run id, a run id taken, another machine\'s run, options', async () => {
     const store = new MemoryStore();
     await assert.rejects(counter().resume('nope', { store }), { code: 'ERR_RUN_NOT_FOUND', message: "resume('nope', { store }): the store has no run 'nope' (started with machine.run(state, { store, runId }) on this store?)" });
