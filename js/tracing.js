@@ -155,7 +155,10 @@ class TraceLog {
     } catch (error) {
       line = `${JSON.stringify({ time: new Date().toISOString(), ...this.#base, type: record.type, unserializable: String(error?.message ?? error) })}\n`;
     }
-    this.#writes.push(this.#file.append(line));
+    const written = this.#file.append(line);
+    // Awaited by flush(); until then a failure must not count as an unhandled rejection.
+    written.catch(() => {});
+    this.#writes.push(written);
   }
 
   /** Waits for every line written so far; rejects with the first write that failed. */
