@@ -29,8 +29,10 @@ function defaultWasm() {
 }
 
 // Spans go through the application's @opentelemetry/api when it has one (an optional peer
-// dependency: a failed import means no spans); the trace log writes files (js/tracing.js).
-configureTracingHost({ loadOpenTelemetry: () => import('@opentelemetry/api'), openTraceLog });
+// dependency: a failed import means no spans); the trace log writes files (js/tracing.js). The
+// catch at the import itself and webpackIgnore keep bundlers from failing on a package the
+// application does not have (esbuild leaves an import() with a .catch() to run time).
+configureTracingHost({ loadOpenTelemetry: () => import(/* webpackIgnore: true */ '@opentelemetry/api').catch(() => null), openTraceLog });
 
 /** Loads and instantiates the WebAssembly module once; later calls return the same promise. */
 export const init = makeInit({ createModule, defaultWasm, compileFrom });
