@@ -129,7 +129,9 @@ async function openTracer({ tracing }) {
     return null;
   }
   const provider = tracing.tracerProvider ?? api.trace.getTracerProvider();
-  return { api, tracer: provider.getTracer(INSTRUMENTATION, INSTRUMENTATION_VERSION) };
+  const tracer = provider.getTracer(INSTRUMENTATION, INSTRUMENTATION_VERSION);
+  if (typeof tracer?.startSpan !== 'function') throw new TypeError(`tracing.tracerProvider.getTracer() returned ${describe(tracer)}, not an OpenTelemetry Tracer`);
+  return { api, tracer };
 }
 
 // ------------------------------------------------------------------------------------------

@@ -228,11 +228,13 @@ describe('OpenTelemetry spans of a Swarm turn', () => {
     assert.equal(named(globalExporter.getFinishedSpans(), 'invoke_agent triage').length, 1);
   });
 
-  test('options are checked: unknown keys named, wrong types refused', () => {
+  test('options are checked: unknown keys named, wrong types refused', async () => {
     assert.throws(() => new Swarm(DEFINITION, { tracing: { tracerprovider: {} } }), /Swarm options\.tracing: unknown option 'tracerprovider' \(did you mean 'tracerProvider'\?\)/);
     assert.throws(() => new Swarm(DEFINITION, { tracing: { tracerProvider: {} } }), /tracerProvider must be an OpenTelemetry TracerProvider/);
     assert.throws(() => new Swarm(DEFINITION, { tracing: { api: {} } }), /tracing\.api must be the @opentelemetry\/api module/);
     assert.throws(() => new Swarm(DEFINITION, { tracing: true }), TypeError);
+    const broken = new Swarm(DEFINITION, { tracing: { tracerProvider: { getTracer: () => null } } });
+    await assert.rejects(collect(broken.runTurn(broken.createSession(), 'hi', { model: () => ({ text: 'x' }) })), /tracing\.tracerProvider\.getTracer\(\) returned null, not an OpenTelemetry Tracer/);
     assert.throws(() => new Swarm(DEFINITION, { tracng: {} }), /unknown option 'tracng' \(did you mean 'tracing'\?\)/);
   });
 });
