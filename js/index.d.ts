@@ -279,8 +279,69 @@ export interface Run<S = Record<string, unknown>> {
   maxStepsReached?: boolean;
 }
 
-export interface RunOptions {
+export interface RunOptions extends TraceOptions {
   onStep?: (step: StepRecord) => void;
+  signal?: AbortSignal;
+}
+
+/**
+ * Spans and a trace log (docs/server.md, "Tracing"). `tracing` defaults to the global tracer
+ * provider of the application's `@opentelemetry/api` (an optional peer dependency) when Node can
+ * import it; `false` makes no spans.
+ */
+export interface TraceOptions {
+  tracing?: TracingOptions | false;
+  /** Node only: a file to append one JSON object per event to (a path or a file: URL). */
+  traceLogPath?: string | URL;
+}
+
+/** Where spans go (typed structurally: this package does not depend on @opentelemetry/api). */
+export interface TracingOptions {
+  /** A TracerProvider of the OpenTelemetry SDK, instead of the global one. */
+  tracerProvider?: { getTracer(name: string, version?: string): unknown };
+  /**
+   * The module `@opentelemetry/api` itself (`import * as api from '@opentelemetry/api'`), for
+   * runtimes where this package does not import it (browsers, bundles, handoff-graph/inline).
+   */
+  api?: { trace: object; context: object };
+}
+
+/** machine.run()'s options: with `store` and `runId`, a durable run (docs/state-machine.md). */
+export interface MachineRunOptions extends RunOptions {
+  /** Checkpoints the run after every step (MemoryStore, FileStore, RedisStore). */
+  store?: RunStore;
+  /** The id the run is checkpointed and resumed under; taken ids are refused (ERR_RUN_EXISTS). */
+  runId?: string;
+}
+
+/** resume(runId, { store })'s options. */
+export interface ResumeRunOptions extends RunOptions {
+  store: RunStore;
+}
+
+/** The record of a durable run in its store, replaced after every step. */
+export interface RunRecord {
+  format: 'handoff-graph/run';
+  id: string;
+  /** Optimistic versioning, as a session's: 0 before the first save. */
+  version: number;
+  machine: string;
+  status: 'running' | 'done';
+  stepsRun?: number;
+  /** The execution after the last step checkpointed. */
+  snapshot: ExecutionSnapshot;
+  updatedAt?: string;
+}
+
+/** What durable runs need of a store (MemoryStore, FileStore and RedisStore have it). */
+export interface RunStore {
+  getRun(id: string): Promise<RunRecord | undefined>;
+  /** Saves if the stored version equals `run.version` (0 when none), then bumps it; else ConflictError. */
+  saveRun(run: RunRecord): Promise<void>;
+  deleteRun?(id: string): Promise<boolean>;
+}
+
+export interface StreamOptions extends TraceOptions {
   signal?: AbortSignal;
 }
 
@@ -319,10 +380,15 @@ export class StateMachine<S extends Record<string, unknown> = Record<string, unk
   addEdge(from: string, to: string, predicate: EdgePredicate<S>, options?: { description?: string }): this;
   /** Throws GraphValidationError listing every problem. */
   validate(): this;
-  run(state?: S, options?: RunOptions): Promise<Run<S>>;
+  run(state?: S, options?: MachineRunOptions): Promise<Run<S>>;
   start(state?: S): Execution<S>;
   resume(snapshot: ExecutionSnapshot | string): Execution<S>;
-  stream(state?: S, options?: { signal?: AbortSignal }): AsyncGenerator<MachineEvent<S>, void, undefined>;
+  /**
+   * Continues the durable run `runId` from its last checkpoint in `store` to its end, on any
+   * process. Rejects with code ERR_RUN_NOT_FOUND for an id the store does not have.
+   */
+  resume(runId: string, options: ResumeRunOptions): Promise<Run<S>>;
+  stream(state?: S, options?: StreamOptions): AsyncGenerator<MachineEvent<S>, void, undefined>;
   toJSON(): MachineDefinition;
   static fromJSON<S extends Record<string, unknown> = Record<string, unknown>>(
     definition: MachineDefinition | string,
@@ -361,7 +427,7 @@ export class Execution<S extends Record<string, unknown> = Record<string, unknow
   readonly done: boolean;
   step(options?: { signal?: AbortSignal }): Promise<StepRecord | null>;
   run(options?: RunOptions): Promise<Run<S>>;
-  stream(options?: { signal?: AbortSignal }): AsyncGenerator<MachineEvent<S>, void, undefined>;
+  stream(options?: StreamOptions): AsyncGenerator<MachineEvent<S>, void, undefined>;
   /** Per state, every visit's update in visit order. */
   readonly outputs: Run<S>['outputs'];
   result(): Omit<Run<S>, 'reason'> & { reason: Execution<S>['reason'] };
@@ -624,6 +690,10 @@ export interface SwarmOptions {
   inputGuardrails?: Record<string, Guardrail | Guardrail[]>;
   /** By agent id: checks of that agent's final answer before it joins the history. */
   outputGuardrails?: Record<string, Guardrail | Guardrail[]>;
+  /** OpenTelemetry spans of every turn (default: the global tracer provider, when installed). */
+  tracing?: TracingOptions | false;
+  /** Node only: a file to append one JSON object per event of every turn to. */
+  traceLogPath?: string | URL;
 }
 
 /** A guardrail: `text` is the user's input or the agent's answer; `ctx` holds copies. */

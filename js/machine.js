@@ -15,6 +15,8 @@ import { checkOptions, edgeArguments, requireArguments } from './options.js';
 import { REDUCERS } from './reducers.js';
 import { requireRuntime } from './runtime.js';
 import { describe, wellFormed } from './text.js';
+import { checkDurable, RunCheckpoints } from './durable.js';
+import { checkTracing, endRoute, NO_MACHINE_TRACE, openRunTrace } from './tracing.js';
 
 /** The terminal pseudo-state: an edge to END finishes the run. */
 export const END = '__end__';
@@ -28,6 +30,10 @@ const REASONS = new Map([
 ]);
 const MACHINE_OPTIONS = ['name', 'start', 'maxSteps', 'onMaxSteps', 'feedbackOnRevisit', 'noFeedbackStates', 'reducers'];
 const ON_MAX_STEPS = ['return', 'throw', 'return-with-flag'];
+const TRACE_OPTIONS = ['tracing', 'traceLogPath'];
+const RUN_OPTIONS = ['onStep', 'signal', ...TRACE_OPTIONS];
+// Runs an execution to its end (Execution's private loop, for StateMachine's run and resume).
+let drive;
 
 // Sets a key as an own data property, so that a name such as __proto__ is data, never the prototype.
 function put(object, key, value) {
@@ -277,10 +283,21 @@ export class StateMachine {
     return new Execution(prepared, native, state, null);
   }
 
-  /** Continues an execution from `exec.snapshot()` (after JSON.stringify/parse, or from storage). */
-  resume(snapshot) {
+  /**
+   * Continues an execution from `exec.snapshot()` (after JSON.stringify/parse, or from storage).
+   * With options, `resume(runId, { store })` continues the durable run `runId` from its last
+   * checkpoint in `store` (on any process) to its end: a promise of the run's result.
+   */
+  resume(snapshot, options) {
+    if (options !== undefined) return this.#resumeRun(snapshot, options);
     const prepared = this.#prepare();
-    if (typeof snapshot === 'string') snapshot = JSON.parse(snapshot);
+    if (typeof snapshot === 'string') {
+      try {
+        snapshot = JSON.parse(snapshot);
+      } catch (error) {
+        throw new TypeError(`resume() takes a snapshot from exec.snapshot() (an object or its JSON text), got text that is not JSON (${error.message}); to continue a durable run by its id, pass the store: resume(runId, { store })`, { cause: error });
+      }
+    }
     if (typeof snapshot !== 'object' || snapshot === null || snapshot.format !== SNAPSHOT_FORMAT) {
       throw new TypeError(`resume() takes a snapshot from exec.snapshot(), got ${describe(snapshot)}`);
     }
@@ -294,12 +311,31 @@ export class StateMachine {
     return new Execution(prepared, native, snapshot.state ?? {}, snapshot);
   }
 
-  /** Runs to the end: resolves { reason, stepsRun, state, steps }; every failure is a rejection. */
+  /**
+   * Runs to the end: resolves { reason, stepsRun, state, steps }; every failure is a rejection.
+   * With `{ store, runId }` the run is durable: checkpointed into the store after every step, and
+   * resumable with resume(runId, { store }) (js/durable.js). `tracing`, `traceLogPath`: js/tracing.js.
+   */
   async run(state = {}, options) {
-    checkOptions(options, ['onStep', 'signal'], 'run options');
+    const { store, runId, ...rest } = checkOptions(options, [...RUN_OPTIONS, 'store', 'runId'], 'run options');
+    const durable = checkDurable(store, runId, 'run options');
     const execution = this.start(state);
     try {
-      return await execution.run(options);
+      if (durable === null) return await execution.run(rest);
+      const checkpoints = await RunCheckpoints.begin(durable, this.#name, execution);
+      return await drive(execution, rest, 'run options', checkpoints);
+    } finally {
+      execution.dispose();
+    }
+  }
+
+  async #resumeRun(runId, options) {
+    const { store, ...rest } = checkOptions(options, [...RUN_OPTIONS, 'store'], 'resume options');
+    const durable = checkDurable(store, runId, 'resume options', 'resume(runId, { store })');
+    const checkpoints = await RunCheckpoints.load(durable, this.#name);
+    const execution = this.resume(checkpoints.snapshot);
+    try {
+      return await drive(execution, rest, 'resume options', checkpoints);
     } finally {
       execution.dispose();
     }
@@ -307,7 +343,7 @@ export class StateMachine {
 
   /** Runs, yielding typed events: step:start, step:end (with the fired edge), end. */
   async *stream(state = {}, options) {
-    checkOptions(options, ['signal'], 'stream options');
+    checkOptions(options, ['signal', ...TRACE_OPTIONS], 'stream options');
     const execution = this.start(state);
     try {
       yield* execution.stream(options);
@@ -478,6 +514,7 @@ export class Execution {
   #running = false;
   #abortRequested = false;
   #self = new WeakRef(this);
+  #trace = NO_MACHINE_TRACE;  // spans and log lines of the run under way (js/tracing.js)
 
   constructor(prepared, native, state, snapshot) {
     this.#prepared = prepared;
@@ -593,10 +630,11 @@ export class Execution {
   async #finish(begun) {
     const { state, ctx } = begun;
     begun.finished = true;
+    const span = this.#trace.step(begun);
     const started = performance.now();
     let update;
     try {
-      update = state.handler === null ? undefined : state.handler(ctx);
+      update = state.handler === null ? undefined : span.run(() => state.handler(ctx));
       if (update !== null && typeof update === 'object' && typeof update.then === 'function') update = await update;
       if (update !== undefined && update !== null && (typeof update !== 'object' || Array.isArray(update))) {
         throw new TypeError(`the handler of state '${state.name}' returned ${describe(update)}; return an object (a partial state update) or nothing`);
@@ -605,6 +643,8 @@ export class Execution {
     } catch (error) {
       this.#failed = error;
       if (typeof error === 'object' && error !== null) error.steps = this.#steps.slice();
+      span.fail(error);
+      span.end();
       throw error;
     }
     const durationMs = performance.now() - started;
@@ -619,7 +659,16 @@ export class Execution {
 
     const runtime = requireRuntime();
     this.#live;
-    const status = this.#route(begun, output);
+    const route = span.route();
+    let status;
+    try {
+      status = this.#route(begun, output);
+    } catch (error) {
+      route.end();
+      span.fail(error);
+      span.end();
+      throw error;
+    }
     const info = runtime.execInfo();
     const next = info[StepInfo.next];
     const edge = info[StepInfo.edge];
@@ -632,6 +681,9 @@ export class Execution {
       durationMs,
     });
     this.#steps.push(record);
+    endRoute(route, record, record.edge === null ? undefined : state.edges[record.edge]);
+    span.end(record);
+    this.#trace.event({ type: 'step', ...record });
     let error = null;
     if (status === ExecStatus.NoEdgeMatched) {
       error = this.#noEdgeError(state);
@@ -732,29 +784,67 @@ export class Execution {
 
   /** Runs to the end. Resolves { reason, stepsRun, state, steps }. */
   async run(options) {
-    const { onStep, signal } = checkOptions(options, ['onStep', 'signal'], 'run options');
+    return this.#drive(options, 'run options', null);
+  }
+
+  static {
+    drive = (execution, options, where, checkpoints) => execution.#drive(options, where, checkpoints);
+  }
+
+  // The run loop, traced per the options; `checkpoints` (a durable run's, or null) saves the
+  // snapshot after every step, before onStep hears of it.
+  async #drive(options, where, checkpoints) {
+    const { onStep, signal, tracing, traceLogPath } = checkOptions(options, RUN_OPTIONS, where);
     if (onStep !== undefined && typeof onStep !== 'function') throw new TypeError(`onStep must be a function, got ${describe(onStep)}`);
-    while (!this.done) {
-      if (signal?.aborted) {
-        this.abort();
-        break;
+    const trace = await openRunTrace(checkTracing(tracing, traceLogPath, where), { machine: this.#prepared.name, runId: checkpoints?.runId });
+    this.#trace = trace;
+    try {
+      while (!this.done) {
+        if (signal?.aborted) {
+          this.abort();
+          break;
+        }
+        this.#guard();
+        let outcome;
+        try {
+          outcome = await this.#finish(this.#begin(signal));
+        } finally {
+          this.#endStep();
+        }
+        if (checkpoints !== null) await checkpoints.save(this);
+        if (onStep !== undefined) onStep(outcome.record);
+        if (outcome.error !== null) throw outcome.error;
       }
-      this.#guard();
-      let outcome;
-      try {
-        outcome = await this.#finish(this.#begin(signal));
-      } finally {
-        this.#endStep();
-      }
-      if (onStep !== undefined) onStep(outcome.record);
-      if (outcome.error !== null) throw outcome.error;
+      const result = this.result();
+      trace.succeeded(result);
+      return result;
+    } catch (error) {
+      trace.failed(error);
+      throw error;
+    } finally {
+      this.#trace = NO_MACHINE_TRACE;
+      await trace.close();
     }
-    return this.result();
   }
 
   /** Runs to the end, yielding { type: 'step:start' | 'step:end' | 'end', ... } events. */
   async *stream(options) {
-    const { signal } = checkOptions(options, ['signal'], 'stream options');
+    const { signal, tracing, traceLogPath } = checkOptions(options, ['signal', ...TRACE_OPTIONS], 'stream options');
+    const trace = await openRunTrace(checkTracing(tracing, traceLogPath, 'stream options'), { machine: this.#prepared.name });
+    this.#trace = trace;
+    try {
+      yield* this.#stream(signal);
+      trace.succeeded(this.result());
+    } catch (error) {
+      trace.failed(error);
+      throw error;
+    } finally {
+      this.#trace = NO_MACHINE_TRACE;
+      await trace.close();
+    }
+  }
+
+  async *#stream(signal) {
     while (!this.done) {
       if (signal?.aborted) {
         this.abort();

@@ -12,6 +12,7 @@ import { checkOptions } from './options.js';
 import { REDUCERS } from './reducers.js';
 import { requireRuntime } from './runtime.js';
 import { describe, wellFormed } from './text.js';
+import { checkTracing, NO_TURN_TRACE, traceTurn } from './tracing.js';
 import { normalizeToolCall } from './tool-calls.js';
 
 export const TOOL_FORMATS = Object.freeze(['openai-responses', 'openai-chat', 'anthropic', 'ai-sdk']);
@@ -79,7 +80,7 @@ function illFormedNames(document) {
   return problems;
 }
 
-const SWARM_OPTIONS = ['contexts', 'handlers', 'mocks', 'instructions', 'reducers', 'state', 'extractVariables', 'inputGuardrails', 'outputGuardrails'];
+const SWARM_OPTIONS = ['contexts', 'handlers', 'mocks', 'instructions', 'reducers', 'state', 'extractVariables', 'inputGuardrails', 'outputGuardrails', 'tracing', 'traceLogPath'];
 const STATE_HOOKS = ['normalize', 'validate'];
 const RUN_TURN_OPTIONS = ['model', 'toolFormat', 'jsonSchema', 'maxModelCalls', 'signal', 'store', 'toolState', 'agentConfig'];
 const RESOLVE_OPTIONS = ['approve', 'reason', ...RUN_TURN_OPTIONS];
@@ -180,6 +181,7 @@ export class Swarm {
   #hooks;
   #extract;
   #guardrails;
+  #tracing;
 
   /**
    * @param definition the swarm definition (docs/handoffs.md); `format` and `version` may be omitted
@@ -190,8 +192,9 @@ export class Swarm {
    */
   constructor(definition, options) {
     if (definition === undefined) throw new TypeError('new Swarm(definition, options): the definition is missing');
-    const { contexts = {}, handlers = {}, mocks = {}, instructions = {}, reducers = {}, state = {}, extractVariables, inputGuardrails, outputGuardrails } = checkOptions(options, SWARM_OPTIONS, 'Swarm options');
+    const { contexts = {}, handlers = {}, mocks = {}, instructions = {}, reducers = {}, state = {}, extractVariables, inputGuardrails, outputGuardrails, tracing, traceLogPath } = checkOptions(options, SWARM_OPTIONS, 'Swarm options');
     checkSwarmOptions({ contexts, handlers, mocks, instructions, reducers, state, extractVariables });
+    const tracingSettings = checkTracing(tracing, traceLogPath, 'Swarm options');
     const guardrails = { input: checkGuardrails('inputGuardrails', inputGuardrails), output: checkGuardrails('outputGuardrails', outputGuardrails) };
     if (typeof definition === 'string') {
       try {
@@ -245,6 +248,7 @@ export class Swarm {
     this.#hooks = { normalize: state.normalize, validate: state.validate };
     this.#extract = extractVariables;
     this.#guardrails = guardrails;
+    this.#tracing = tracingSettings;
     adopt(this, native);
   }
 
@@ -488,7 +492,8 @@ export class Swarm {
     if (pending !== undefined) {
       throw Object.assign(new Error(`runTurn: the session waits for the decision on approval '${pending.approvalId}' (${pending.kind === 'handoff' ? `a transfer to ${pending.to}` : `tool ${pending.tool}`}); resolve it with swarm.resolveApproval() before the next turn`), { code: 'ERR_APPROVAL_PENDING', approvalId: pending.approvalId });
     }
-    yield* this.#abortable(session, turn.signal, this.#turn(session, input, turn));
+    const info = { swarm: this.name, session: session.id, agent: session.active };
+    yield* traceTurn(this.#tracing, info, (trace) => this.#abortable(session, turn.signal, this.#turn(session, input, { ...turn, trace })));
   }
 
   /**
@@ -511,7 +516,8 @@ export class Swarm {
     const record = typeof approvals === 'object' && approvals !== null && Object.hasOwn(approvals, approvalId) ? approvals[approvalId] : undefined;
     if (record === undefined) throw Object.assign(new Error(`resolveApproval: the session has no approval '${approvalId}'`), { code: 'ERR_APPROVAL_NOT_FOUND', approvalId });
     if (record.status !== 'pending') throw Object.assign(new Error(`resolveApproval: approval '${approvalId}' was already decided (${record.status})`), { code: 'ERR_APPROVAL_RESOLVED', approvalId, status: record.status });
-    yield* this.#abortable(session, turn.signal, this.#resume(session, approvalId, { approve, reason }, turn));
+    const info = { swarm: this.name, session: session.id, agent: session.active, approvalId };
+    yield* traceTurn(this.#tracing, info, (trace) => this.#abortable(session, turn.signal, this.#resume(session, approvalId, { approve, reason }, { ...turn, trace })));
   }
 
   // Runs `events`; when `signal` aborts it, the session goes back to what it was before.
@@ -539,7 +545,7 @@ export class Swarm {
         if (!changed.ok) yield { type: 'state_rejected', source: 'extract', key: changed.key, message: changed.message };
       }
     }
-    yield* this.#rules(session);
+    yield* this.#rules(session, options.trace);
     // The question goes to whichever agent the rules settled on, through that agent's own input
     // guardrails (not those of the agent it came from).
     const tripped = await this.#guard('input', session.active, input, session, input);
@@ -572,34 +578,38 @@ export class Swarm {
       // The host moved the session while the call waited: the calls belong to an agent no longer active.
       if (history !== undefined) yield* this.#notRun(history, agentId, calls.slice(index), 'the conversation was transferred while this call awaited approval', announced);
     } else if (approve) {
-      acted = yield* this.#act(session, agentId, calls, index, { input, toolState: options.toolState, announced, approvedFirst: true });
+      acted = yield* this.#act(session, agentId, calls, index, { input, toolState: options.toolState, announced, approvedFirst: true, trace: options.trace });
     } else {
       const call = calls[index];
       const result = reason === undefined || reason === '' ? 'Not approved.' : `Not approved: ${reason}`;
       history.push({ role: 'tool', toolCallId: call.id, name: call.name, content: result });
       yield { type: 'tool_result', agent: agentId, call: clone(call), result, outcome: { type: 'not_approved', reason: reason ?? null } };
-      acted = yield* this.#act(session, agentId, calls, index + 1, { input, toolState: options.toolState, announced });
+      acted = yield* this.#act(session, agentId, calls, index + 1, { input, toolState: options.toolState, announced, trace: options.trace });
     }
     let end;
     if (acted.paused !== undefined) {
       end = { text, reason: 'approval-required', approvalId: acted.paused };
     } else {
-      if (acted.handedOff) yield* this.#rules(session);
+      if (acted.handedOff) yield* this.#rules(session, options.trace);
       end = yield* this.#converse(session, input, text, options);
     }
     yield* this.#finish(session, checkpointsBefore, options.store, end);
   }
 
-  // Takes the rule edges that hold, one after another, as handoff events.
-  *#rules(session) {
-    for (let outcome = this.applyRules(session); outcome !== null; outcome = this.applyRules(session)) {
+  // Takes the rule edges that hold, one after another, as handoff events (each decision traced).
+  *#rules(session, trace = NO_TURN_TRACE) {
+    for (;;) {
+      const from = session.active;
+      const outcome = this.applyRules(session);
+      trace.route(from, outcome, outcome === null ? undefined : this.#definition.edges[outcome.edge]);
+      if (outcome === null) return;
       yield { type: 'handoff', ...outcome };
     }
   }
 
   // The model calls of a turn, until an answer without tool calls, the budget, or a pause for an
   // approval: { text, reason, approvalId? }.
-  async *#converse(session, input, text, { model, toolFormat, jsonSchema, maxModelCalls, signal, toolState, agentConfig }) {
+  async *#converse(session, input, text, { model, toolFormat, jsonSchema, maxModelCalls, signal, toolState, agentConfig, trace = NO_TURN_TRACE }) {
     let reason = 'max-model-calls';
     for (let calls = 0; calls < maxModelCalls; calls++) {
       signal?.throwIfAborted();
@@ -613,7 +623,7 @@ export class Swarm {
         instructions: this.instructions(session), history: messages.slice(messages.length - session.histories[agentId].length), variables: clone(session.variables),
         config: agentConfig !== undefined && Object.hasOwn(agentConfig, agentId) ? clone(agentConfig[agentId]) : {}, signal,
       };
-      const answer = yield* readModelAnswer(await model(request), { agent: agentId, signal });
+      const answer = yield* trace.modelCall(agentId, request, () => model(request), (result) => readModelAnswer(result, { agent: agentId, signal }));
       const history = session.histories[agentId];
       if (answer.text.length > 0) text = answer.text;
       if (answer.raw !== undefined) yield { type: 'response', agent: agentId, text: answer.text, toolCalls: clone(answer.toolCalls), finishReason: answer.finishReason ?? null, usage: answer.usage ?? null, raw: answer.raw };
@@ -638,9 +648,9 @@ export class Swarm {
         yield* this.#notRun(history, agentId, toolCalls, 'the conversation was transferred while this call was made', answer.announced);
         continue;
       }
-      const acted = yield* this.#act(session, agentId, toolCalls, 0, { input, toolState, announced: answer.announced, text });
+      const acted = yield* this.#act(session, agentId, toolCalls, 0, { input, toolState, announced: answer.announced, text, trace });
       if (acted.paused !== undefined) return { text, reason: 'approval-required', approvalId: acted.paused };
-      if (acted.handedOff) yield* this.#rules(session);
+      if (acted.handedOff) yield* this.#rules(session, trace);
     }
     return { text, reason };
   }
@@ -659,7 +669,7 @@ export class Swarm {
   // Acts on the tool calls of one model response, from `calls[from]` on: { handedOff } or
   // { paused: approvalId } when a call needs a human's approval (then it and the calls after it
   // wait in the session, with what the resumed turn needs). `approvedFirst`: calls[from] is approved.
-  async *#act(session, agentId, calls, from, { input, toolState, announced, approvedFirst = false, text = '' }) {
+  async *#act(session, agentId, calls, from, { input, toolState, announced, approvedFirst = false, text = '', trace = NO_TURN_TRACE }) {
     const history = session.histories[agentId];
     for (let index = from; index < calls.length; index++) {
       const call = calls[index];
@@ -690,7 +700,7 @@ export class Swarm {
         return { paused: approvalId };
       }
       if (outcome.type === 'tool') {
-        const ran = await this.#runTool(session, clone(outcome), call, { input, toolState });
+        const ran = await trace.toolCall(agentId, outcome.tool, call, () => this.#runTool(session, clone(outcome), call, { input, toolState }));
         if (ran.kind === 'missing') yield { type: 'tool_mock_required', agent: agentId, tool: outcome.tool, arguments: clone(outcome.arguments) };
         result = typeof ran.value === 'string' ? ran.value : JSON.stringify(ran.value ?? null);
         history.push({ role: 'tool', toolCallId: call.id, name: call.name, content: result });
