@@ -398,8 +398,13 @@ export interface SwarmAgent {
   instructions?: string;
   /** The agent a new session starts with (the first agent when none is marked). */
   entry?: boolean;
-  /** How many handoffs this agent may select in a session. */
-  handoffs?: number;
+  /**
+   * How many handoffs this agent may select in a session; null disables its transfer tools (MAG's
+   * `handoffs: null`). Once none are left, its `continuation` edges are taken.
+   */
+  handoffs?: number | null;
+  /** MAG's output_nodes: at least two agents, one transfer tool each (the agent's only LLM edges). */
+  outputNodes?: string[];
 }
 
 export interface RequiredVariable {
@@ -424,6 +429,8 @@ export interface SwarmEdge {
   includeSystem?: boolean;
   /** LLM edges only: a transfer call pauses the turn until a human decides (swarm.resolveApproval). */
   approval?: boolean;
+  /** A rule taken only once the source agent has no handoffs left (its `handoffs` used up, or null). */
+  continuation?: boolean;
 }
 
 export interface SwarmDefinition {
@@ -434,6 +441,8 @@ export interface SwarmDefinition {
   maxHops?: number;
   context?: string;
   includeSystem?: boolean;
+  /** 'per-target' (default): one transfer_to_<agent> tool per edge; 'single': one transfer_to_agent tool, its `agent` an enum. */
+  transferTools?: 'per-target' | 'single';
   agents: SwarmAgent[];
   edges?: SwarmEdge[];
 }
@@ -497,7 +506,20 @@ export interface ToolCall {
  */
 export type HandoffOutcome =
   | { type: 'tool'; agent: string; tool: string; arguments: Record<string, unknown> }
-  | { type: 'handoff'; via: 'tool' | 'rule'; from: string; to: string; edge: number; tool?: string; variables: Record<string, unknown>; reason: string | null }
+  | {
+      type: 'handoff';
+      via: 'tool' | 'rule' | 'continuation';
+      from: string;
+      to: string;
+      edge: number;
+      tool?: string;
+      /** The names of the variables the edge requires (SwarmForge's handoff event). */
+      requiredVariables: string[];
+      /** The values the handoff went with: the same as `variables`. */
+      resolvedVariables: Record<string, unknown>;
+      variables: Record<string, unknown>;
+      reason: string | null;
+    }
   | { type: 'handoff_blocked'; from: string; to: string; edge: number; tool: string; missing: string[]; invalid: Array<{ name: string; expected: string }>; rejectionReason: string }
   | { type: 'rejected'; reason: string }
   /** A call of an `approval: true` tool or edge: nothing changed; a human decides (runTurn pauses). */
@@ -659,8 +681,10 @@ export interface SaveOptions {
 // Type aliases, not interfaces: the SDKs take parameters as { [key: string]: unknown }, which an
 // object type alias satisfies and an interface (no implicit index signature) does not.
 export type TransferArgumentSchema = {
-  type: 'string' | 'number' | 'integer' | 'boolean' | ['string', 'null'];
+  type: 'string' | 'number' | 'integer' | 'boolean' | ['string' | 'number' | 'integer' | 'boolean', 'null'];
   description?: string;
+  /** The single transfer tool's `agent`: the targets offered now. */
+  enum?: string[];
 };
 /** A transfer tool's parameters: strict (every property required, `reason` nullable). */
 export type TransferSchema = {
