@@ -467,6 +467,9 @@ export interface Session {
   selections: Record<string, number>;
   variables: Record<string, unknown>;
   histories: Record<string, Message[]>;
+  /** Where the last turn is (absent before the first); 'failed' comes with `error`, the message. */
+  status?: AgentStatus;
+  error?: string;
   /** The approvals asked in this session, by id (absent until the first); at most one is pending. */
   approvals?: Record<string, Approval>;
   /** Handoffs, blocked and rejected transfers, and tool runs of this session (moved to the store's log when runTurn is given one). */
@@ -595,7 +598,14 @@ export type SwarmEvent =
   | { type: 'tool_use'; agent: string; call: ToolCall }
   | { type: 'tool_result'; agent: string; call: ToolCall; result: string; outcome: HandoffOutcome | NotRunOutcome | NotApprovedOutcome }
   | { type: 'tool_mock_required'; agent: string; tool: string; arguments: Record<string, unknown> }
-  | { type: 'state_rejected'; source: 'extract'; key: string; message: string }
+  | { type: 'state_rejected'; source: 'extract' | 'intent'; key: string; message: string }
+  /** With runTurn's `statusEvents`: the session's status changed (llm4s's AgentStatus). */
+  | { type: 'status'; status: AgentStatus; agent: string; to?: string; reason?: string | null; error?: string }
+  /** A model call or a tool handler failed: the session is back as before the turn, marked failed; the error is rethrown next. */
+  | { type: 'error'; agent: string; source: 'model' | 'tool' | 'turn'; tool?: string; message: string }
+  /** Queued intents (extractIntents): intent `index` of `count` starts, then is answered. */
+  | { type: 'intent'; index: number; count: number; text: string; variables: Record<string, unknown> }
+  | { type: 'intent_done'; index: number; agent: string; text: string; reason: DoneReason }
   | { type: 'chunk'; agent: string; text: string }
   /** After a model call whose answer carried the provider's raw response (every adapter's does). */
   | { type: 'response'; agent: string; text: string; toolCalls: ToolCall[]; finishReason: string | null; usage: unknown; raw: unknown }
@@ -608,7 +618,33 @@ export type SwarmEvent =
    * `session` is the session object runTurn was given (updated in place), not a copy.
    * 'approval-required': the turn paused; `approvalId` names the approval it waits for.
    */
-  | { type: 'done'; agent: string; text: string; reason: 'answered' | 'max-model-calls' | 'approval-required' | 'guardrail-tripped'; approvalId?: string; session: Session };
+  | {
+      type: 'done';
+      agent: string;
+      text: string;
+      reason: DoneReason;
+      approvalId?: string;
+      /** With queued intents: each intent's answer, and the texts of the intents not started. */
+      answers?: IntentAnswer[];
+      queued?: string[];
+      session: Session;
+    };
+
+export type DoneReason = 'answered' | 'max-model-calls' | 'approval-required' | 'guardrail-tripped';
+
+/** llm4s's AgentStatus: where a session's turn is. */
+export type AgentStatus = 'in_progress' | 'waiting_for_tools' | 'handoff_requested' | 'complete' | 'failed';
+
+export interface IntentAnswer {
+  index: number;
+  intent: string;
+  agent: string;
+  text: string;
+  reason: DoneReason;
+}
+
+/** What extractIntents returns for one intent: its text, and variables merged before it is routed. */
+export type Intent = string | { text: string; variables?: Record<string, unknown> };
 
 export interface ToolContext {
   session: Session;
@@ -642,6 +678,8 @@ export interface SwarmOptions {
     validate?(key: string, value: unknown, ctx: { session: Session; agent: string; source: string }): boolean | string;
   };
   extractVariables?(input: string, ctx: { session: Session; agent: string }): Record<string, unknown> | null | undefined | Promise<Record<string, unknown> | null | undefined>;
+  /** Queued-intent routing: several intents of one input, routed and answered one after another (null or [] for one). */
+  extractIntents?(input: string, ctx: { session: Session; agent: string }): Intent[] | null | undefined | Promise<Intent[] | null | undefined>;
   /** By agent id: checks of the user's input for that agent (not inherited across handoffs). */
   inputGuardrails?: Record<string, Guardrail | Guardrail[]>;
   /** By agent id: checks of that agent's final answer before it joins the history. */
@@ -772,6 +810,8 @@ export interface RunTurnOptions {
   signal?: AbortSignal;
   store?: SessionStore;
   toolState?: unknown;
+  /** Yield a `status` event whenever the session's status changes (default false). */
+  statusEvents?: boolean;
 }
 
 /** A save of a session that another writer saved first (optimistic versioning of the stores). */

@@ -834,7 +834,7 @@ export class Swarm {
 
   /**
    * Saves the turn to the store (when given one) and ends it with `done`.
-   * @param {{ text: string, reason: string, approvalId?: string }} ending
+   * @param {{ text: string, reason: string, approvalId?: string, answers?: object[], queued?: string[] }} ending
    */
   async *#finish(session, checkpointsBefore, options, ending) {
     const { store } = options;
