@@ -241,6 +241,20 @@ export interface HandlerContext<S = Record<string, unknown>> {
   feedback: string | null;
   /** The state's task with its {placeholders} filled from the input variables; null without one. */
   task: string | null;
+  /**
+   * A handoff-enabled state's transfers offered now (its transfer edges, while it has handoffs
+   * left in this run); [] otherwise. Give them to the model as tools.
+   */
+  transfers: readonly TransferOption[];
+  /** The model chose: the step goes to this transfer (its tool name or the state's name). RangeError when not offered. */
+  transfer(choice: string): void;
+}
+
+/** A transfer a handoff-enabled state offers: `to` is a state name or END. */
+export interface TransferOption {
+  readonly name: string;
+  readonly to: string;
+  readonly description: string;
 }
 
 /** What an edge function gets: the merged state, the step, and the update just returned. */
@@ -312,8 +326,11 @@ export interface ExecutionSnapshot {
 export class StateMachine<S extends Record<string, unknown> = Record<string, unknown>> {
   constructor(options?: StateMachineOptions);
   readonly name: string;
-  addState(name: string, handler?: Handler<S> | null, options?: { feedbackOnRevisit?: boolean; task?: string }): this;
+  /** `handoffs`: the state is handoff-enabled (MAG's handoffs in a workflow) with this many choices per run. */
+  addState(name: string, handler?: Handler<S> | null, options?: { feedbackOnRevisit?: boolean; task?: string; handoffs?: number }): this;
   addEdge(from: string, to: string, when?: string | null | { when?: string | null; description?: string }): this;
+  /** A transfer edge of a handoff-enabled state: offered as ctx.transfers, taken when the handler calls ctx.transfer. */
+  addEdge(from: string, to: string, transfer: { transfer: true; description?: string }): this;
   /** An edge decided by a function, called in declaration order with the conditions (never after
    *  the edge that won). Such a machine has no definition: toJSON() throws. */
   addEdge(from: string, to: string, predicate: EdgePredicate<S>, options?: { description?: string }): this;
@@ -345,8 +362,8 @@ export interface MachineDefinition {
   onMaxSteps: 'return' | 'throw' | 'return-with-flag';
   feedbackOnRevisit: boolean;
   noFeedbackStates?: string[];
-  states: Array<{ name: string; feedbackOnRevisit?: false; task?: string }>;
-  edges: Array<{ from: string; to: string; when?: string; description?: string }>;
+  states: Array<{ name: string; feedbackOnRevisit?: false; task?: string; handoffs?: number }>;
+  edges: Array<{ from: string; to: string; when?: string; description?: string; transfer?: true }>;
   reducers: Record<string, 'replace' | 'append' | 'merge' | 'sum' | 'custom'>;
 }
 
@@ -793,7 +810,43 @@ export class Swarm {
     approvalId: string,
     options: RunTurnOptions & { approve: boolean; reason?: string },
   ): AsyncGenerator<SwarmEvent, void, undefined>;
+  /** The DAG model: agents, edges with `via` and `tool`; with `session`, its active agent and handoffs marked. */
+  toDag(options?: SwarmPictureOptions): SwarmDag;
+  /** Mermaid flowchart: rules solid, LLM edges dotted, hybrids thick, continuations ending in a circle. */
+  toMermaid(options?: SwarmPictureOptions & { direction?: 'TD' | 'TB' | 'BT' | 'LR' | 'RL' }): string;
+  /** Graphviz DOT: rules solid, LLM edges dashed, hybrids bold, continuations dotted. */
+  toDot(options?: SwarmPictureOptions): string;
   dispose(): void;
+}
+
+export interface SwarmPictureOptions {
+  /** Marks the session's active agent and the handoffs its checkpoints record. */
+  session?: Session;
+  /** The checkpoint log to read instead of session.checkpoints (a store's listCheckpoints()). */
+  checkpoints?: unknown[];
+}
+
+/** Swarm.toDag(): the DAG model of a swarm (docs/format.md). */
+export interface SwarmDag {
+  format: 'handoff-graph/dag';
+  version: 1;
+  kind: 'swarm';
+  name?: string;
+  nodes: Array<{ id: string; type: 'agent'; start?: true; description?: string; active?: true }>;
+  edges: Array<{
+    from: string;
+    to: string;
+    position: number;
+    when: string | null;
+    unconditional: boolean;
+    via: 'rule' | 'llm' | 'hybrid' | 'continuation';
+    tool?: string;
+    description?: string;
+    fired: boolean;
+    firedCount: number;
+    /** With a session: the ordinals (1-based) of the session's handoffs along this edge. */
+    firedAtSteps: number[];
+  }>;
 }
 export interface Swarm extends DisposableWhereDeclared {}
 

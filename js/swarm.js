@@ -6,6 +6,7 @@
 // and schemas) are the C++ core's (src/handoff/). This file keeps the session, a plain JSON
 // object the host can store anywhere, and runs the host's model function in runTurn().
 import { DefinitionError } from './errors.js';
+import { DIRECTIONS } from './export.js';
 import { adopt, disposable, disposedError, inspectSymbol, release } from './lifetime.js';
 import { copyMessages, readModelAnswer, restoreSession, snapshotSession } from './model-answer.js';
 import { checkOptions } from './options.js';
@@ -848,6 +849,44 @@ export class Swarm {
       await store.save(session);
     }
     yield { type: 'done', agent: session.active, text, reason, ...(approvalId === undefined ? {} : { approvalId }), ...(answers === undefined ? {} : { answers, queued }), session };
+  }
+
+  /**
+   * The swarm's DAG model (docs/format.md): agents (type 'agent'), edges with `via` ('rule',
+   * 'llm', 'hybrid' or 'continuation') and `tool`. With `session`, its active agent is marked
+   * `active` and each handoff its checkpoints record fires its edge (`checkpoints`: the log a
+   * store keeps, for a session whose checkpoints were handed to one).
+   */
+  toDag(options) {
+    return JSON.parse(this.#picture('dag', options, 'toDag', ['session', 'checkpoints']));
+  }
+
+  /** Mermaid flowchart text: rules solid, LLM edges dotted, hybrids thick, continuations end in a circle; `session` as toDag's. */
+  toMermaid(options) {
+    return this.#picture('mermaid', options, 'toMermaid', ['session', 'checkpoints', 'direction']);
+  }
+
+  /** Graphviz DOT text: rules solid, LLM edges dashed, hybrids bold, continuations dotted; `session` as toDag's. */
+  toDot(options) {
+    return this.#picture('dot', options, 'toDot', ['session', 'checkpoints']);
+  }
+
+  // The core draws (src/export/dag.cpp); it reads the session's active agent and handoffs itself.
+  #picture(format, options, method, allowed) {
+    const { session, checkpoints, direction = 'TD' } = checkOptions(options, allowed, `${method} options`);
+    if (!DIRECTIONS.includes(direction)) throw new TypeError(`direction must be one of ${DIRECTIONS.join(', ')}, got ${describe(direction)}`);
+    let marks = '';
+    if (session !== undefined) {
+      checkSession(session, method);
+      const log = checkpoints ?? session.checkpoints ?? [];
+      if (!Array.isArray(log)) throw new TypeError(`${method}: checkpoints must be an array, got ${describe(log)}`);
+      marks = coreJSON({ active: session.active, checkpoints: log });
+    } else if (checkpoints !== undefined) {
+      throw new TypeError(`${method}: checkpoints go with a session ({ session, checkpoints })`);
+    }
+    const out = this.#live.export(marks, format, direction);
+    if (out.error !== undefined) throw new TypeError(`${method}: ${out.error}`);
+    return out.text;
   }
 
   dispose() {

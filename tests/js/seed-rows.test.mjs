@@ -1,11 +1,21 @@
-// The seed systems' rows that live in the turn loop (issue 17), end to end through runTurn with
-// scripted models: MAG's selection limit and continuation, SwarmForge's single transfer tool,
-// handoff event, model request and queued intents, llm4s's agent status and failed turns. The
-// routing decisions themselves are vectors (tests/vectors/handoffs.json).
+// The seed systems' rows (issue 17) end to end: through runTurn with scripted models, MAG's
+// selection limit and continuation, SwarmForge's single transfer tool, handoff event, model
+// request and queued intents, llm4s's agent status and failed turns; MAG's handoff-enabled
+// StateMachine states through ctx.transfers; pictures of swarms, drawn by Graphviz. The routing
+// decisions themselves are vectors (tests/vectors/handoffs.json, machines.json).
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { describe, test } from 'node:test';
 
-import { init, Swarm } from '../../js/node.js';
+import { END, init, StateMachine, Swarm } from '../../js/node.js';
+
+// Runs `command` with `input` on its standard input.
+function runCommand(command, args, input) {
+  return new Promise((resolve, reject) => {
+    const child = execFile(command, args, { maxBuffer: 16 << 20 }, (error, stdout, stderr) => (error ? reject(error) : resolve({ stdout, stderr })));
+    child.stdin.end(input);
+  });
+}
 
 await init();
 
@@ -228,6 +238,145 @@ describe('llm4s agent status', () => {
     }, /db down/);
     assert.deepEqual(events.at(-1), { type: 'error', agent: 'general', source: 'tool', tool: 'lookup', message: 'db down' });
     assert.deepEqual([session.status, session.turn, session.histories.general, session.checkpoints], ['failed', 0, [], []]);
+    swarm.dispose();
+  });
+});
+
+describe('MAG handoffs in a workflow: handoff-enabled StateMachine states', () => {
+  // deep_searcher -> progress_checker, which the model sends back to deep_searcher or on to
+  // doc_generator through its transfers (twice at most), then its regular edge continues.
+  function research(choose) {
+    const offered = [];
+    const machine = new StateMachine({ name: 'research', start: 'deep_searcher' })
+      .addState('deep_searcher', (ctx) => ({ searches: ctx.visit }))
+      .addState('progress_checker', (ctx) => {
+        offered.push(ctx.transfers.map((t) => `${t.name}: ${t.description}`));
+        const choice = choose(ctx);
+        if (choice !== null) ctx.transfer(choice);
+      }, { handoffs: 2 })
+      .addState('doc_generator', () => ({ doc: 'written' }))
+      .addEdge('deep_searcher', 'progress_checker')
+      .addEdge('progress_checker', 'doc_generator', { transfer: true, description: 'The findings suffice' })
+      .addEdge('progress_checker', 'deep_searcher', { transfer: true })
+      .addEdge('progress_checker', 'doc_generator')
+      .addEdge('doc_generator', END);
+    return { machine, offered };
+  }
+
+  test('the model loops twice, then the transfers are gone and the regular edge continues', async () => {
+    const { machine, offered } = research((ctx) => (ctx.transfers.length > 0 ? 'transfer_to_deep_searcher' : null));
+    const run = await machine.run();
+    assert.deepEqual(run.steps.map((s) => `${s.state}>${s.next}#${s.edge}`), [
+      'deep_searcher>progress_checker#0', 'progress_checker>deep_searcher#1', 'deep_searcher>progress_checker#0',
+      'progress_checker>deep_searcher#1', 'deep_searcher>progress_checker#0', 'progress_checker>doc_generator#2', 'doc_generator>__end__#0',
+    ]);
+    assert.deepEqual(offered, [
+      ['transfer_to_doc_generator: The findings suffice', "transfer_to_deep_searcher: Go on to state 'deep_searcher'."],
+      ['transfer_to_doc_generator: The findings suffice', "transfer_to_deep_searcher: Go on to state 'deep_searcher'."],
+      [],
+    ]);
+    machine.dispose();
+  });
+
+  test('ctx.transfers is frozen; transfer() refuses what is not offered (RangeError) and non-strings (TypeError); other states offer nothing', async () => {
+    const seen = [];
+    const { machine } = research((ctx) => {
+      assert.ok(Object.isFrozen(ctx.transfers) && Object.isFrozen(ctx.transfers[0] ?? {}));
+      if (ctx.visit === 1) {
+        assert.throws(() => ctx.transfer('transfer_to_nowhere'), { name: 'RangeError', message: "state 'progress_checker' offers no transfer 'transfer_to_nowhere' (it offers transfer_to_doc_generator, transfer_to_deep_searcher)" });
+        assert.throws(() => ctx.transfer(3), TypeError);
+        return 'doc_generator';
+      }
+      return null;
+    });
+    machine.addState('x', (ctx) => {
+      seen.push(ctx.transfers);
+      assert.throws(() => ctx.transfer('a'), { name: 'RangeError', message: "state 'x' is not handoff-enabled: it offers no transfers" });
+    });
+    machine.addEdge('x', END);
+    const run = await machine.run();
+    assert.deepEqual(run.steps.map((s) => s.state), ['deep_searcher', 'progress_checker', 'doc_generator']);
+    machine.dispose();
+  });
+
+  test('definition: toJSON writes handoffs and transfer edges, fromJSON reads them; a snapshot keeps the selections made', async () => {
+    const { machine } = research((ctx) => (ctx.transfers.length > 0 ? 'deep_searcher' : null));
+    const json = machine.toJSON();
+    assert.deepEqual(json.states[1], { name: 'progress_checker', handoffs: 2 });
+    assert.deepEqual(json.edges.slice(1, 4), [
+      { from: 'progress_checker', to: 'doc_generator', description: 'The findings suffice', transfer: true },
+      { from: 'progress_checker', to: 'deep_searcher', transfer: true },
+      { from: 'progress_checker', to: 'doc_generator' },
+    ]);
+    const loaded = StateMachine.fromJSON(json);
+    assert.deepEqual(loaded.toJSON(), json);
+    const execution = machine.start();
+    await execution.step();
+    await execution.step();
+    const snapshot = execution.snapshot();
+    assert.deepEqual(snapshot.selections, { progress_checker: 1 });
+    const resumed = machine.resume(snapshot);
+    const run = await resumed.run();
+    // One selection left after the resume: back once more, then the regular edge.
+    assert.deepEqual(run.steps.slice(2).map((s) => s.state), ['deep_searcher', 'progress_checker', 'deep_searcher', 'progress_checker', 'doc_generator']);
+    assert.throws(() => new StateMachine({ start: 'a' }).addState('a', null, { handoffs: '2' }), /handoffs of state 'a' must be a number/);
+    assert.throws(() => new StateMachine({ start: 'a' }).addState('a', null, { handoffs: 1.5 }), /must be an integer from 0 to 1000000/);
+    assert.throws(() => new StateMachine({ start: 'a' }).addState('a').addEdge('a', 'b', { transfer: false }), /transfer must be true/);
+    loaded.dispose();
+    machine.dispose();
+  });
+});
+
+describe('pictures of swarms', () => {
+  const DEF = {
+    name: 'support',
+    agents: [
+      { id: 'triage', entry: true, handoffs: 1, description: 'Sorts requests' },
+      { id: 'billing' }, { id: 'human', name: 'Human operator' }, { id: 'closer' },
+    ],
+    edges: [
+      { from: 'triage', to: 'billing', when: "category == 'billing'" },
+      { from: 'triage', to: 'human' },
+      { from: 'billing', to: 'human', when: 'amount > 100', offer: true },
+      { from: 'triage', to: 'closer', continuation: true },
+    ],
+  };
+
+  test('toDag: edges by via, the active agent and the session\'s handoffs; toMermaid and toDot draw them differently', () => {
+    const swarm = new Swarm(DEF);
+    const session = swarm.createSession({ variables: { category: 'billing', amount: 500 } });
+    swarm.applyRules(session);
+    swarm.applyToolCall(session, { name: 'transfer_to_human', arguments: {} });
+    const dag = swarm.toDag({ session });
+    assert.deepEqual(dag.edges.map((e) => [e.via, e.tool ?? null, e.firedAtSteps]), [
+      ['rule', null, [1]], ['llm', 'transfer_to_human', []], ['hybrid', 'transfer_to_human', [2]], ['continuation', null, []],
+    ]);
+    assert.deepEqual(dag.nodes.filter((n) => n.active).map((n) => n.id), ['human']);
+    assert.deepEqual(dag.nodes.filter((n) => n.start).map((n) => n.id), ['triage']);
+    const mermaid = swarm.toMermaid({ session, direction: 'LR' });
+    assert.match(mermaid, /^flowchart LR\n/);
+    for (const arrow of [/ -->\|"category == 'billing'"\| /, / -\.->\|"transfer#95;to#95;human"\| /, / ==>\|"transfer#95;to#95;human when amount #62; 100"\| /, / --o\|"continuation"\| /]) assert.match(mermaid, arrow);
+    assert.match(mermaid, /class n\d active\n {2}classDef active fill:#fde2d8/);
+    const dot = swarm.toDot({ session });
+    assert.match(dot, /style=dashed/);
+    assert.match(dot, /style=bold/);
+    assert.match(dot, /style=dotted/);
+    assert.match(dot, /style="rounded,filled", fillcolor="#fde2d8"/);
+    assert.equal((swarm.toDag().edges.filter((e) => e.fired)).length, 0, 'without a session nothing is marked');
+    assert.throws(() => swarm.toMermaid({ session, kind: 'state' }), /unknown option 'kind'/);
+    assert.throws(() => swarm.toDot({ checkpoints: [] }), /checkpoints go with a session/);
+    assert.throws(() => swarm.toDag({ session: { ...session, checkpoints: [{ outcome: { type: 'handoff', edge: 9 } }] } }), /not an edge of this swarm/);
+    swarm.dispose();
+  });
+
+  test('Graphviz draws toDot (dot -Tsvg) with every agent and label', async () => {
+    const swarm = new Swarm(DEF);
+    const session = swarm.createSession({ variables: { category: 'billing' } });
+    swarm.applyRules(session);
+    const { stdout } = await runCommand('dot', ['-Tsvg'], swarm.toDot({ session }));
+    for (const text of ['triage', 'billing', 'human', 'closer', 'category == &#39;billing&#39;', 'transfer_to_human when amount &gt; 100', 'continuation', '×1']) {
+      assert.ok(stdout.includes(`>${text}</text>`), `the SVG shows ${text}`);
+    }
     swarm.dispose();
   });
 });
