@@ -8,6 +8,7 @@ import { checkDocument } from './docs-run.js';
 const PAGES = [
   ['docs/coming-from-swarmstate.md', 6],
   ['docs/coming-from-mcp-agent-graph.md', 6],
+  ['docs/coming-from-swarmforge.md', 7],
 ];
 
 for (const [page, minOutputs] of PAGES) {
