@@ -9,6 +9,7 @@ const PAGES = [
   ['docs/coming-from-swarmstate.md', 6],
   ['docs/coming-from-mcp-agent-graph.md', 6],
   ['docs/coming-from-swarmforge.md', 7],
+  ['docs/coming-from-llm4s.md', 4],
 ];
 
 for (const [page, minOutputs] of PAGES) {
