@@ -422,6 +422,8 @@ export interface SwarmAgent {
   handoffs?: number | null;
   /** MAG's output_nodes: at least two agents, one transfer tool each (the agent's only LLM edges). */
   outputNodes?: string[];
+  /** SwarmForge's visible variables: the session variables this agent's model requests carry (default: all). */
+  visibleVariables?: string[];
 }
 
 export interface RequiredVariable {
@@ -594,7 +596,7 @@ export interface ModelRequest<F extends ToolFormat = ToolFormat> {
   instructions: string;
   /** The agent's history, as its context policies made it. */
   history: Message[];
-  /** The session's variables. */
+  /** The session's variables: those the agent's visibleVariables name, or all. */
   variables: Record<string, unknown>;
   /** The agent's behaviour config: runTurn's `agentConfig[agent.id]`, or {}. */
   config: Record<string, unknown>;

@@ -696,7 +696,7 @@ export class Swarm {
       const messages = copyMessages(this.messages(session));
       const request = {
         agent, messages, tools: this.tools(session, toolFormat, { jsonSchema }), toolFormat,
-        instructions: this.instructions(session), history: messages.slice(messages.length - session.histories[agentId].length), variables: clone(session.variables),
+        instructions: this.instructions(session), history: messages.slice(messages.length - session.histories[agentId].length), variables: this.#visibleVariables(agentId, session),
         config: agentConfig !== undefined && Object.hasOwn(agentConfig, agentId) ? clone(agentConfig[agentId]) : {}, signal,
       };
       let answer;
@@ -737,6 +737,18 @@ export class Swarm {
       yield* this.#status(session, options, 'in_progress');
     }
     return { text, reason };
+  }
+
+  // The variables an agent's model requests carry: its visibleVariables (SwarmForge's visible
+  // variables) that the session has, or all of them; copies.
+  #visibleVariables(agentId, session) {
+    const visible = this.#agents.get(agentId)?.visibleVariables;
+    if (visible === undefined) return clone(session.variables);
+    const out = {};
+    for (const key of visible) {
+      if (Object.hasOwn(session.variables, key)) Object.defineProperty(out, key, { value: clone(session.variables[key]), enumerable: true, writable: true, configurable: true });
+    }
+    return out;
   }
 
   // Answers `skipped` calls in `history` without running them, with a tool_use and a tool_result

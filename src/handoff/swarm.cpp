@@ -1,5 +1,6 @@
 #include "handoff/swarm.h"
 
+#include <algorithm>
 #include <set>
 
 namespace handoff::swarm {
@@ -76,7 +77,7 @@ Expected<std::unique_ptr<Swarm>, std::vector<definition::Problem>> Swarm::from_j
       r.problem(pointer, "expected an object");
       continue;
     }
-    r.only(a, pointer, {"id", "name", "description", "instructions", "entry", "handoffs", "outputNodes", "tools"});
+    r.only(a, pointer, {"id", "name", "description", "instructions", "entry", "handoffs", "outputNodes", "visibleVariables", "tools"});
     Agent agent;
     const std::string* id = r.string(a, pointer, "id", true);
     if (!id) continue;
@@ -90,6 +91,21 @@ Expected<std::unique_ptr<Swarm>, std::vector<definition::Problem>> Swarm::from_j
     // null is MAG's "handoffs disabled"; a count is the agent's selection limit.
     if (a.contains("handoffs") && a["handoffs"].is_null()) agent.handoffs_disabled = true;
     else agent.handoffs = r.count(a, pointer, "handoffs");
+    if (a.contains("visibleVariables")) {
+      const Json& names = a["visibleVariables"];
+      std::vector<std::string> visible;
+      if (!names.is_array()) r.problem(pointer + "/visibleVariables", "expected an array of variable names");
+      for (std::size_t k = 0; names.is_array() && k < names.size(); ++k) {
+        if (!names[k].is_string() || names[k].get_ref<const std::string&>().empty()) {
+          r.problem(pointer + "/visibleVariables/" + std::to_string(k), "expected a variable name");
+        } else if (std::find(visible.begin(), visible.end(), names[k].get<std::string>()) != visible.end()) {
+          r.problem(pointer + "/visibleVariables/" + std::to_string(k), "'" + names[k].get<std::string>() + "' is listed twice");
+        } else {
+          visible.push_back(names[k].get<std::string>());
+        }
+      }
+      agent.visible_variables = std::move(visible);
+    }
     if (agent.entry && ++entries > 1) r.problem(pointer + "/entry", "only one agent can be the entry agent");
     if (a.contains("tools")) {
       const Json& tools = a["tools"];
@@ -310,6 +326,7 @@ Json Swarm::to_json() const {
     if (a.entry) agent["entry"] = true;
     if (a.handoffs) agent["handoffs"] = *a.handoffs;
     if (a.handoffs_disabled) agent["handoffs"] = nullptr;
+    if (a.visible_variables) agent["visibleVariables"] = *a.visible_variables;
     if (!a.tools.empty()) {
       Json tools = Json::array();
       for (const AgentTool& t : a.tools) {

@@ -51,6 +51,9 @@ struct Agent {
   std::optional<std::uint32_t> handoffs;  // selections this agent may make in a session
   // `handoffs: null` (MAG's): no transfer tools at all; its continuation edges fire at once.
   bool handoffs_disabled = false;
+  // SwarmForge's visible variables: the session variables this agent's model requests carry
+  // (absent: all of them).
+  std::optional<std::vector<std::string>> visible_variables;
   std::vector<AgentTool> tools;
 };
 

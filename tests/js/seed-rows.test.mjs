@@ -131,6 +131,16 @@ describe('SwarmForge orchestration', () => {
     swarm.dispose();
   });
 
+  test('visibleVariables: the agent\'s model requests carry only those variables; toJSON keeps them', async () => {
+    const swarm = new Swarm({ agents: [{ id: 'a', visibleVariables: ['account_id', 'missing'] }] });
+    const session = swarm.createSession({ variables: { account_id: 'A-1', secret: 'k' } });
+    const model = scripted({ text: 'ok' });
+    await run(swarm, session, 'hi', { model });
+    assert.deepEqual(model.requests[0].variables, { account_id: 'A-1' });
+    assert.deepEqual(swarm.toJSON().agents[0].visibleVariables, ['account_id', 'missing']);
+    swarm.dispose();
+  });
+
   test('queued intents: each routed by its variables and answered in order; done joins the answers and lists them', async () => {
     const swarm = new Swarm({
       agents: [{ id: 'triage', entry: true }, { id: 'billing' }, { id: 'shipping' }],
