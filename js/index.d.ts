@@ -815,7 +815,7 @@ export class Swarm {
   /** The DAG model: agents, edges with `via` and `tool`; with `session`, its active agent and handoffs marked. */
   toDag(options?: SwarmPictureOptions): SwarmDag;
   /** Mermaid flowchart: rules solid, LLM edges dotted, hybrids thick, continuations ending in a circle. */
-  toMermaid(options?: SwarmPictureOptions & { direction?: 'TD' | 'TB' | 'BT' | 'LR' | 'RL' }): string;
+  toMermaid(options?: SwarmPictureOptions & { kind?: 'flowchart' | 'state'; direction?: 'TD' | 'TB' | 'BT' | 'LR' | 'RL' }): string;
   /** Graphviz DOT: rules solid, LLM edges dashed, hybrids bold, continuations dotted. */
   toDot(options?: SwarmPictureOptions): string;
   dispose(): void;

@@ -873,9 +873,13 @@ export class Swarm {
     return JSON.parse(this.#picture('dag', options, 'toDag', ['session', 'checkpoints']));
   }
 
-  /** Mermaid flowchart text: rules solid, LLM edges dotted, hybrids thick, continuations end in a circle; `session` as toDag's. */
+  /**
+   * Mermaid text: `kind` 'flowchart' (default: rules solid, LLM edges dotted, hybrids thick,
+   * continuations end in a circle) or 'state' (a state diagram, each edge labelled by how it is
+   * taken); `direction`; `session` as toDag's.
+   */
   toMermaid(options) {
-    return this.#picture('mermaid', options, 'toMermaid', ['session', 'checkpoints', 'direction']);
+    return this.#picture('mermaid', options, 'toMermaid', ['session', 'checkpoints', 'kind', 'direction']);
   }
 
   /** Graphviz DOT text: rules solid, LLM edges dashed, hybrids bold, continuations dotted; `session` as toDag's. */
@@ -885,7 +889,8 @@ export class Swarm {
 
   // The core draws (src/export/dag.cpp); it reads the session's active agent and handoffs itself.
   #picture(format, options, method, allowed) {
-    const { session, checkpoints, direction = 'TD' } = checkOptions(options, allowed, `${method} options`);
+    const { session, checkpoints, kind = 'flowchart', direction = kind === 'state' ? 'LR' : 'TD' } = checkOptions(options, allowed, `${method} options`);
+    if (kind !== 'flowchart' && kind !== 'state') throw new TypeError(`kind must be 'flowchart' or 'state', got ${describe(kind)}`);
     if (!DIRECTIONS.includes(direction)) throw new TypeError(`direction must be one of ${DIRECTIONS.join(', ')}, got ${describe(direction)}`);
     let marks = '';
     if (session !== undefined) {
@@ -896,7 +901,7 @@ export class Swarm {
     } else if (checkpoints !== undefined) {
       throw new TypeError(`${method}: checkpoints go with a session ({ session, checkpoints })`);
     }
-    const out = this.#live.export(marks, format, direction);
+    const out = this.#live.export(marks, format, kind, direction);
     if (out.error !== undefined) throw new TypeError(`${method}: ${out.error}`);
     return out.text;
   }

@@ -272,9 +272,10 @@ std::string swarm_tools(const SwarmHolder& holder, const std::string& session, c
 
 // The routing core of a new session (at the entry agent).
 // A picture of the swarm (dag::render): `session` is the JSON text of { active, checkpoints } to
-// mark, or empty; `format` "dag", "mermaid" or "dot".
-val swarm_export(const SwarmHolder& holder, const std::string& session, const std::string& format, const std::string& direction) {
-  return render(handoff::dag::dag_of(*holder.swarm), session, format, "flowchart", direction, "");
+// mark, or empty; `format` "dag", "mermaid" or "dot"; `kind` Mermaid's "flowchart" or "state".
+val swarm_export(const SwarmHolder& holder, const std::string& session, const std::string& format, const std::string& kind,
+                 const std::string& direction) {
+  return render(handoff::dag::dag_of(*holder.swarm), session, format, kind, direction, "");
 }
 
 std::string swarm_start(const SwarmHolder& holder) { return dump(SessionCore::start(*holder.swarm).to_json()); }

@@ -315,6 +315,12 @@ std::string to_mermaid(const Dag& dag, const MermaidOptions& options) {
       if (n.type != "end" && n.visits && *n.visits > 0) out += "  class " + ids[n.id] + " visited\n";
     }
     if (dag.run) out += "  classDef visited stroke:" + std::string(kFired) + ",stroke-width:3px\n";
+    bool any_active = false;
+    for (const Node& n : dag.nodes) {
+      if (n.active) out += "  class " + ids[n.id] + " active\n";
+      any_active = any_active || n.active;
+    }
+    if (any_active) out += "  classDef active fill:" + std::string(kActiveFill) + ",stroke:" + kFired + ",stroke-width:3px\n";
     return out;
   }
 

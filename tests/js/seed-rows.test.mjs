@@ -373,7 +373,9 @@ describe('pictures of swarms', () => {
     assert.match(dot, /style=dotted/);
     assert.match(dot, /style="rounded,filled", fillcolor="#fde2d8"/);
     assert.equal((swarm.toDag().edges.filter((e) => e.fired)).length, 0, 'without a session nothing is marked');
-    assert.throws(() => swarm.toMermaid({ session, kind: 'state' }), /unknown option 'kind'/);
+    assert.match(swarm.toMermaid({ session, kind: 'state' }), /^stateDiagram-v2\n {2}direction LR\n[\s\S]*class n\d active\n/);
+    assert.throws(() => swarm.toMermaid({ session, kind: 'sankey' }), /kind must be 'flowchart' or 'state'/);
+    assert.throws(() => swarm.toMermaid({ session, highlight: {} }), /unknown option 'highlight'/);
     assert.throws(() => swarm.toDot({ checkpoints: [] }), /checkpoints go with a session/);
     assert.throws(() => swarm.toDag({ session: { ...session, checkpoints: [{ outcome: { type: 'handoff', edge: 9 } }] } }), /not an edge of this swarm/);
     swarm.dispose();
