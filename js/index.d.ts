@@ -241,6 +241,20 @@ export interface HandlerContext<S = Record<string, unknown>> {
   feedback: string | null;
   /** The state's task with its {placeholders} filled from the input variables; null without one. */
   task: string | null;
+  /**
+   * A handoff-enabled state's transfers offered now (its transfer edges, while it has handoffs
+   * left in this run); [] otherwise. Give them to the model as tools.
+   */
+  transfers: readonly TransferOption[];
+  /** The model chose: the step goes to this transfer (its tool name or the state's name). RangeError when not offered. */
+  transfer(choice: string): void;
+}
+
+/** A transfer a handoff-enabled state offers: `to` is a state name or END. */
+export interface TransferOption {
+  readonly name: string;
+  readonly to: string;
+  readonly description: string;
 }
 
 /** What an edge function gets: the merged state, the step, and the update just returned. */
@@ -373,8 +387,11 @@ export interface ExecutionSnapshot {
 export class StateMachine<S extends Record<string, unknown> = Record<string, unknown>> {
   constructor(options?: StateMachineOptions);
   readonly name: string;
-  addState(name: string, handler?: Handler<S> | null, options?: { feedbackOnRevisit?: boolean; task?: string }): this;
+  /** `handoffs`: the state is handoff-enabled (MAG's handoffs in a workflow) with this many choices per run. */
+  addState(name: string, handler?: Handler<S> | null, options?: { feedbackOnRevisit?: boolean; task?: string; handoffs?: number }): this;
   addEdge(from: string, to: string, when?: string | null | { when?: string | null; description?: string }): this;
+  /** A transfer edge of a handoff-enabled state: offered as ctx.transfers, taken when the handler calls ctx.transfer. */
+  addEdge(from: string, to: string, transfer: { transfer: true; description?: string }): this;
   /** An edge decided by a function, called in declaration order with the conditions (never after
    *  the edge that won). Such a machine has no definition: toJSON() throws. */
   addEdge(from: string, to: string, predicate: EdgePredicate<S>, options?: { description?: string }): this;
@@ -411,8 +428,8 @@ export interface MachineDefinition {
   onMaxSteps: 'return' | 'throw' | 'return-with-flag';
   feedbackOnRevisit: boolean;
   noFeedbackStates?: string[];
-  states: Array<{ name: string; feedbackOnRevisit?: false; task?: string }>;
-  edges: Array<{ from: string; to: string; when?: string; description?: string }>;
+  states: Array<{ name: string; feedbackOnRevisit?: false; task?: string; handoffs?: number }>;
+  edges: Array<{ from: string; to: string; when?: string; description?: string; transfer?: true }>;
   reducers: Record<string, 'replace' | 'append' | 'merge' | 'sum' | 'custom'>;
 }
 
@@ -464,8 +481,15 @@ export interface SwarmAgent {
   instructions?: string;
   /** The agent a new session starts with (the first agent when none is marked). */
   entry?: boolean;
-  /** How many handoffs this agent may select in a session. */
-  handoffs?: number;
+  /**
+   * How many handoffs this agent may select in a session; null disables its transfer tools (MAG's
+   * `handoffs: null`). Once none are left, its `continuation` edges are taken.
+   */
+  handoffs?: number | null;
+  /** MAG's output_nodes: at least two agents, one transfer tool each (the agent's only LLM edges). */
+  outputNodes?: string[];
+  /** SwarmForge's visible variables: the session variables this agent's model requests carry (default: all). */
+  visibleVariables?: string[];
 }
 
 export interface RequiredVariable {
@@ -490,6 +514,8 @@ export interface SwarmEdge {
   includeSystem?: boolean;
   /** LLM edges only: a transfer call pauses the turn until a human decides (swarm.resolveApproval). */
   approval?: boolean;
+  /** A rule taken only once the source agent has no handoffs left (its `handoffs` used up, or null). */
+  continuation?: boolean;
 }
 
 export interface SwarmDefinition {
@@ -500,6 +526,8 @@ export interface SwarmDefinition {
   maxHops?: number;
   context?: string;
   includeSystem?: boolean;
+  /** 'per-target' (default): one transfer_to_<agent> tool per edge; 'single': one transfer_to_agent tool, its `agent` an enum. */
+  transferTools?: 'per-target' | 'single';
   agents: SwarmAgent[];
   edges?: SwarmEdge[];
 }
@@ -524,6 +552,9 @@ export interface Session {
   selections: Record<string, number>;
   variables: Record<string, unknown>;
   histories: Record<string, Message[]>;
+  /** Where the last turn is (absent before the first); 'failed' comes with `error`, the message. */
+  status?: AgentStatus;
+  error?: string;
   /** The approvals asked in this session, by id (absent until the first); at most one is pending. */
   approvals?: Record<string, Approval>;
   /** Handoffs, blocked and rejected transfers, and tool runs of this session (moved to the store's log when runTurn is given one). */
@@ -563,7 +594,20 @@ export interface ToolCall {
  */
 export type HandoffOutcome =
   | { type: 'tool'; agent: string; tool: string; arguments: Record<string, unknown> }
-  | { type: 'handoff'; via: 'tool' | 'rule'; from: string; to: string; edge: number; tool?: string; variables: Record<string, unknown>; reason: string | null }
+  | {
+      type: 'handoff';
+      via: 'tool' | 'rule' | 'continuation';
+      from: string;
+      to: string;
+      edge: number;
+      tool?: string;
+      /** The names of the variables the edge requires (SwarmForge's handoff event). */
+      requiredVariables: string[];
+      /** The values the handoff went with: the same as `variables`. */
+      resolvedVariables: Record<string, unknown>;
+      variables: Record<string, unknown>;
+      reason: string | null;
+    }
   | { type: 'handoff_blocked'; from: string; to: string; edge: number; tool: string; missing: string[]; invalid: Array<{ name: string; expected: string }>; rejectionReason: string }
   | { type: 'rejected'; reason: string }
   /** A call of an `approval: true` tool or edge: nothing changed; a human decides (runTurn pauses). */
@@ -618,7 +662,7 @@ export interface ModelRequest<F extends ToolFormat = ToolFormat> {
   instructions: string;
   /** The agent's history, as its context policies made it. */
   history: Message[];
-  /** The session's variables. */
+  /** The session's variables: those the agent's visibleVariables name, or all. */
   variables: Record<string, unknown>;
   /** The agent's behaviour config: runTurn's `agentConfig[agent.id]`, or {}. */
   config: Record<string, unknown>;
@@ -639,7 +683,14 @@ export type SwarmEvent =
   | { type: 'tool_use'; agent: string; call: ToolCall }
   | { type: 'tool_result'; agent: string; call: ToolCall; result: string; outcome: HandoffOutcome | NotRunOutcome | NotApprovedOutcome }
   | { type: 'tool_mock_required'; agent: string; tool: string; arguments: Record<string, unknown> }
-  | { type: 'state_rejected'; source: 'extract'; key: string; message: string }
+  | { type: 'state_rejected'; source: 'extract' | 'intent'; key: string; message: string }
+  /** With runTurn's `statusEvents`: the session's status changed (llm4s's AgentStatus). */
+  | { type: 'status'; status: AgentStatus; agent: string; to?: string; reason?: string | null; error?: string }
+  /** A model call or a tool handler failed: the session is back as before the turn, marked failed; the error is rethrown next. */
+  | { type: 'error'; agent: string; source: 'model' | 'tool' | 'turn'; tool?: string; message: string }
+  /** Queued intents (extractIntents): intent `index` of `count` starts, then is answered. */
+  | { type: 'intent'; index: number; count: number; text: string; variables: Record<string, unknown> }
+  | { type: 'intent_done'; index: number; agent: string; text: string; reason: DoneReason }
   | { type: 'chunk'; agent: string; text: string }
   /** After a model call whose answer carried the provider's raw response (every adapter's does). */
   | { type: 'response'; agent: string; text: string; toolCalls: ToolCall[]; finishReason: string | null; usage: unknown; raw: unknown }
@@ -652,7 +703,33 @@ export type SwarmEvent =
    * `session` is the session object runTurn was given (updated in place), not a copy.
    * 'approval-required': the turn paused; `approvalId` names the approval it waits for.
    */
-  | { type: 'done'; agent: string; text: string; reason: 'answered' | 'max-model-calls' | 'approval-required' | 'guardrail-tripped'; approvalId?: string; session: Session };
+  | {
+      type: 'done';
+      agent: string;
+      text: string;
+      reason: DoneReason;
+      approvalId?: string;
+      /** With queued intents: each intent's answer, and the texts of the intents not started. */
+      answers?: IntentAnswer[];
+      queued?: string[];
+      session: Session;
+    };
+
+export type DoneReason = 'answered' | 'max-model-calls' | 'approval-required' | 'guardrail-tripped';
+
+/** llm4s's AgentStatus: where a session's turn is. */
+export type AgentStatus = 'in_progress' | 'waiting_for_tools' | 'handoff_requested' | 'complete' | 'failed';
+
+export interface IntentAnswer {
+  index: number;
+  intent: string;
+  agent: string;
+  text: string;
+  reason: DoneReason;
+}
+
+/** What extractIntents returns for one intent: its text, and variables merged before it is routed. */
+export type Intent = string | { text: string; variables?: Record<string, unknown> };
 
 export interface ToolContext {
   session: Session;
@@ -686,6 +763,8 @@ export interface SwarmOptions {
     validate?(key: string, value: unknown, ctx: { session: Session; agent: string; source: string }): boolean | string;
   };
   extractVariables?(input: string, ctx: { session: Session; agent: string }): Record<string, unknown> | null | undefined | Promise<Record<string, unknown> | null | undefined>;
+  /** Queued-intent routing: several intents of one input, routed and answered one after another (null or [] for one). */
+  extractIntents?(input: string, ctx: { session: Session; agent: string }): Intent[] | null | undefined | Promise<Intent[] | null | undefined>;
   /** By agent id: checks of the user's input for that agent (not inherited across handoffs). */
   inputGuardrails?: Record<string, Guardrail | Guardrail[]>;
   /** By agent id: checks of that agent's final answer before it joins the history. */
@@ -729,8 +808,10 @@ export interface SaveOptions {
 // Type aliases, not interfaces: the SDKs take parameters as { [key: string]: unknown }, which an
 // object type alias satisfies and an interface (no implicit index signature) does not.
 export type TransferArgumentSchema = {
-  type: 'string' | 'number' | 'integer' | 'boolean' | ['string', 'null'];
+  type: 'string' | 'number' | 'integer' | 'boolean' | ['string' | 'number' | 'integer' | 'boolean', 'null'];
   description?: string;
+  /** The single transfer tool's `agent`: the targets offered now. */
+  enum?: string[];
 };
 /** A transfer tool's parameters: strict (every property required, `reason` nullable). */
 export type TransferSchema = {
@@ -801,7 +882,43 @@ export class Swarm {
     approvalId: string,
     options: RunTurnOptions & { approve: boolean; reason?: string },
   ): AsyncGenerator<SwarmEvent, void, undefined>;
+  /** The DAG model: agents, edges with `via` and `tool`; with `session`, its active agent and handoffs marked. */
+  toDag(options?: SwarmPictureOptions): SwarmDag;
+  /** Mermaid flowchart: rules solid, LLM edges dotted, hybrids thick, continuations ending in a circle. */
+  toMermaid(options?: SwarmPictureOptions & { kind?: 'flowchart' | 'state'; direction?: 'TD' | 'TB' | 'BT' | 'LR' | 'RL' }): string;
+  /** Graphviz DOT: rules solid, LLM edges dashed, hybrids bold, continuations dotted. */
+  toDot(options?: SwarmPictureOptions): string;
   dispose(): void;
+}
+
+export interface SwarmPictureOptions {
+  /** Marks the session's active agent and the handoffs its checkpoints record. */
+  session?: Session;
+  /** The checkpoint log to read instead of session.checkpoints (a store's listCheckpoints()). */
+  checkpoints?: unknown[];
+}
+
+/** Swarm.toDag(): the DAG model of a swarm (docs/format.md). */
+export interface SwarmDag {
+  format: 'handoff-graph/dag';
+  version: 1;
+  kind: 'swarm';
+  name?: string;
+  nodes: Array<{ id: string; type: 'agent'; start?: true; description?: string; active?: true }>;
+  edges: Array<{
+    from: string;
+    to: string;
+    position: number;
+    when: string | null;
+    unconditional: boolean;
+    via: 'rule' | 'llm' | 'hybrid' | 'continuation';
+    tool?: string;
+    description?: string;
+    fired: boolean;
+    firedCount: number;
+    /** With a session: the ordinals (1-based) of the session's handoffs along this edge. */
+    firedAtSteps: number[];
+  }>;
 }
 export interface Swarm extends DisposableWhereDeclared {}
 
@@ -818,6 +935,8 @@ export interface RunTurnOptions {
   signal?: AbortSignal;
   store?: SessionStore;
   toolState?: unknown;
+  /** Yield a `status` event whenever the session's status changes (default false). */
+  statusEvents?: boolean;
 }
 
 /** A save of a session that another writer saved first (optimistic versioning of the stores). */

@@ -34,6 +34,7 @@ const TRACE_OPTIONS = ['tracing', 'traceLogPath'];
 const RUN_OPTIONS = ['onStep', 'signal', ...TRACE_OPTIONS];
 // Runs an execution to its end (Execution's private loop, for StateMachine's run and resume).
 let drive;
+const NO_TRANSFERS = Object.freeze([]);
 
 // Sets a key as an own data property, so that a name such as __proto__ is data, never the prototype.
 function put(object, key, value) {
@@ -170,11 +171,16 @@ export class StateMachine {
     if (handler !== undefined && handler !== null && typeof handler !== 'function') {
       throw new TypeError(`the handler of state '${name}' must be a function, got ${describe(handler)}`);
     }
-    const { feedbackOnRevisit = true, task } = checkOptions(options, ['feedbackOnRevisit', 'task'], 'addState options');
+    const { feedbackOnRevisit = true, task, handoffs } = checkOptions(options, ['feedbackOnRevisit', 'task', 'handoffs'], 'addState options');
     if (typeof feedbackOnRevisit !== 'boolean') throw new TypeError(`feedbackOnRevisit must be a boolean, got ${describe(feedbackOnRevisit)}`);
     if (task !== undefined && typeof task !== 'string') throw new TypeError(`the task of state '${name}' must be a string, got ${describe(task)}`);
+    if (handoffs !== undefined && typeof handoffs !== 'number') throw new TypeError(`the handoffs of state '${name}' must be a number, got ${describe(handoffs)}`);
     const problem = native.addState(name, feedbackOnRevisit, task !== undefined, wellFormed(task ?? ''));
     if (problem !== null) throw rejectAddition(problem);
+    if (handoffs !== undefined) {
+      const refused = native.setHandoffs(name, handoffs);
+      if (refused !== null) throw rejectAddition(refused);
+    }
     this.#handlers.set(name, handler ?? null);
     return this;
   }
@@ -197,6 +203,7 @@ export class StateMachine {
     if (typeof when === 'object' && when !== null && typeof when.when === 'function') {
       throw new TypeError('addEdge: pass a function as the third argument itself: addEdge(from, to, (ctx) => …, { description })');
     }
+    if (typeof when === 'object' && when !== null && Object.hasOwn(when, 'transfer')) return this.#addTransferEdge(native, from, to, when);
     const { source, description } = edgeArguments(when);
     const conditional = typeof source === 'string';
     const rejected = native.addEdge(from, to, conditional, conditional ? wellFormed(source) : '', wellFormed(description));
@@ -217,6 +224,18 @@ export class StateMachine {
     if (rejected !== null) throw rejectAddition(rejected.problem);
     if (!this.#predicates.has(from)) this.#predicates.set(from, new Map());
     this.#predicates.get(from).set(this.#countEdge(from), predicate);
+    return this;
+  }
+
+  // A handoff-enabled state's transfer edge: offered to its handler as a transfer tool, taken
+  // when the handler chooses it (ctx.transfer), never by routing.
+  #addTransferEdge(native, from, to, options) {
+    const { transfer, description = '' } = checkOptions(options, ['transfer', 'description'], 'addEdge options');
+    if (transfer !== true) throw new TypeError(`addEdge options.transfer must be true (a transfer edge), got ${describe(transfer)}`);
+    if (typeof description !== 'string') throw new TypeError(`description must be a string, got ${describe(description)}`);
+    const rejected = native.addTransferEdge(from, to, wellFormed(description));
+    if (rejected !== null) throw rejectAddition(rejected.problem);
+    this.#countEdge(from);
     return this;
   }
 
@@ -244,10 +263,11 @@ export class StateMachine {
         handler: this.#handlers.get(name) ?? null,
         paths: native.routePaths(index),
         pathTexts: native.routePathTexts(index),
-        edges: native.outEdges(index).map(({ to, when, description, predicate }, position) => ({
-          to, when, description, predicate: predicate ? this.#predicates.get(name).get(position) : null,
+        edges: native.outEdges(index).map(({ to, when, description, predicate, transfer }, position) => ({
+          to, when, description, predicate: predicate ? this.#predicates.get(name).get(position) : null, transfer,
         })),
       }));
+      for (const state of this.#states) state.transfers = state.edges.some((e) => e.transfer);
       for (const s of native.stringsSince(0)) this.#ids.set(s, this.#ids.size);
       this.#variables = native.templateVariables();
     }
@@ -477,8 +497,9 @@ class HandlerContext {
   #previous;
   #module;
   #text;
+  #choose;
 
-  constructor(state, step, visit, stateName, signal, revision, task, previous, module) {
+  constructor(state, step, visit, stateName, signal, revision, task, previous, module, handoff = null) {
     this.state = state;
     this.step = step;
     this.visit = visit;
@@ -490,6 +511,20 @@ class HandlerContext {
     this.#visit = visit;
     this.#previous = previous;
     this.#module = revision === null ? null : module;
+    // A handoff-enabled state's transfers offered now (the core's list; [] once its handoffs are used up).
+    this.transfers = handoff === null ? NO_TRANSFERS : handoff.transfers;
+    this.#choose = handoff === null ? null : handoff.choose;
+  }
+
+  /**
+   * Chooses the next state through a transfer (its tool name, as the model called it, or the
+   * state's name): the step goes there instead of along the regular edges. The core refuses
+   * (RangeError) a transfer not offered now.
+   */
+  transfer(choice) {
+    if (typeof choice !== 'string') throw new TypeError(`transfer(choice): choice must be a transfer tool's name or a state's, got ${describe(choice)}`);
+    if (this.#choose === null) throw new RangeError(`state '${this.stateName}' is not handoff-enabled: it offers no transfers`);
+    this.#choose(choice);
   }
 
   /** On a revisit with feedback: the prior visit's output, then the seed's sentence; else null. */
@@ -621,7 +656,17 @@ export class Execution {
       previous = this.#updates.has(state.name) ? this.#updates.get(state.name) : null;
       revision = Object.freeze({ visit, previous, feedback: this.#native.feedback() });
     }
-    const ctx = new HandlerContext(this.#state, step, visit, state.name, signal, revision, this.#tasks[index], previous, runtime.module);
+    let handoff = null;
+    if (state.transfers) {
+      const native = this.#native;
+      const choose = (choice) => {
+        this.#live;
+        const refused = native.chooseTransfer(wellFormed(choice));
+        if (refused !== null) throw new RangeError(refused);
+      };
+      handoff = { transfers: Object.freeze(JSON.parse(native.transfers()).map(Object.freeze)), choose };
+    }
+    const ctx = new HandlerContext(this.#state, step, visit, state.name, signal, revision, this.#tasks[index], previous, runtime.module, handoff);
     return { index, state, step, visit, finished: false, ctx };
   }
 
