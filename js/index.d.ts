@@ -241,6 +241,28 @@ export interface HandlerContext<S = Record<string, unknown>> {
   feedback: string | null;
   /** The state's task with its {placeholders} filled from the input variables; null without one. */
   task: string | null;
+  /** In a branch of a fan-out: its position among the branches (in a map, the item's index in the list). */
+  index?: number;
+  /** In a branch of a map: the list's item it runs for. */
+  item?: unknown;
+}
+
+/** A branch of a fan-out step: a visit of a branch state. */
+export interface BranchRecord {
+  state: string;
+  visit: number;
+}
+
+/** addFanOut's options. */
+export interface FanOutOptions {
+  /** At most this many branches run at once (an integer from 1 to 1,000,000); all at once by default. */
+  concurrency?: number;
+}
+
+/** addMap's options. */
+export interface MapOptions extends FanOutOptions {
+  /** The path of the list in the state, as conditions write paths: 'docs', 'plan.tasks'. */
+  over: string;
 }
 
 /** What an edge function gets: the merged state, the step, and the update just returned. */
@@ -265,6 +287,8 @@ export interface StepRecord {
   next: string | null;
   /** 0-based index of the fired edge among the state's outgoing edges; null when none fired. */
   edge: number | null;
+  /** A fan-out step's branches, in the order their updates merged; absent on other steps. */
+  branches?: BranchRecord[];
   durationMs: number;
 }
 
@@ -285,13 +309,14 @@ export interface RunOptions {
 }
 
 export type MachineEvent<S = Record<string, unknown>> =
-  | { type: 'step:start'; step: number; stateName: string; visit: number }
+  | { type: 'step:start'; step: number; stateName: string; visit: number; branches?: BranchRecord[] }
   | { type: 'step:end'; step: StepRecord }
   | { type: 'end'; run: Run<S> };
 
 export interface ExecutionSnapshot {
   format: 'handoff-graph/execution';
-  version: 1;
+  /** 2 for snapshots that hold fan-out steps or a fan-out under way. */
+  version: 1 | 2;
   machine: string;
   /** Identifies the machine's definition; resume() refuses a machine that changed. */
   definition: string;
@@ -300,6 +325,10 @@ export interface ExecutionSnapshot {
   step: number;
   visits: Record<string, number>;
   steps: Array<Omit<StepRecord, 'durationMs'>>;
+  /** With status 'fan-out' (taken while a fan-out's branches ran): its branches, and which completed. */
+  branches?: Array<BranchRecord & { done: boolean }>;
+  /** With status 'fan-out': the updates of the completed branches, by branch (null for the others). */
+  branchOutputs?: unknown[];
   /** The values the task templates were filled with (machines with templates). */
   variables?: Record<string, unknown>;
   state: unknown;
@@ -313,6 +342,10 @@ export class StateMachine<S extends Record<string, unknown> = Record<string, unk
   constructor(options?: StateMachineOptions);
   readonly name: string;
   addState(name: string, handler?: Handler<S> | null, options?: { feedbackOnRevisit?: boolean; task?: string }): this;
+  /** A fan-out state: runs every branch state at once, merges their updates in `branches` order, then routes by its own edges. */
+  addFanOut(name: string, branches: string[], options?: FanOutOptions): this;
+  /** A map state (LangGraph's Send): runs `state` once per item of the list at `over`, merged in list order. */
+  addMap(name: string, state: string, options: MapOptions): this;
   addEdge(from: string, to: string, when?: string | null | { when?: string | null; description?: string }): this;
   /** An edge decided by a function, called in declaration order with the conditions (never after
    *  the edge that won). Such a machine has no definition: toJSON() throws. */
@@ -345,7 +378,14 @@ export interface MachineDefinition {
   onMaxSteps: 'return' | 'throw' | 'return-with-flag';
   feedbackOnRevisit: boolean;
   noFeedbackStates?: string[];
-  states: Array<{ name: string; feedbackOnRevisit?: false; task?: string }>;
+  states: Array<{
+    name: string; feedbackOnRevisit?: false; task?: string;
+    /** A fan-out state's branches. */
+    branches?: string[];
+    /** A map state's state and list path. */
+    map?: { state: string; over: string };
+    concurrency?: number;
+  }>;
   edges: Array<{ from: string; to: string; when?: string; description?: string }>;
   reducers: Record<string, 'replace' | 'append' | 'merge' | 'sum' | 'custom'>;
 }

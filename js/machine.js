@@ -8,9 +8,10 @@
 import {
   ConditionSyntaxError, DefinitionError, GraphValidationError, MaxStepsError, MissingVariablesError, NoEdgeMatchedError,
 } from './errors.js';
-import { Constants, ExecStatus, StepInfo } from './contract.js';
+import { Branch, BranchesHeader, Constants, ExecStatus, StepInfo } from './contract.js';
 import { exportOf } from './export.js';
 import { adopt, disposable, disposedError, inspectSymbol, release } from './lifetime.js';
+import { resolvePath } from './marshal.js';
 import { checkOptions, edgeArguments, requireArguments } from './options.js';
 import { REDUCERS } from './reducers.js';
 import { requireRuntime } from './runtime.js';
@@ -66,6 +67,40 @@ function merge(state, update, reducers) {
     put(next, key, value);
   }
   return next;
+}
+
+// The updates of a fan-out's branches, in branch order, merged into one new state (one copy of
+// the state for the whole join, not one per branch). `null` entries are branches without update.
+function mergeAll(state, updates, reducers) {
+  let next = null;
+  for (const update of updates) {
+    if (update === null) continue;
+    next ??= { ...state };
+    for (const key of Object.keys(update)) {
+      const reducer = reducers.get(key) ?? REDUCERS.replace;
+      put(next, key, reducer(Object.hasOwn(next, key) ? next[key] : undefined, update[key], key));
+    }
+  }
+  return next ?? state;
+}
+
+// What a handler returned, checked: the update (an object) or null; anything else is a TypeError.
+function checkedUpdate(update, stateName) {
+  if (update === undefined || update === null) return null;
+  if (typeof update !== 'object' || Array.isArray(update)) {
+    throw new TypeError(`the handler of state '${stateName}' returned ${describe(update)}; return an object (a partial state update) or nothing`);
+  }
+  return update;
+}
+
+const isThenable = (value) => value !== null && typeof value === 'object' && typeof value.then === 'function';
+
+// A concurrency option: absent, or an integer from 1 to 1,000,000 (the core checks the range).
+function concurrencyArgument(concurrency, what) {
+  if (concurrency !== undefined && (typeof concurrency !== 'number' || !Number.isInteger(concurrency))) {
+    throw new TypeError(`the concurrency of ${what} must be an integer, got ${describe(concurrency)}`);
+  }
+  return concurrency;
 }
 
 // Map key → reducer function, and the names the definition format records ('custom' for functions).
@@ -174,6 +209,44 @@ export class StateMachine {
   }
 
   /**
+   * Declares a fan-out state: on each visit it runs every state of `branches` at once (each a
+   * visit of that state, with its own handler), waits for all of them, merges their updates in
+   * the order of `branches`, then routes by its own edges. `concurrency` caps how many run at once.
+   */
+  addFanOut(name, branches, options) {
+    const native = this.#live;
+    requireArguments(arguments.length, ['name', 'branches'], 'addFanOut(name, branches, options?)');
+    name = requireName(name, 'addFanOut(name)');
+    if (!Array.isArray(branches)) throw new TypeError(`the branches of fan-out state '${name}' must be an array of state names, got ${describe(branches)}`);
+    const names = branches.map((b, i) => requireName(b, `addFanOut('${name}', branches[${i}])`));
+    const { concurrency } = checkOptions(options, ['concurrency'], 'addFanOut options');
+    concurrencyArgument(concurrency, `fan-out state '${name}'`);
+    const problem = native.addFanOut(name, names, concurrency !== undefined, concurrency ?? 0);
+    if (problem !== null) throw rejectAddition(problem);
+    this.#handlers.set(name, null);
+    return this;
+  }
+
+  /**
+   * Declares a map state (LangGraph's Send): on each visit it runs `state` once per item of the
+   * list at `over` (a path such as 'docs' or 'plan.tasks'), each with `ctx.item` and `ctx.index`,
+   * at most `concurrency` at once; the updates merge in list order, then it routes by its edges.
+   */
+  addMap(name, state, options) {
+    const native = this.#live;
+    requireArguments(arguments.length, ['name', 'state', 'options'], 'addMap(name, state, { over, concurrency? })');
+    name = requireName(name, 'addMap(name)');
+    state = requireName(state, 'addMap(…, state)');
+    const { over, concurrency } = checkOptions(options, ['over', 'concurrency'], 'addMap options');
+    if (typeof over !== 'string') throw new TypeError(`map state '${name}' needs { over }: the path of a list in the state, got ${describe(over)}`);
+    concurrencyArgument(concurrency, `map state '${name}'`);
+    const problem = native.addMap(name, state, wellFormed(over), concurrency !== undefined, concurrency ?? 0);
+    if (problem !== null) throw rejectAddition(problem);
+    this.#handlers.set(name, null);
+    return this;
+  }
+
+  /**
    * Adds an edge; `when` is a condition, null/undefined (always), `{ when, description }`, or a
    * function `(ctx) => boolean` (then `options` may give its `{ description }`). A function is
    * called when routing reaches its edge, in declaration order with the conditions: never after
@@ -236,6 +309,7 @@ export class StateMachine {
       this.#states = native.stateNames().map((name, index) => ({
         name,
         handler: this.#handlers.get(name) ?? null,
+        fanOut: native.fanOut(index),
         paths: native.routePaths(index),
         pathTexts: native.routePathTexts(index),
         edges: native.outEdges(index).map(({ to, when, description, predicate }, position) => ({
@@ -477,6 +551,9 @@ export class Execution {
   #failed = null;
   #running = false;
   #abortRequested = false;
+  #fanOut = null;            // the fan-out step under way (its branches, updates, completions)
+  #branchController = null;  // aborts the branches of the fan-out under way
+  #resumedFanOut = null;     // a snapshot's fan-out under way, continued by the next step
   #self = new WeakRef(this);
 
   constructor(prepared, native, state, snapshot) {
@@ -494,8 +571,15 @@ export class Execution {
     this.#tasks = prepared.states.map((_, index) => native.task(index));
     if (snapshot !== null) {
       const durations = Array.isArray(snapshot.durations) ? snapshot.durations : [];
-      this.#steps = snapshot.steps.map((s, i) => Object.freeze({ ...s, durationMs: durations[i] ?? 0 }));
+      this.#steps = snapshot.steps.map((s, i) =>
+        Object.freeze(Array.isArray(s.branches)
+          ? { ...s, branches: Object.freeze(s.branches.map((b) => Object.freeze({ ...b }))), durationMs: durations[i] ?? 0 }
+          : { ...s, durationMs: durations[i] ?? 0 }));
       this.#restoreOutputs(snapshot);
+      // Taken while a fan-out's branches ran: the core restored the step under way and which
+      // branches completed; their updates are the snapshot's (branchOutputs).
+      const under = native.fanOutUnderWay();
+      if (under !== null) this.#resumedFanOut = { under, outputs: Array.isArray(snapshot.branchOutputs) ? snapshot.branchOutputs : [] };
     }
   }
 
@@ -505,7 +589,12 @@ export class Execution {
   #restoreOutputs(snapshot) {
     const known = typeof snapshot.outputs === 'object' && snapshot.outputs !== null ? snapshot.outputs : null;
     const latest = typeof snapshot.updates === 'object' && snapshot.updates !== null ? snapshot.updates : {};
-    for (const { state, visit } of this.#steps) {
+    const visits = [];
+    for (const { state, visit, branches } of this.#steps) {
+      visits.push({ state, visit });
+      if (branches !== undefined) visits.push(...branches);
+    }
+    for (const { state, visit } of visits) {
       const list = this.#outputs.get(state) ?? [];
       this.#outputs.set(state, list);
       const saved = known !== null && Object.hasOwn(known, state) && Array.isArray(known[state]) ? known[state] : null;
@@ -572,12 +661,14 @@ export class Execution {
     this.#live;
     if (this.#failed !== null) throw new Error('this execution failed; start a new one or resume a snapshot', { cause: this.#failed });
     const runtime = requireRuntime();
+    if (this.#resumedFanOut !== null) return this.#beginResumedFanOut(signal);
     const index = runtime.execBegin(this.#address);
     if (index < 0) throw new Error('this execution has finished');
     const info = runtime.execInfo();
     const state = this.#prepared.states[index];
     const step = info[StepInfo.step];
     const visit = info[StepInfo.visit];
+    if (state.fanOut !== null) return this.#beginFanOut(index, state, step, visit, signal, false);
     let revision = null;
     let previous = null;
     if (info[StepInfo.revision] === 1) {
@@ -588,9 +679,186 @@ export class Execution {
     return { index, state, step, visit, finished: false, ctx };
   }
 
+  // A fan-out step begun: for a map, the core counts the list's items (marshalled at its path);
+  // then the core's branches. `resumed`: the step was restored from a snapshot, the list counted.
+  #beginFanOut(index, state, step, visit, signal, resumed) {
+    const runtime = requireRuntime();
+    const { map, overPath } = state.fanOut;
+    let items = null;
+    if (map !== undefined) {
+      items = resolvePath(this.#state, overPath[0]);
+      const count = resumed ? 0 : runtime.writer.call(this.#state, overPath, this.#prepared.ids, runtime.execItems, this.#address);
+      if (count < 0) {
+        const error = new TypeError(`map state '${state.name}' maps over '${map.over}', which is not a list: it holds ${describe(items)}`);
+        this.#failed = error;
+        error.steps = this.#steps.slice();
+        throw error;
+      }
+    }
+    const words = runtime.execBranches(this.#address);
+    const count = words[BranchesHeader.count];
+    const branches = new Array(count);
+    for (let i = 0, at = BranchesHeader.length; i < count; i++, at += Branch.length) {
+      branches[i] = { index: words[at + Branch.state], visit: words[at + Branch.visit], revision: words[at + Branch.revision] === 1 };
+    }
+    return {
+      index, state, step, visit, finished: false, ctx: null, signal, branches, items,
+      concurrency: words[BranchesHeader.concurrency],
+      updates: new Array(count).fill(null),
+      done: new Array(count).fill(false),
+    };
+  }
+
+  #beginResumedFanOut(signal) {
+    const { under, outputs } = this.#resumedFanOut;
+    this.#resumedFanOut = null;
+    const begun = this.#beginFanOut(under.state, this.#prepared.states[under.state], under.step, under.visit, signal, true);
+    begun.done = under.done.slice();
+    begun.updates = begun.done.map((done, i) => (done && outputs[i] !== undefined ? outputs[i] : null));
+    return begun;
+  }
+
+  // What a branch's handler gets: a handler context for a visit of the branch state, with the
+  // branch's `index` (and, in a map, its `item`) and the fan-out's shared signal.
+  #branchContext(begun, i, signal) {
+    const branch = begun.branches[i];
+    const state = this.#prepared.states[branch.index];
+    let revision = null;
+    let previous = null;
+    if (branch.revision) {
+      previous = this.#updates.has(state.name) ? this.#updates.get(state.name) : null;
+      revision = Object.freeze({ visit: branch.visit, previous, feedback: this.#native.feedbackOf(branch.index) });
+    }
+    const ctx = new HandlerContext(this.#state, begun.step, branch.visit, state.name, signal, revision, this.#tasks[branch.index], previous,
+      requireRuntime().module);
+    ctx.index = i;
+    if (begun.items !== null) ctx.item = Array.isArray(begun.items) ? begun.items[i] : undefined;
+    return ctx;
+  }
+
+  // A failed step: the error ends the execution, with the steps before it attached.
+  #fail(error) {
+    this.#failed = error;
+    if (typeof error === 'object' && error !== null) error.steps = this.#steps.slice();
+    return error;
+  }
+
+  // Runs a fan-out's branches (at most `concurrency` at once, started in branch order), each
+  // completion told to the core; the first failure aborts the others' signal and, once every
+  // started branch has settled, fails the step. Then merges the updates in branch order and routes.
+  async #finishFanOut(begun) {
+    const { state, branches } = begun;
+    begun.finished = true;
+    const started = performance.now();
+    const states = this.#prepared.states;
+    const runtime = requireRuntime();
+    const address = this.#address;
+    const controller = new AbortController();
+    const outer = begun.signal;
+    const forward = () => controller.abort(outer.reason);
+    if (outer !== undefined && outer !== null) {
+      if (outer.aborted) controller.abort(outer.reason);
+      else outer.addEventListener('abort', forward, { once: true });
+    }
+    if (this.#abortRequested) controller.abort();
+    this.#branchController = controller;
+    this.#fanOut = begun;
+    let failure = null;
+    const fail = (error, i) => {
+      if (failure !== null) return;
+      failure = { error, i };
+      controller.abort(error);
+    };
+    const accept = (i, update) => {
+      try {
+        begun.updates[i] = checkedUpdate(update, states[branches[i].index].name);
+      } catch (error) {
+        fail(error, i);
+        return;
+      }
+      begun.done[i] = true;
+      if (this.#native !== null) runtime.execBranchDone(address, i);
+    };
+    const start = (i) => {
+      const { handler } = states[branches[i].index];
+      let result;
+      try {
+        result = handler === null ? undefined : handler(this.#branchContext(begun, i, controller.signal));
+      } catch (error) {
+        fail(error, i);
+        return null;
+      }
+      if (isThenable(result)) return Promise.resolve(result).then((update) => accept(i, update), (error) => fail(error, i));
+      accept(i, result);
+      return null;
+    };
+    const pending = [];
+    const limit = begun.concurrency > 0 ? begun.concurrency : branches.length;
+    if (limit >= branches.length) {
+      for (let i = 0; i < branches.length && failure === null; i++) {
+        if (begun.done[i]) continue;
+        const promise = start(i);
+        if (promise !== null) pending.push(promise);
+      }
+    } else {
+      let next = 0;
+      const worker = async () => {
+        while (next < branches.length && failure === null) {
+          const i = next++;
+          if (begun.done[i]) continue;
+          const promise = start(i);
+          if (promise !== null) await promise;
+        }
+      };
+      for (let w = 0; w < limit; w++) pending.push(worker());
+    }
+    try {
+      if (pending.length > 0) await Promise.all(pending);
+    } finally {
+      outer?.removeEventListener?.('abort', forward);
+      this.#branchController = null;
+      this.#fanOut = null;
+    }
+    if (failure !== null) {
+      const error = this.#fail(failure.error);
+      if (typeof error === 'object' && error !== null) {
+        const branch = branches[failure.i];
+        error.branch = Object.freeze({ state: states[branch.index].name, visit: branch.visit, index: failure.i });
+      }
+      throw error;
+    }
+    this.#live;  // a branch may have disposed this execution or its machine
+    try {
+      this.#state = mergeAll(this.#state, begun.updates, this.#prepared.reducers);
+    } catch (error) {
+      throw this.#fail(error);
+    }
+    const durationMs = performance.now() - started;
+    const records = new Array(branches.length);
+    for (let i = 0; i < branches.length; i++) {
+      const name = states[branches[i].index].name;
+      this.#keepOutput(name, begun.updates[i]);
+      records[i] = Object.freeze({ state: name, visit: branches[i].visit });
+    }
+    this.#keepOutput(state.name, null);
+    return this.#record(begun, null, durationMs, Object.freeze(records));
+  }
+
+  // The update of a visit that ran: the state's latest (revision.previous) and one more output.
+  #keepOutput(name, output) {
+    this.#updates.set(name, output);
+    let visits = this.#outputs.get(name);
+    if (visits === undefined) {
+      visits = [];
+      this.#outputs.set(name, visits);
+    }
+    visits.push(output);
+  }
+
   // Runs the handler, merges its update and routes. Returns the step's record and the error the
   // step ends the run with (no edge matched; max steps with onMaxSteps 'throw'), if any.
   async #finish(begun) {
+    if (begun.branches !== undefined) return this.#finishFanOut(begun);
     const { state, ctx } = begun;
     begun.finished = true;
     const started = performance.now();
@@ -609,28 +877,29 @@ export class Execution {
     }
     const durationMs = performance.now() - started;
     const output = update ?? null;
-    this.#updates.set(state.name, output);
-    let visits = this.#outputs.get(state.name);
-    if (visits === undefined) {
-      visits = [];
-      this.#outputs.set(state.name, visits);
-    }
-    visits.push(output);
+    this.#keepOutput(state.name, output);
+    return this.#record(begun, output, durationMs, null);
+  }
 
+  // Routes the step and records it (`branches`: a fan-out step's, else null).
+  #record(begun, output, durationMs, branches) {
+    const { state } = begun;
     const runtime = requireRuntime();
     this.#live;
     const status = this.#route(begun, output);
     const info = runtime.execInfo();
     const next = info[StepInfo.next];
     const edge = info[StepInfo.edge];
-    const record = Object.freeze({
+    const fields = {
       step: begun.step,
       state: state.name,
       visit: begun.visit,
       next: next === Constants.NextEnd ? END : next >= 0 ? this.#prepared.states[next].name : null,
       edge: edge === Constants.NoEdge ? null : edge,
-      durationMs,
-    });
+    };
+    if (branches !== null) fields.branches = branches;
+    fields.durationMs = durationMs;
+    const record = Object.freeze(fields);
     this.#steps.push(record);
     let error = null;
     if (status === ExecStatus.NoEdgeMatched) {
@@ -726,8 +995,12 @@ export class Execution {
   /** Stops the run: at once between steps, or as soon as the step under way finishes. */
   abort() {
     const native = this.#live;
-    if (this.#running) this.#abortRequested = true;
-    else requireRuntime().execAbort(native.address());
+    if (this.#running) {
+      this.#abortRequested = true;
+      this.#branchController?.abort();
+    } else {
+      requireRuntime().execAbort(native.address());
+    }
   }
 
   /** Runs to the end. Resolves { reason, stepsRun, state, steps }. */
@@ -765,7 +1038,11 @@ export class Execution {
       let outcome;
       try {
         begun = this.#begin(signal);
-        yield { type: 'step:start', step: begun.step, stateName: begun.state.name, visit: begun.visit };
+        const event = { type: 'step:start', step: begun.step, stateName: begun.state.name, visit: begun.visit };
+        if (begun.branches !== undefined) {
+          event.branches = begun.branches.map((b) => ({ state: this.#prepared.states[b.index].name, visit: b.visit }));
+        }
+        yield event;
         outcome = await this.#finish(begun);
       } finally {
         // The consumer stopped listening before the handler ran: the step never happened.
@@ -780,7 +1057,7 @@ export class Execution {
 
   /** Plain JSON that machine.resume() continues exactly (taken between steps). */
   snapshot() {
-    if (this.#running) throw new Error('snapshot() is taken between steps; a step is running');
+    if (this.#running && this.#fanOut === null) throw new Error('snapshot() is taken between steps (or while a fan-out\'s branches run); a step is running');
     if (this.#failed !== null && !(this.#failed instanceof NoEdgeMatchedError)) {
       throw new Error('this execution failed in a handler; there is no consistent state to snapshot', { cause: this.#failed });
     }
@@ -789,6 +1066,10 @@ export class Execution {
     saved.updates = JSON.parse(JSON.stringify(Object.fromEntries(this.#updates)));
     saved.outputs = JSON.parse(JSON.stringify(this.outputs));
     saved.durations = this.#steps.map((s) => s.durationMs);
+    // The updates of the fan-out's branches completed so far (null for the others), by branch.
+    const fanOut = this.#fanOut;
+    if (fanOut !== null) saved.branchOutputs = JSON.parse(JSON.stringify(fanOut.updates.map((u, i) => (fanOut.done[i] ? u : null))));
+    else if (this.#resumedFanOut !== null) saved.branchOutputs = JSON.parse(JSON.stringify(this.#resumedFanOut.outputs));
     return saved;
   }
 

@@ -396,6 +396,39 @@ val machine_add_predicate_edge(Machine& m, const std::string& from, const std::s
   return added ? val::null() : edge_rejection(added.error());
 }
 
+// A fan-out state: null, or { problem } (machine_add_state's codes and the fan-out ones).
+val machine_add_fan_out(Machine& m, const std::string& name, val branches, bool has_concurrency, double concurrency) {
+  std::vector<std::string> names;
+  auto count = branches["length"].as<std::size_t>();
+  for (std::size_t i = 0; i < count; ++i) names.push_back(branches[i].as<std::string>());
+  auto added = m.add_fan_out(name, names, has_concurrency ? std::optional<double>(concurrency) : std::nullopt);
+  return added ? val::null() : problem_value(added.error());
+}
+
+val machine_add_map(Machine& m, const std::string& name, const std::string& branch, const std::string& over,
+                    bool has_concurrency, double concurrency) {
+  auto added = m.add_map(name, branch, over, has_concurrency ? std::optional<double>(concurrency) : std::nullopt);
+  return added ? val::null() : problem_value(added.error());
+}
+
+// null for a plain state; { branches, concurrency } or { map: { state, over }, concurrency, overPath }.
+val machine_fan_out(const Machine& m, std::uint32_t state) {
+  const auto& fan_out = m.states()[state].fan_out;
+  if (!fan_out) return val::null();
+  val out = val::object();
+  if (fan_out->is_map()) {
+    val map = val::object();
+    map.set("state", val(fan_out->map_state));
+    map.set("over", val(fan_out->over));
+    out.set("map", map);
+    out.set("overPath", paths_array({fan_out->over_path}));
+  } else {
+    out.set("branches", strings_array(fan_out->branches));
+  }
+  if (fan_out->concurrency > 0) out.set("concurrency", val(fan_out->concurrency));
+  return out;
+}
+
 val machine_validate(const Machine& m) {
   val out = val::array();
   auto problems = m.validate();
@@ -524,6 +557,19 @@ val execution_task(const Execution& e, std::uint32_t state) {
 
 int execution_max_steps_flag(const Execution& e) { return e.max_steps_flag(); }
 
+// A restored execution's fan-out under way: { state, step, visit, done: [bool per branch] }, or null.
+val execution_fan_out_under_way(const Execution& e) {
+  if (!e.fan_out() || e.awaiting_items()) return val::null();
+  val out = val::object();
+  out.set("state", val(e.current_state()));
+  out.set("step", val(e.steps_run()));
+  out.set("visit", val(e.visit()));
+  val done = val::array();
+  for (std::uint32_t i = 0; i < e.branches().size(); ++i) done.set(i, val(e.branch_completed(i)));
+  out.set("done", done);
+  return out;
+}
+
 // [[path, preview], ...]: what the conditions read on a step where no edge matched.
 val execution_unmatched_reads(const Execution& e) {
   val out = val::array();
@@ -539,6 +585,9 @@ val execution_unmatched_reads(const Execution& e) {
 
 // What the last hg_exec_* call did, read by JS through a view of memory (contract.h StepInfo).
 handoff::contract::StepInfo exec_info;
+
+// The fan-out step's branches as hg_exec_branches hands them out: a BranchesHeader, then records.
+std::vector<std::int32_t> branch_words;
 
 }  // namespace
 
@@ -592,7 +641,7 @@ EMSCRIPTEN_KEEPALIVE std::int32_t hg_exec_begin(Execution* execution) {
 // Routes the step begun, on the state JS marshalled; exec_info then holds the step's record.
 // Returns the new status.
 EMSCRIPTEN_KEEPALIVE std::int32_t hg_exec_complete(Execution* execution, std::uint32_t cell_count) {
-  if (execution == nullptr || execution->status() != handoff::machine::Status::InStep) return -1;
+  if (execution == nullptr || execution->status() != handoff::machine::Status::InStep || !execution->joined()) return -1;
   const Machine& m = execution->machine();
   const auto& state = m.states()[execution->current_state()];
   auto status = execution->complete_step(
@@ -609,6 +658,41 @@ EMSCRIPTEN_KEEPALIVE std::int32_t hg_exec_verdict(Execution* execution, std::int
   auto status = execution->answer_predicate(matched != 0);
   exec_info = execution->step_info();
   return static_cast<std::int32_t>(status);
+}
+
+// The branches of the fan-out step under way (contract.h BranchesHeader then BranchInfo records,
+// int32 words), valid until the next call; null when the step does not fan out or a map's list is
+// not marshalled yet.
+EMSCRIPTEN_KEEPALIVE const std::int32_t* hg_exec_branches(const Execution* execution) {
+  if (execution == nullptr || !execution->fan_out() || execution->awaiting_items()) return nullptr;
+  const auto& branches = execution->branches();
+  constexpr std::size_t header = sizeof(handoff::contract::BranchesHeader) / sizeof(std::int32_t);
+  constexpr std::size_t record = sizeof(handoff::contract::BranchInfo) / sizeof(std::int32_t);
+  branch_words.assign(header + record * branches.size(), 0);
+  auto* head = reinterpret_cast<handoff::contract::BranchesHeader*>(branch_words.data());
+  head->count = static_cast<std::int32_t>(branches.size());
+  head->concurrency = static_cast<std::int32_t>(execution->concurrency());
+  auto* records = reinterpret_cast<handoff::contract::BranchInfo*>(branch_words.data() + header);
+  for (std::uint32_t i = 0; i < branches.size(); ++i) {
+    records[i] = {static_cast<std::int32_t>(branches[i].state), static_cast<std::int32_t>(branches[i].visit),
+                  execution->branch_revision(i) ? 1 : 0};
+  }
+  return branch_words.data();
+}
+
+// A map step's list, marshalled by JS at the map's path: the number of branches, or -1 when the
+// value there is not a list (or the step is not a map awaiting its list).
+EMSCRIPTEN_KEEPALIVE std::int32_t hg_exec_items(Execution* execution, std::uint32_t cell_count) {
+  if (execution == nullptr || !execution->awaiting_items()) return -1;
+  const Machine& m = execution->machine();
+  const auto* list = transfer_slots(m.graph().strings(), cell_count, 1);
+  auto count = execution->set_items(list[0]);
+  return count ? static_cast<std::int32_t>(*count) : -1;
+}
+
+// Branch `branch` of the fan-out under way completed: 1, or 0 when there is no such branch pending.
+EMSCRIPTEN_KEEPALIVE std::int32_t hg_exec_branch_done(Execution* execution, std::uint32_t branch) {
+  return execution != nullptr && execution->complete_branch(branch) ? 1 : 0;
 }
 
 EMSCRIPTEN_KEEPALIVE std::int32_t hg_exec_status(const Execution* execution) {
@@ -659,6 +743,9 @@ EMSCRIPTEN_BINDINGS(handoff_graph) {
       .function("addState", &machine_add_state)
       .function("addEdge", &machine_add_edge)
       .function("addPredicateEdge", &machine_add_predicate_edge)
+      .function("addFanOut", &machine_add_fan_out)
+      .function("addMap", &machine_add_map)
+      .function("fanOut", &machine_fan_out)
       .function("edgeCount", &machine_edge_count)
       .function("templateVariables", &machine_template_variables)
       .function("validate", &machine_validate)
@@ -680,9 +767,11 @@ EMSCRIPTEN_BINDINGS(handoff_graph) {
       .function("snapshot", &execution_snapshot)
       .function("unmatchedReads", &execution_unmatched_reads)
       .function("feedback", &Execution::feedback)
+      .function("feedbackOf", &Execution::feedback_of)
       .function("bindVariables", &execution_bind_variables)
       .function("task", &execution_task)
-      .function("maxStepsFlag", &execution_max_steps_flag);
+      .function("maxStepsFlag", &execution_max_steps_flag)
+      .function("fanOutUnderWay", &execution_fan_out_under_way);
 
   // A state machine's revision feedback text, written when a handler first reads ctx.feedback.
   emscripten::function("revisionText", +[](const std::string& state, std::uint32_t visit, const std::string& prior) {

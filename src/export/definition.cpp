@@ -134,6 +134,12 @@ Json to_json(const machine::Machine& m) {
     Json s = {{"name", state.name}};
     if (!state.feedback_on_revisit) s["feedbackOnRevisit"] = false;
     if (state.task) s["task"] = state.task->source();
+    if (state.fan_out) {
+      const machine::FanOut& f = *state.fan_out;
+      if (f.is_map()) s["map"] = {{"state", f.map_state}, {"over", f.over}};
+      else s["branches"] = f.branches;
+      if (f.concurrency > 0) s["concurrency"] = f.concurrency;
+    }
     states.push_back(std::move(s));
   }
   Json edges = Json::array();
@@ -216,7 +222,7 @@ Expected<std::unique_ptr<machine::Machine>, std::vector<Problem>> machine_from_j
       r.problem(pointer, "expected an object");
       continue;
     }
-    r.only(state, pointer, {"name", "feedbackOnRevisit", "task"});
+    r.only(state, pointer, {"name", "feedbackOnRevisit", "task", "branches", "map", "concurrency"});
     const std::string* name = r.string(state, pointer, "name", true);
     const std::string* task = r.string(state, pointer, "task", false);
     bool feedback = true;
@@ -225,6 +231,53 @@ Expected<std::unique_ptr<machine::Machine>, std::vector<Problem>> machine_from_j
       else r.problem(pointer + "/feedbackOnRevisit", "expected true or false");
     }
     if (!name) continue;
+    // A fan-out state (`branches`) or a map state (`map`: { state, over }), with its `concurrency`.
+    const bool has_branches = state.contains("branches");
+    const bool has_map = state.contains("map");
+    std::optional<double> concurrency;
+    if (auto it = state.find("concurrency"); it != state.end()) {
+      if (!it->is_number()) r.problem(pointer + "/concurrency", "expected a number");
+      else if (!has_branches && !has_map) r.problem(pointer + "/concurrency", "only a fan-out state (branches) or a map state (map) has a concurrency");
+      else concurrency = it->get<double>();
+    }
+    if (has_branches && has_map) {
+      r.problem(pointer, "a state has either 'branches' (a fan-out) or 'map', not both");
+      continue;
+    }
+    if (has_branches || has_map) {
+      if (state.contains("task") || state.contains("feedbackOnRevisit")) {
+        r.problem(pointer, "a fan-out or map state runs no handler of its own: it has no 'task' or 'feedbackOnRevisit'");
+        continue;
+      }
+      Expected<void, machine::Problem> added = {};
+      if (has_branches) {
+        const Json& list = state["branches"];
+        std::vector<std::string> branches;
+        bool ok = list.is_array();
+        for (std::size_t j = 0; ok && j < list.size(); ++j) {
+          if (list[j].is_string()) branches.push_back(list[j].get<std::string>());
+          else ok = false;
+        }
+        if (!ok) {
+          r.problem(pointer + "/branches", "expected an array of state names");
+          continue;
+        }
+        added = machine->add_fan_out(*name, branches, concurrency);
+      } else {
+        const Json& map = state["map"];
+        if (!map.is_object()) {
+          r.problem(pointer + "/map", "expected { \"state\", \"over\" }");
+          continue;
+        }
+        r.only(map, pointer + "/map", {"state", "over"});
+        const std::string* branch = r.string(map, pointer + "/map", "state", true);
+        const std::string* over = r.string(map, pointer + "/map", "over", true);
+        if (!branch || !over) continue;
+        added = machine->add_map(*name, *branch, *over, concurrency);
+      }
+      if (!added) r.problem(added.error().pointer.empty() ? pointer : added.error().pointer, added.error().message);
+      continue;
+    }
     auto added = machine->add_state(*name, feedback, task ? std::optional<std::string_view>(*task) : std::nullopt);
     if (!added) r.problem(pointer + (added.error().code == "bad-task" ? "/task" : "/name"), added.error().message);
   }

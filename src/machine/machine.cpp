@@ -125,6 +125,89 @@ Expected<void, EdgeRejection> Machine::add_predicate_edge(std::string_view from,
   return {};
 }
 
+namespace {
+
+// A concurrency is absent (0: every branch at once) or an integer from 1 to kMaxConcurrency.
+std::optional<std::uint32_t> concurrency_of(std::optional<double> value) {
+  if (!value) return 0;
+  double v = *value;
+  if (!(v >= 1 && v <= kMaxConcurrency && std::floor(v) == v)) return std::nullopt;
+  return static_cast<std::uint32_t>(v);
+}
+
+std::string number_text(double v) {
+  if (!std::isfinite(v)) return "a non-finite number";
+  if (std::floor(v) == v && std::fabs(v) < 1e15) return std::to_string(static_cast<long long>(v));
+  return condition::Json(v).dump();
+}
+
+}  // namespace
+
+Expected<void, Problem> Machine::add_fan_out(std::string_view name, const std::vector<std::string>& branches,
+                                             std::optional<double> concurrency) {
+  if (frozen_) return unexpected(frozen_problem());
+  const std::size_t index = states_.size();
+  auto refuse = [&](std::string code, std::string message, std::string pointer) {
+    return unexpected(Problem{std::move(code), "fan-out state " + in_quotes(name) + ": " + std::move(message), std::move(pointer)});
+  };
+  if (branches.empty()) return refuse("no-branches", "it has no branches (list at least one state)", at("states", index, "branches"));
+  std::unordered_set<std::string_view> seen;
+  for (std::size_t j = 0; j < branches.size(); ++j) {
+    const std::string pointer = at("states", index, "branches") + "/" + std::to_string(j);
+    if (blank(branches[j])) return refuse("blank-name", "branch " + std::to_string(j) + " is blank", pointer);
+    if (branches[j] == kEnd) return refuse("end-as-branch", "END cannot be a branch", pointer);
+    if (branches[j] == name) return refuse("fan-out-to-itself", "it lists itself as a branch", pointer);
+    if (!seen.insert(branches[j]).second) {
+      return refuse("duplicate-branch", "branch " + in_quotes(branches[j]) + " is listed twice", pointer);
+    }
+  }
+  auto limit = concurrency_of(concurrency);
+  if (!limit) {
+    return refuse("bad-concurrency", "concurrency must be an integer from 1 to 1000000, got " + number_text(*concurrency),
+                  at("states", index, "concurrency"));
+  }
+  if (auto added = add_state(name, true); !added) return added;
+  states_.back().fan_out = FanOut{branches, "", "", {}, *limit};
+  ++fan_outs_;
+  return {};
+}
+
+Expected<void, Problem> Machine::add_map(std::string_view name, std::string_view branch, std::string_view over,
+                                         std::optional<double> concurrency) {
+  if (frozen_) return unexpected(frozen_problem());
+  const std::size_t index = states_.size();
+  auto refuse = [&](std::string code, std::string message, std::string pointer) {
+    return unexpected(Problem{std::move(code), "map state " + in_quotes(name) + ": " + std::move(message), std::move(pointer)});
+  };
+  const std::string state_pointer = at("states", index, "map") + "/state";
+  if (blank(branch)) return refuse("blank-name", "the state to run per item is blank", state_pointer);
+  if (branch == kEnd) return refuse("end-as-branch", "END cannot be a branch", state_pointer);
+  if (branch == name) return refuse("fan-out-to-itself", "it maps itself over the list", state_pointer);
+  // `over` is one path, written as the condition language writes paths, so that it reads the state
+  // exactly as conditions do.
+  const std::string over_pointer = at("states", index, "map") + "/over";
+  condition::Interner scratch;
+  auto compiled = condition::Condition::compile(over, scratch);
+  if (!compiled || compiled.value().paths().size() != 1 || compiled.value().paths()[0].text() != over) {
+    std::string why = !compiled ? compiled.error().message
+                                : compiled.value().paths().size() == 1
+                                      ? "write the path as " + in_quotes(compiled.value().paths()[0].text())
+                                      : "it must be one path into the state, such as 'docs' or 'plan.tasks'";
+    return refuse("bad-map-path", "cannot map over " + in_quotes(over) + ": " + why, over_pointer);
+  }
+  condition::Path path = compiled.value().paths()[0];
+  if (is_reserved(path)) return refuse("bad-map-path", "cannot map over " + in_quotes(over) + ": $ names are the machine's, not a list", over_pointer);
+  auto limit = concurrency_of(concurrency);
+  if (!limit) {
+    return refuse("bad-concurrency", "concurrency must be an integer from 1 to 1000000, got " + number_text(*concurrency),
+                  at("states", index, "concurrency"));
+  }
+  if (auto added = add_state(name, true); !added) return added;
+  states_.back().fan_out = FanOut{{}, std::string(branch), std::string(over), std::move(path), *limit};
+  ++fan_outs_;
+  return {};
+}
+
 const MachineEdge& Machine::out_edge(std::uint32_t state, std::uint32_t position) const {
   return edges_[graph_.out_edges(states_[state].node)[position]];
 }
@@ -153,6 +236,14 @@ void Machine::freeze() {
   feedback_.clear();
   for (const State& s : states_) feedback_.push_back(options_.feedback_on_revisit && s.feedback_on_revisit && !excluded.count(s.name));
   template_variables_ = collect_template_variables(states_);
+  // Validation found every branch declared (an execution needs a valid machine).
+  branch_states_.assign(states_.size(), {});
+  for (std::size_t i = 0; i < states_.size(); ++i) {
+    if (!states_[i].fan_out) continue;
+    const FanOut& f = *states_[i].fan_out;
+    if (f.is_map()) branch_states_[i].push_back(state_index(f.map_state).value_or(0));
+    for (const std::string& b : f.branches) branch_states_[i].push_back(state_index(b).value_or(0));
+  }
 }
 
 bool Machine::feedback_applies(std::uint32_t state) const { return frozen_ && feedback_[state]; }
@@ -195,8 +286,39 @@ std::vector<Problem> Machine::validate() const {
                           at("edges", i, "to")});
     }
   }
+  // Fan-out branches: declared, and not fan-outs themselves. A state that is only ever a branch
+  // needs no edge of its own (the fan-out state routes after the join); one that an edge or the
+  // start also reaches does.
+  std::vector<bool> reached(states_.size());
+  if (options_.start) {
+    if (auto s = state_index(*options_.start)) reached[*s] = true;
+  }
+  for (const MachineEdge& edge : edges_) {
+    if (auto to = state_index(edge.to)) reached[*to] = true;
+  }
+  std::vector<bool> branch_only(states_.size());
   for (std::size_t i = 0; i < states_.size(); ++i) {
-    if (!has_edge[i]) {
+    if (!states_[i].fan_out) continue;
+    const FanOut& f = *states_[i].fan_out;
+    const std::string kind = f.is_map() ? "map state " : "fan-out state ";
+    std::vector<std::pair<std::string, std::string>> listed;  // (name, pointer)
+    if (f.is_map()) listed.emplace_back(f.map_state, at("states", i, "map") + "/state");
+    for (std::size_t j = 0; j < f.branches.size(); ++j) listed.emplace_back(f.branches[j], at("states", i, "branches") + "/" + std::to_string(j));
+    for (const auto& [branch, pointer] : listed) {
+      auto b = state_index(branch);
+      if (!b) {
+        problems.push_back({"unknown-branch", kind + in_quotes(states_[i].name) + " runs " + in_quotes(branch) +
+                                                  ", which is not a declared state", pointer});
+      } else if (states_[*b].fan_out) {
+        problems.push_back({"nested-fan-out", kind + in_quotes(states_[i].name) + " runs " + in_quotes(branch) +
+                                                  ", which fans out itself; a branch must be a plain state", pointer});
+      } else {
+        branch_only[*b] = !reached[*b];
+      }
+    }
+  }
+  for (std::size_t i = 0; i < states_.size(); ++i) {
+    if (!has_edge[i] && !branch_only[i]) {
       problems.push_back({"no-outgoing-edge", "state " + in_quotes(states_[i].name) +
                                                   " has no outgoing edge (add an edge to END to finish there)",
                           at("states", i)});

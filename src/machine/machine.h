@@ -67,11 +67,29 @@ struct EdgeRejection {
   std::optional<condition::SyntaxError> syntax;
 };
 
+// The largest concurrency a fan-out may declare (docs/limits.md); fan-outs without one run every
+// branch at once.
+inline constexpr double kMaxConcurrency = 1'000'000;
+
+// A state whose work is other states run concurrently (docs/state-machine.md "Fan-out"): a static
+// fan-out runs each of `branches` once; a map runs `map_state` once per item of the list at
+// `over` in the state. Either way the branches join at this state, which then routes by its own
+// edges. A branch may not itself fan out.
+struct FanOut {
+  std::vector<std::string> branches;  // static: the branch states, in declaration order
+  std::string map_state;              // dynamic: the state run per item ("" for a static fan-out)
+  std::string over;                   // dynamic: the list's path, as written
+  condition::Path over_path;
+  std::uint32_t concurrency = 0;      // at most this many branches run at once; 0: all at once
+  bool is_map() const { return !map_state.empty(); }
+};
+
 struct State {
   std::string name;
   bool feedback_on_revisit;
   graph::NodeId node;
   std::optional<TaskTemplate> task = std::nullopt;  // the state's task text, with {name} placeholders
+  std::optional<FanOut> fan_out = std::nullopt;
 };
 
 struct MachineEdge {
@@ -92,6 +110,16 @@ class Machine {
   // template that does not parse.
   Expected<void, Problem> add_state(std::string_view name, bool feedback_on_revisit = true,
                                     std::optional<std::string_view> task = std::nullopt);
+  // A fan-out state (FanOut): refuses at once what the call shows wrong (a blank, END or duplicate
+  // name, no branches, a blank or repeated branch, a branch that is the state itself, a
+  // concurrency that is not an integer from 1 to kMaxConcurrency); unknown and nested branches are
+  // reported by validate().
+  Expected<void, Problem> add_fan_out(std::string_view name, const std::vector<std::string>& branches,
+                                      std::optional<double> concurrency = std::nullopt);
+  // A map state: runs `branch` once per item of the list at `over`, a path such as `docs` or
+  // `plan.tasks` (written canonically; reserved names refused).
+  Expected<void, Problem> add_map(std::string_view name, std::string_view branch, std::string_view over,
+                                  std::optional<double> concurrency = std::nullopt);
   // Parses `when` at once, and refuses a blank endpoint or an edge from END; unknown endpoints are
   // reported by validate(), since the states may be declared later.
   Expected<void, EdgeRejection> add_edge(std::string_view from, std::string_view to,
@@ -101,8 +129,8 @@ class Machine {
   Expected<void, EdgeRejection> add_predicate_edge(std::string_view from, std::string_view to,
                                                    std::string_view description = {});
 
-  // Every problem, in a fixed order: the name, maxSteps, start, edges (in order), states without
-  // edges, noFeedbackStates (in order).
+  // Every problem, in a fixed order: the name, maxSteps, start, edges (in order), fan-out branches
+  // (in state order), states without edges, noFeedbackStates (in order).
   std::vector<Problem> validate() const;
 
   const MachineOptions& options() const { return options_; }
@@ -113,6 +141,9 @@ class Machine {
   // The edge at `position` among `state`'s outgoing edges.
   const MachineEdge& out_edge(std::uint32_t state, std::uint32_t position) const;
   bool has_predicates() const { return predicates_ > 0; }
+  // Once frozen: the branch states of a fan-out state (its map state, for a map), by index.
+  const std::vector<std::uint32_t>& branch_states(std::uint32_t state) const { return branch_states_[state]; }
+  bool has_fan_outs() const { return fan_outs_ > 0; }
   // Whether a revisit of `state` gets revision feedback: the machine's option, the state's, and
   // noFeedbackStates.
   bool feedback_applies(std::uint32_t state) const;
@@ -133,6 +164,8 @@ class Machine {
   std::unordered_map<std::string, std::uint32_t> state_of_name_;
   std::vector<MachineEdge> edges_;  // edges_[i] is graph_.edges()[i]
   std::size_t predicates_ = 0;
+  std::size_t fan_outs_ = 0;
+  std::vector<std::vector<std::uint32_t>> branch_states_;  // once frozen
   mutable std::unordered_map<graph::NodeId, std::vector<bool>> reserved_;
   bool frozen_ = false;
   std::vector<bool> feedback_;               // per state, once frozen: feedback_applies
