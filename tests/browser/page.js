@@ -86,6 +86,23 @@ const modes = {
     return { conditionsRun, scenariosRun, machinesRun, handoffsRun, failures, ms: performance.now() - started };
   },
 
+  // tests/vectors/fanout.json: branches run concurrently in the browser's event loop too.
+  async fanout() {
+    const api = await import(PACKAGE);
+    await api.init();
+    const { runFanOutScenario } = await import('/tests/js/fanout-runner.js');
+    const { scenarios } = await getJSON(params.get('vectors') ?? '/tests/vectors/fanout.json');
+    const failures = [];
+    for (const scenario of scenarios) {
+      try {
+        await runFanOutScenario(api, scenario);
+      } catch (e) {
+        failures.push({ name: scenario.name, message: String(e?.message ?? e) });
+      }
+    }
+    return { run: scenarios.length, failures };
+  },
+
   // The boundary's promises (tests/js/boundary-cases.js), the same cases Node runs.
   async boundary() {
     const api = await import(PACKAGE);
