@@ -303,7 +303,8 @@ export class StateMachine {
 
   // Validates, then fixes what runs need per state (the definition is frozen by the first run).
   #prepare() {
-    this.validate();
+    // Once prepared, the machine is frozen (an execution exists), so it stays valid.
+    if (this.#states === null || this.#native === null) this.validate();
     if (this.#states === null) {
       const native = this.#native;
       this.#states = native.stateNames().map((name, index) => ({
@@ -547,7 +548,7 @@ export class Execution {
   #steps = [];
   #updates = new Map();  // state name → the update of its latest visit (revision.previous)
   #outputs = new Map();  // state name → every visit's update, in visit order (run.outputs)
-  #tasks;                // state index → its task, filled (fixed once the execution exists)
+  #tasks;                // state index → its task, filled (fixed once the execution exists), read when first needed
   #failed = null;
   #running = false;
   #abortRequested = false;
@@ -566,9 +567,8 @@ export class Execution {
     }
     prepared.executions.add(this.#self);
     adopt(this, native);
-    // Read once: a task is filled before the first step and never changes (one call per state
-    // here instead of one per step).
-    this.#tasks = prepared.states.map((_, index) => native.task(index));
+    // A task is filled before the first step and never changes: read once per state (#task).
+    this.#tasks = new Array(prepared.states.length);
     if (snapshot !== null) {
       const durations = Array.isArray(snapshot.durations) ? snapshot.durations : [];
       this.#steps = snapshot.steps.map((s, i) =>
@@ -581,6 +581,17 @@ export class Execution {
       const under = native.fanOutUnderWay();
       if (under !== null) this.#resumedFanOut = { under, outputs: Array.isArray(snapshot.branchOutputs) ? snapshot.branchOutputs : [] };
     }
+  }
+
+  // A state's task, read from the core on its first visit (a machine of many states, such as a
+  // fan-out's, would otherwise pay one call per state for every run).
+  #task(index) {
+    let task = this.#tasks[index];
+    if (task === undefined) {
+      task = this.#native.task(index);
+      this.#tasks[index] = task;
+    }
+    return task;
   }
 
   // Every visit's update from the snapshot's `outputs`. A snapshot written before outputs were
@@ -652,7 +663,11 @@ export class Execution {
   /** Per state, every visit's update in visit order: a new object of new arrays. */
   get outputs() {
     const outputs = {};
-    for (const [name, list] of this.#outputs) put(outputs, name, list.slice());
+    for (const [name, list] of this.#outputs) {
+      // Assignment is the fast path (a fan-out's machine has many states); only __proto__ needs put.
+      if (name === '__proto__') put(outputs, name, list.slice());
+      else outputs[name] = list.slice();
+    }
     return outputs;
   }
 
@@ -675,7 +690,7 @@ export class Execution {
       previous = this.#updates.has(state.name) ? this.#updates.get(state.name) : null;
       revision = Object.freeze({ visit, previous, feedback: this.#native.feedback() });
     }
-    const ctx = new HandlerContext(this.#state, step, visit, state.name, signal, revision, this.#tasks[index], previous, runtime.module);
+    const ctx = new HandlerContext(this.#state, step, visit, state.name, signal, revision, this.#task(index), previous, runtime.module);
     return { index, state, step, visit, finished: false, ctx };
   }
 
@@ -729,7 +744,7 @@ export class Execution {
       previous = this.#updates.has(state.name) ? this.#updates.get(state.name) : null;
       revision = Object.freeze({ visit: branch.visit, previous, feedback: this.#native.feedbackOf(branch.index) });
     }
-    const ctx = new HandlerContext(this.#state, begun.step, branch.visit, state.name, signal, revision, this.#tasks[branch.index], previous,
+    const ctx = new HandlerContext(this.#state, begun.step, branch.visit, state.name, signal, revision, this.#task(branch.index), previous,
       requireRuntime().module);
     ctx.index = i;
     if (begun.items !== null) ctx.item = Array.isArray(begun.items) ? begun.items[i] : undefined;
@@ -779,6 +794,15 @@ export class Execution {
       begun.done[i] = true;
       if (this.#native !== null) runtime.execBranchDone(address, i);
     };
+    // Settles once every started branch has (a count, not Promise.all: no array of promises).
+    let unsettled = 1;
+    let allSettled;
+    const joined = new Promise((resolve) => {
+      allSettled = resolve;
+    });
+    const settled = () => {
+      if (--unsettled === 0) allSettled();
+    };
     const start = (i) => {
       const { handler } = states[branches[i].index];
       let result;
@@ -788,7 +812,19 @@ export class Execution {
         fail(error, i);
         return null;
       }
-      if (isThenable(result)) return Promise.resolve(result).then((update) => accept(i, update), (error) => fail(error, i));
+      if (isThenable(result)) {
+        unsettled++;
+        return Promise.resolve(result).then(
+          (update) => {
+            accept(i, update);
+            settled();
+          },
+          (error) => {
+            fail(error, i);
+            settled();
+          },
+        );
+      }
       accept(i, result);
       return null;
     };
@@ -796,10 +832,10 @@ export class Execution {
     const limit = begun.concurrency > 0 ? begun.concurrency : branches.length;
     if (limit >= branches.length) {
       for (let i = 0; i < branches.length && failure === null; i++) {
-        if (begun.done[i]) continue;
-        const promise = start(i);
-        if (promise !== null) pending.push(promise);
+        if (!begun.done[i]) start(i);
       }
+      settled();
+      if (unsettled > 0) pending.push(joined);
     } else {
       let next = 0;
       const worker = async () => {
