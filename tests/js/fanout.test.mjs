@@ -2,7 +2,11 @@
 // (tests/vectors/fanout.json): cancellation, snapshots taken while branches run, definitions,
 // events and argument checks.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+import Ajv2020 from 'ajv/dist/2020.js';
 
 import { END, GraphValidationError, StateMachine, init } from 'handoff-graph';
 
@@ -189,6 +193,23 @@ test('fan-out and map states round-trip through the definition format', () => {
   ]);
   const loaded = StateMachine.fromJSON(definition);
   assert.deepEqual(loaded.toJSON(), definition);
+  const schema = JSON.parse(readFileSync(fileURLToPath(import.meta.resolve('handoff-graph/schema.json')), 'utf8'));
+  const validate = new Ajv2020({ allErrors: true }).compile(schema);
+  assert.ok(validate(definition), JSON.stringify(validate.errors));
+  assert.ok(!validate({ ...definition, states: [{ name: 'x', branches: ['a'], map: { state: 'a', over: 'xs' } }] }), 'both branches and map');
+  // What the loader refuses, each at its pointer.
+  const refuse = (states) => {
+    try {
+      StateMachine.fromJSON({ ...definition, states });
+    } catch (error) {
+      return error.problems.map((p) => `${p.pointer}: ${p.message}`);
+    }
+    return [];
+  };
+  assert.deepEqual(refuse([{ name: 'x', branches: 'a' }]), ['/states/0/branches: expected an array of state names']);
+  assert.deepEqual(refuse([{ name: 'x', map: { state: 'a' } }]), ['/states/0/map/over: required']);
+  assert.deepEqual(refuse([{ name: 'x', concurrency: 2 }]), ['/states/0/concurrency: only a fan-out state (branches) or a map state (map) has a concurrency']);
+  assert.deepEqual(refuse([{ name: 'x', branches: ['a'], task: 't' }]), ["/states/0: a fan-out or map state runs no handler of its own: it has no 'task' or 'feedbackOnRevisit'"]);
   loaded.dispose();
   m.dispose();
 });
