@@ -704,10 +704,7 @@ export class Execution {
       items = resolvePath(this.#state, overPath[0]);
       const count = resumed ? 0 : runtime.writer.call(this.#state, overPath, this.#prepared.ids, runtime.execItems, this.#address);
       if (count < 0) {
-        const error = new TypeError(`map state '${state.name}' maps over '${map.over}', which is not a list: it holds ${describe(items)}`);
-        this.#failed = error;
-        error.steps = this.#steps.slice();
-        throw error;
+        throw this.#fail(new TypeError(`map state '${state.name}' maps over '${map.over}', which is not a list: it holds ${describe(items)}`));
       }
     }
     const words = runtime.execBranches(this.#address);
@@ -744,8 +741,8 @@ export class Execution {
       previous = this.#updates.has(state.name) ? this.#updates.get(state.name) : null;
       revision = Object.freeze({ visit: branch.visit, previous, feedback: this.#native.feedbackOf(branch.index) });
     }
-    const ctx = new HandlerContext(this.#state, begun.step, branch.visit, state.name, signal, revision, this.#task(branch.index), previous,
-      requireRuntime().module);
+    const ctx = /** @type {HandlerContext & { index: number, item?: unknown }} */ (
+      new HandlerContext(this.#state, begun.step, branch.visit, state.name, signal, revision, this.#task(branch.index), previous, requireRuntime().module));
     ctx.index = i;
     if (begun.items !== null) ctx.item = Array.isArray(begun.items) ? begun.items[i] : undefined;
     return ctx;
@@ -855,11 +852,13 @@ export class Execution {
       this.#branchController = null;
       this.#fanOut = null;
     }
-    if (failure !== null) {
-      const error = this.#fail(failure.error);
+    // (Set by the branches' callbacks, which the type checker does not follow.)
+    const failed = /** @type {{ error: any, i: number } | null} */ (failure);
+    if (failed !== null) {
+      const error = this.#fail(failed.error);
       if (typeof error === 'object' && error !== null) {
-        const branch = branches[failure.i];
-        error.branch = Object.freeze({ state: states[branch.index].name, visit: branch.visit, index: failure.i });
+        const branch = branches[failed.i];
+        error.branch = Object.freeze({ state: states[branch.index].name, visit: branch.visit, index: failed.i });
       }
       throw error;
     }

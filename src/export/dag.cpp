@@ -43,6 +43,14 @@ Dag dag_of(const machine::Machine& machine) {
   for (const auto& state : machine.states()) {
     Node node{state.name, "state", "", start && *start == state.name, std::nullopt};
     if (state.task) node.task = state.task->source();
+    if (state.fan_out) {
+      if (state.fan_out->is_map()) {
+        node.branches = {state.fan_out->map_state};
+        node.map_over = state.fan_out->over;
+      } else {
+        node.branches = state.fan_out->branches;
+      }
+    }
     node.declared = declared++;
     dag.nodes.push_back(std::move(node));
   }
@@ -93,6 +101,14 @@ Expected<void, std::string> apply_trace(Dag& dag, const Json& trace) {
       Node* n = node(state);
       if (n == nullptr || n->type == "end") return unexpected("steps[" + std::to_string(i) + "]: no state '" + state + "'");
       n->visits = *n->visits + 1;
+      // A fan-out step's branches are visits of their states too.
+      if (s.contains("branches") && s["branches"].is_array()) {
+        for (const Json& b : s["branches"]) {
+          Node* branch = b.is_object() && b.contains("state") && b["state"].is_string() ? node(b["state"].get<std::string>()) : nullptr;
+          if (branch == nullptr || branch->type == "end") return unexpected("steps[" + std::to_string(i) + "]: a branch names no state");
+          branch->visits = *branch->visits + 1;
+        }
+      }
       auto step = s.contains("step") && s["step"].is_number_unsigned() ? s["step"].get<std::uint32_t>()
                                                                        : static_cast<std::uint32_t>(i + 1);
       if (s.contains("edge") && !s["edge"].is_null()) {
@@ -135,6 +151,8 @@ Json to_json(const Dag& dag) {
     if (n.start) node["start"] = true;
     if (!n.description.empty()) node["description"] = n.description;
     if (n.visits) node["visits"] = *n.visits;
+    if (n.map_over) node["map"] = {{"state", n.branches.front()}, {"over", *n.map_over}};
+    else if (!n.branches.empty()) node["branches"] = n.branches;
     nodes.push_back(std::move(node));
   }
   Json edges = Json::array();
@@ -217,6 +235,9 @@ std::string edge_label(const Edge& e) {
 
 bool conditional(const Edge& e) { return e.when.has_value() || e.predicate; }
 
+// The label of a fan-out's link to a branch: "parallel", or for a map "each in <path>".
+std::string branch_label(const Node& n) { return n.map_over ? "each in " + *n.map_over : std::string("parallel"); }
+
 }  // namespace
 
 std::string to_mermaid(const Dag& dag, const MermaidOptions& options) {
@@ -244,6 +265,11 @@ std::string to_mermaid(const Dag& dag, const MermaidOptions& options) {
       if (!e.fired_at.empty()) label += (label.empty() ? "" : " ") + std::string("(fired ×") + std::to_string(e.fired_at.size()) + ")";
       if (!label.empty()) out += " : " + mermaid_text(label);
       out += "\n";
+    }
+    for (const Node& n : dag.nodes) {
+      for (const std::string& b : n.branches) {
+        if (ids.count(b)) out += "  " + ids[n.id] + " --> " + ids[b] + " : " + mermaid_text(branch_label(n)) + "\n";  // undeclared: not drawn
+      }
     }
     for (const Node& n : dag.nodes) {
       if (n.type != "end" && n.visits && *n.visits > 0) out += "  class " + ids[n.id] + " visited\n";
@@ -276,6 +302,11 @@ std::string to_mermaid(const Dag& dag, const MermaidOptions& options) {
     out += " " + ids[e.to] + "\n";
     (e.fired_at.empty() ? unfired_links : fired_links).push_back(link);
     ++link;
+  }
+  for (const Node& n : dag.nodes) {
+    for (const std::string& b : n.branches) {
+      if (ids.count(b)) out += "  " + ids[n.id] + " ==>|\"" + mermaid_text(branch_label(n)) + "\"| " + ids[b] + "\n";  // undeclared: not drawn
+    }
   }
   for (std::size_t l : fired_links) out += "  linkStyle " + std::to_string(l) + " stroke:" + kFired + ",stroke-width:3px\n";
   if (finished_run(dag)) {
@@ -341,6 +372,12 @@ std::string to_dot(const Dag& dag) {
     }
     for (std::size_t i = 0; i < attributes.size(); ++i) out += (i ? ", " : "") + attributes[i];
     out += "];\n";
+  }
+  for (const Node& n : dag.nodes) {
+    for (const std::string& b : n.branches) {
+      if (!ids.count(b)) continue;  // an undeclared branch (validate() reports it) is not drawn
+      out += "  " + ids[n.id] + " -> " + ids[b] + " [label=" + dot_string(branch_label(n)) + ", style=bold, arrowhead=onormal];\n";
+    }
   }
   return out + "}\n";
 }

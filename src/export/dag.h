@@ -29,6 +29,10 @@ struct Node {
   std::optional<std::uint32_t> visits;  // with a run
   std::optional<std::string> task = std::nullopt;  // a machine state's task text
   std::int32_t declared = -1;           // a machine state's position in declaration order
+  // A fan-out state's branches (a map state's: its one state, with `map_over` its list's path).
+  // Drawn as bold links to each branch, after every edge (so edges keep their link numbers).
+  std::vector<std::string> branches = {};
+  std::optional<std::string> map_over = std::nullopt;
 };
 
 struct Edge {

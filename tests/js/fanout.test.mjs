@@ -266,3 +266,33 @@ test('at most `concurrency` branches run at once, started in branch order', asyn
   assert.equal(run.steps[0].branches.length, 20);
   m.dispose();
 });
+
+test('exports draw each fan-out to its branches, after the edges; a run marks the branch visits', async () => {
+  const { execFileSync } = await import('node:child_process');
+  const m = new StateMachine({ name: 'drawn', start: 'search', reducers: { found: 'append' } })
+    .addFanOut('search', ['web', 'papers'])
+    .addMap('each', 'one', { over: 'docs' })
+    .addState('web')
+    .addState('papers')
+    .addState('one')
+    .addEdge('search', 'each')
+    .addEdge('each', END);
+  const run = await m.run({ docs: [1, 2, 3] });
+  const dag = m.toDag({ highlight: run });
+  const node = (id) => dag.nodes.find((n) => n.id === id);
+  assert.deepEqual(node('search').branches, ['web', 'papers']);
+  assert.deepEqual(node('each').map, { state: 'one', over: 'docs' });
+  assert.deepEqual([node('web').visits, node('one').visits, node('each').visits], [1, 3, 1]);
+  const flowchart = m.toMermaid({ highlight: run });
+  assert.match(flowchart, /==>\|"parallel"\|/);
+  assert.match(flowchart, /==>\|"each in docs"\|/);
+  // The edges keep link numbers 1 and 2 (after the start link): branch links come last.
+  assert.match(flowchart, /linkStyle 1 stroke/);
+  assert.match(flowchart, /linkStyle 2 stroke/);
+  assert.match(m.toMermaid({ kind: 'state' }), / : parallel\n/);
+  const dot = m.toDot({ highlight: run });
+  assert.match(dot, /label="each in docs", style=bold/);
+  const svg = execFileSync('dot', ['-Tsvg'], { input: dot }).toString();
+  assert.match(svg, /each in docs/);
+  m.dispose();
+});
