@@ -722,9 +722,11 @@ export class Execution {
   }
 
   #beginResumedFanOut(signal) {
-    const { under, outputs } = this.#resumedFanOut;
+    const resumed = this.#resumedFanOut;
+    const { under, outputs } = resumed;
     this.#resumedFanOut = null;
     const begun = this.#beginFanOut(under.state, this.#prepared.states[under.state], under.step, under.visit, signal, true);
+    begun.resumed = resumed;  // put back if the step is abandoned before its branches run
     begun.done = under.done.slice();
     begun.updates = begun.done.map((done, i) => (done && outputs[i] !== undefined ? outputs[i] : null));
     return begun;
@@ -1030,7 +1032,9 @@ export class Execution {
   /** Stops the run: at once between steps, or as soon as the step under way finishes. */
   abort() {
     const native = this.#live;
-    if (this.#running) {
+    // A step under way, or a resumed fan-out's (the core is in its step): its branches' signal is
+    // aborted, and the run stops once the step is over.
+    if (this.#running || this.#resumedFanOut !== null) {
       this.#abortRequested = true;
       this.#branchController?.abort();
     } else {
@@ -1080,8 +1084,10 @@ export class Execution {
         yield event;
         outcome = await this.#finish(begun);
       } finally {
-        // The consumer stopped listening before the handler ran: the step never happened.
-        if (begun !== null && !begun.finished && this.#native !== null) requireRuntime().execCancel(this.#address);
+        // The consumer stopped listening before the handler ran: the step never happened (a
+        // resumed fan-out stays as the snapshot left it, its completed branches kept).
+        if (begun !== null && !begun.finished && begun.resumed !== undefined) this.#resumedFanOut = begun.resumed;
+        else if (begun !== null && !begun.finished && this.#native !== null) requireRuntime().execCancel(this.#address);
         this.#endStep();
       }
       yield { type: 'step:end', step: outcome.record };

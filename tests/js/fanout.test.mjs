@@ -296,3 +296,41 @@ test('exports draw each fan-out to its branches, after the edges; a run marks th
   assert.match(svg, /each in docs/);
   m.dispose();
 });
+
+test('a resumed fan-out survives a stream abandoned before its branches, and an abort() before it continues', async () => {
+  let exec;
+  let text = null;
+  const calls = [];
+  const build = () =>
+    new StateMachine({ name: 'again', start: 'fan' })
+      .addFanOut('fan', ['a', 'b'])
+      .addState('a', () => {
+        calls.push('a');
+        return { a: 1 };
+      })
+      .addState('b', (ctx) => {
+        calls.push(`b${ctx.signal.aborted ? ' aborted' : ''}`);
+        text ??= JSON.stringify(exec.snapshot());
+        return { b: 2 };
+      })
+      .addEdge('fan', 'fan');
+  const first = build();
+  exec = first.start({});
+  await exec.step();
+  first.dispose();
+  calls.length = 0;
+  const second = build();
+  const resumed = second.resume(text);
+  for await (const event of resumed.stream()) {
+    assert.equal(event.type, 'step:start');
+    break;  // abandoned before the branches ran
+  }
+  assert.equal(resumed.snapshot().status, 'fan-out');
+  resumed.abort();
+  const run = await resumed.run();
+  assert.deepEqual(calls, ['b aborted'], 'only b ran again, with its signal aborted');
+  assert.equal(run.reason, 'aborted');
+  assert.deepEqual(run.state, { a: 1, b: 2 });
+  assert.equal(run.stepsRun, 1);
+  second.dispose();
+});
