@@ -361,7 +361,7 @@ export class StateMachine {
     }
     const { Execution: NativeExecution } = requireRuntime().module;
     const native = new NativeExecution(prepared.native);
-    const why = native.restore(prepared.native, JSON.stringify(snapshot));
+    const why = native.restore(prepared.native, JSON.stringify(snapshot)) ?? branchOutputsProblem(native.fanOutUnderWay(), snapshot.branchOutputs);
     if (why !== null) {
       native.delete();
       throw new Error(why);
@@ -503,6 +503,21 @@ function inputVariables(state, names) {
   return `{${members.join(',')}}`;
 }
 
+// Why a snapshot's fan-out under way cannot continue: the core says which branches completed, and
+// `branchOutputs` must hold each one's update (an object, or null for none). null when it fits.
+function branchOutputsProblem(under, outputs) {
+  if (under === null) return null;
+  if (!Array.isArray(outputs) || outputs.length !== under.done.length) {
+    return `cannot resume: 'branchOutputs' must list an update (or null) for each of the fan-out's ${under.done.length} branches`;
+  }
+  for (let i = 0; i < outputs.length; i++) {
+    const update = outputs[i];
+    if (update !== null && (typeof update !== 'object' || Array.isArray(update))) return `cannot resume: branchOutputs[${i}] is not an update (an object or null)`;
+    if (!under.done[i] && update !== null) return `cannot resume: branchOutputs[${i}] holds an update, but that branch had not completed`;
+  }
+  return null;
+}
+
 /**
  * What a handler gets. Its own members are plain values fixed when the step begins; `feedback`
  * (the revision text for a model) is a getter, so that the core writes it only for handlers that
@@ -579,7 +594,7 @@ export class Execution {
       // Taken while a fan-out's branches ran: the core restored the step under way and which
       // branches completed; their updates are the snapshot's (branchOutputs).
       const under = native.fanOutUnderWay();
-      if (under !== null) this.#resumedFanOut = { under, outputs: Array.isArray(snapshot.branchOutputs) ? snapshot.branchOutputs : [] };
+      if (under !== null) this.#resumedFanOut = { under, outputs: snapshot.branchOutputs };
     }
   }
 

@@ -167,6 +167,10 @@ test('a snapshot taken while branches run resumes with only the branches left, m
     { step: 1, state: 'fan', visit: 1, next: END, edge: 0, branches: [{ state: 'a', visit: 1 }, { state: 'b', visit: 1 }, { state: 'c', visit: 1 }] },
   ]);
   assert.deepEqual(run.outputs, { a: [{ parts: 'A' }], b: [{ parts: 'B' }], c: [{ parts: 'C' }], fan: [null] });
+  // The completed branches' updates must be there: none is dropped silently.
+  for (const branchOutputs of [undefined, 'x', [{ parts: 'A' }], [1, null, null], [{ parts: 'A' }, { parts: 'B' }, null]]) {
+    assert.throws(() => second.resume({ ...snapshot, branchOutputs }), /^Error: cannot resume: (')?branchOutputs/);
+  }
   // A finished run with fan-out steps snapshots as version 2 and resumes with its branches.
   const after = exec.snapshot();
   assert.equal(after.version, 2);
