@@ -90,8 +90,12 @@ export function createMachinePanel({ onChange }) {
       const update = Array.isArray(script) ? script[Math.min(ctx.visit, script.length) - 1] : script;
       const copy = update === undefined ? null : structuredClone(update);
       // A fan-out's branches share its step: each keeps its own update, by branch.
-      if (ctx.index === undefined) updates[ctx.step] = copy;
-      else (branchUpdates[ctx.step] ??= [])[ctx.index] = copy;
+      if (ctx.index === undefined) {
+        updates[ctx.step] = copy;
+      } else {
+        branchUpdates[ctx.step] ??= [];
+        branchUpdates[ctx.step][ctx.index] = copy;
+      }
       return copy;
     };
   }
