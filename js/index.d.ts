@@ -259,6 +259,21 @@ export interface FanOutOptions {
   concurrency?: number;
 }
 
+/** addSubgraph's options: which values go in and come out (paths as conditions write them). */
+export interface SubgraphOptions {
+  /** { childKey: 'parent.path' }: the child's initial state; without it, a copy of the parent's whole state. */
+  input?: Record<string, string>;
+  /** { parentKey: 'child.path' }: the step's update; without it, the child's whole final state. */
+  output?: Record<string, string>;
+}
+
+/** What a subgraph step's machine did (its own run). */
+export interface SubgraphRecord {
+  machine: string;
+  reason: 'end' | 'max-steps' | 'aborted';
+  stepsRun: number;
+}
+
 /** addMap's options. */
 export interface MapOptions extends FanOutOptions {
   /** The path of the list in the state, as conditions write paths: 'docs', 'plan.tasks'. */
@@ -289,6 +304,8 @@ export interface StepRecord {
   edge: number | null;
   /** A fan-out step's branches, in the order their updates merged; absent on other steps. */
   branches?: BranchRecord[];
+  /** A subgraph step's: what its machine did; absent on other steps. */
+  subgraph?: SubgraphRecord;
   durationMs: number;
 }
 
@@ -329,6 +346,8 @@ export interface ExecutionSnapshot {
   branches?: Array<BranchRecord & { done: boolean }>;
   /** With status 'fan-out': the updates of the completed branches, by branch (null for the others). */
   branchOutputs?: unknown[];
+  /** With status 'subgraph' (taken while a subgraph ran): the subgraph's own snapshot, as of its last step. */
+  subgraph?: ExecutionSnapshot;
   /** The values the task templates were filled with (machines with templates). */
   variables?: Record<string, unknown>;
   state: unknown;
@@ -346,6 +365,8 @@ export class StateMachine<S extends Record<string, unknown> = Record<string, unk
   addFanOut(name: string, branches: string[], options?: FanOutOptions): this;
   /** A map state (LangGraph's Send): runs `state` once per item of the list at `over`, merged in list order. */
   addMap(name: string, state: string, options: MapOptions): this;
+  /** A subgraph state: runs another machine (its own maxSteps) to its end, with input and output mappings. */
+  addSubgraph(name: string, machine: StateMachine<any>, options?: SubgraphOptions): this;
   addEdge(from: string, to: string, when?: string | null | { when?: string | null; description?: string }): this;
   /** An edge decided by a function, called in declaration order with the conditions (never after
    *  the edge that won). Such a machine has no definition: toJSON() throws. */
@@ -385,6 +406,10 @@ export interface MachineDefinition {
     /** A map state's state and list path. */
     map?: { state: string; over: string };
     concurrency?: number;
+    /** A subgraph state's machine, and its mappings. */
+    subgraph?: MachineDefinition;
+    input?: Record<string, string>;
+    output?: Record<string, string>;
   }>;
   edges: Array<{ from: string; to: string; when?: string; description?: string }>;
   reducers: Record<string, 'replace' | 'append' | 'merge' | 'sum' | 'custom'>;

@@ -134,6 +134,9 @@ export class StateMachine {
   #onMaxSteps;
   #reducers;
   #handlers = new Map();  // state name → handler
+  #subgraphs = new Map();  // subgraph state name → the StateMachine it runs
+  #owned = [];             // subgraph machines fromJSON built (this machine disposes them)
+  #sealedBy = null;        // the machine this one is a subgraph of: its definition is fixed
   #predicates = new Map();  // state name → (position among its outgoing edges → function)
   #edgeCounts = new Map();  // state name → outgoing edges so far
   #states = null;         // state index → { name, handler, paths, pathTexts, edges }: built on first run
@@ -182,6 +185,23 @@ export class StateMachine {
     return this.#native;
   }
 
+  // What adds states and edges: refused once this machine is another's subgraph, whose
+  // definition holds a copy of this one's.
+  get #mutable() {
+    const native = this.#live;
+    if (this.#sealedBy !== null) {
+      throw new Error(`machine '${this.#name}' is a subgraph of machine '${this.#sealedBy}', so its states and edges are fixed; build a new machine`);
+    }
+    return native;
+  }
+
+  // Whether `machine` is this one or runs it as a subgraph, at any depth.
+  #runs(machine) {
+    if (machine === this) return true;
+    for (const child of this.#subgraphs.values()) if (child.#runs(machine)) return true;
+    return false;
+  }
+
   get name() {
     return this.#name;
   }
@@ -193,7 +213,7 @@ export class StateMachine {
    * filled from the run's input variables and handed to the handler as `ctx.task`.
    */
   addState(name, handler, options) {
-    const native = this.#live;
+    const native = this.#mutable;
     requireArguments(arguments.length, ['name'], 'addState(name, handler?, options?)');
     name = requireName(name, 'addState(name)');
     if (handler !== undefined && handler !== null && typeof handler !== 'function') {
@@ -214,7 +234,7 @@ export class StateMachine {
    * the order of `branches`, then routes by its own edges. `concurrency` caps how many run at once.
    */
   addFanOut(name, branches, options) {
-    const native = this.#live;
+    const native = this.#mutable;
     requireArguments(arguments.length, ['name', 'branches'], 'addFanOut(name, branches, options?)');
     name = requireName(name, 'addFanOut(name)');
     if (!Array.isArray(branches)) throw new TypeError(`the branches of fan-out state '${name}' must be an array of state names, got ${describe(branches)}`);
@@ -233,7 +253,7 @@ export class StateMachine {
    * at most `concurrency` at once; the updates merge in list order, then it routes by its edges.
    */
   addMap(name, state, options) {
-    const native = this.#live;
+    const native = this.#mutable;
     requireArguments(arguments.length, ['name', 'state', 'options'], 'addMap(name, state, { over, concurrency? })');
     name = requireName(name, 'addMap(name)');
     state = requireName(state, 'addMap(…, state)');
@@ -247,13 +267,52 @@ export class StateMachine {
   }
 
   /**
+   * Declares a subgraph state: each visit runs `machine` (another StateMachine, with its own
+   * maxSteps) to its end, from `input` ({ childKey: 'parent.path' }; default: a copy of the whole
+   * state), and merges `output` ({ parentKey: 'child.path' }; default: the child's whole final
+   * state) as the step's update. The child's definition is copied now, and fixed from now on.
+   */
+  addSubgraph(name, machine, options) {
+    const native = this.#mutable;
+    requireArguments(arguments.length, ['name', 'machine'], 'addSubgraph(name, machine, { input?, output? })');
+    name = requireName(name, 'addSubgraph(name)');
+    if (!(machine instanceof StateMachine)) throw new TypeError(`the machine of subgraph state '${name}' must be a StateMachine, got ${describe(machine)}`);
+    if (machine.#runs(this)) throw new TypeError(`subgraph state '${name}': machine '${machine.#name}' is this machine or runs it, so the run would never end`);
+    const { input, output } = checkOptions(options, ['input', 'output'], 'addSubgraph options');
+    const pairs = (mapping, what) => {
+      if (mapping === undefined) return [];
+      if (typeof mapping !== 'object' || mapping === null || Array.isArray(mapping)) {
+        throw new TypeError(`the ${what} of subgraph state '${name}' must be an object of paths ({ key: 'path' }), got ${describe(mapping)}`);
+      }
+      return Object.entries(mapping).map(([key, path]) => {
+        if (typeof path !== 'string') throw new TypeError(`the ${what} '${key}' of subgraph state '${name}' must be a path (a string), got ${describe(path)}`);
+        return [wellFormed(key), wellFormed(path)];
+      });
+    };
+    const inputPairs = pairs(input, 'input');
+    const outputPairs = pairs(output, 'output');
+    let definition;
+    try {
+      definition = JSON.stringify(machine.toJSON());
+    } catch (error) {
+      throw new TypeError(`subgraph state '${name}': its machine has no definition: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
+    const problem = native.addSubgraph(name, definition, input !== undefined, inputPairs, output !== undefined, outputPairs);
+    if (problem !== null) throw rejectAddition(problem);
+    this.#subgraphs.set(name, machine);
+    this.#handlers.set(name, null);
+    machine.#sealedBy ??= this.#name;
+    return this;
+  }
+
+  /**
    * Adds an edge; `when` is a condition, null/undefined (always), `{ when, description }`, or a
    * function `(ctx) => boolean` (then `options` may give its `{ description }`). A function is
    * called when routing reaches its edge, in declaration order with the conditions: never after
    * the edge that won.
    */
   addEdge(from, to, when, options) {
-    const native = this.#live;
+    const native = this.#mutable;
     requireArguments(arguments.length, ['from', 'to'], 'addEdge(from, to, when?, options?)');
     from = requireName(from, 'addEdge(from)');
     to = requireName(to, 'addEdge(…, to)');
@@ -311,6 +370,7 @@ export class StateMachine {
         name,
         handler: this.#handlers.get(name) ?? null,
         fanOut: native.fanOut(index),
+        subgraph: subgraphOf(native.subgraph(index), this.#subgraphs.get(name)),
         paths: native.routePaths(index),
         pathTexts: native.routePathTexts(index),
         edges: native.outEdges(index).map(({ to, when, description, predicate }, position) => ({
@@ -361,7 +421,10 @@ export class StateMachine {
     }
     const { Execution: NativeExecution } = requireRuntime().module;
     const native = new NativeExecution(prepared.native);
-    const why = native.restore(prepared.native, JSON.stringify(snapshot)) ?? branchOutputsProblem(native.fanOutUnderWay(), snapshot.branchOutputs);
+    let why = native.restore(prepared.native, JSON.stringify(snapshot)) ?? branchOutputsProblem(native.fanOutUnderWay(), snapshot.branchOutputs);
+    if (why === null && native.subgraphUnderWay() !== null && (typeof snapshot.subgraph !== 'object' || snapshot.subgraph === null)) {
+      why = "cannot resume: 'subgraph' must hold the snapshot of the subgraph under way";
+    }
     if (why !== null) {
       native.delete();
       throw new Error(why);
@@ -417,13 +480,33 @@ export class StateMachine {
     }
     const native = machine.#native;
     const names = native.stateNames();
+    const isSubgraph = (name) => names.includes(name) && native.subgraph(names.indexOf(name)) !== null;
     const bound = new Map();
+    const nested = new Map();  // subgraph state → its machine's handlers ('research/web' is 'web' of 'research')
     const errors = [];
     for (const [name, handler] of Object.entries(handlers)) {
       const index = names.indexOf(name);
-      if (index < 0) errors.push({ pointer: '', message: `handlers.${name}: no state '${name}' in the definition` });
+      const slash = name.indexOf('/');
+      if (index < 0 && slash > 0 && isSubgraph(name.slice(0, slash))) {
+        const owner = name.slice(0, slash);
+        if (!nested.has(owner)) nested.set(owner, {});
+        nested.get(owner)[name.slice(slash + 1)] = handler;
+      } else if (index < 0) errors.push({ pointer: '', message: `handlers.${name}: no state '${name}' in the definition` });
       else if (typeof handler !== 'function') errors.push({ pointer: `/states/${index}`, message: `the handler of '${name}' is not a function` });
       else bound.set(name, handler);
+    }
+    const document = JSON.parse(text);
+    for (const [index, name] of names.entries()) {
+      if (!isSubgraph(name)) continue;
+      try {
+        const child = StateMachine.fromJSON(document.states[index].subgraph, { handlers: nested.get(name) ?? {}, reducers });
+        child.#sealedBy = native.options().name;
+        machine.#subgraphs.set(name, child);
+        machine.#owned.push(child);
+      } catch (error) {
+        if (!(error instanceof DefinitionError)) throw error;
+        errors.push(...error.problems.map((p) => ({ pointer: `/states/${index}/subgraph${p.pointer}`, message: `in subgraph '${name}': ${p.message}` })));
+      }
     }
     const functions = new Map();
     for (const [key, reducer] of native.reducers()) {
@@ -462,6 +545,7 @@ export class StateMachine {
   dispose() {
     if (this.#native === null) return;
     for (const ref of this.#executions) ref.deref()?.dispose();
+    for (const child of this.#owned) child.dispose();
     release(this, this.#native);
     this.#native = null;
   }
@@ -501,6 +585,20 @@ function inputVariables(state, names) {
     members.push(`${JSON.stringify(name)}:${wellFormedJSON(text)}`);
   }
   return `{${members.join(',')}}`;
+}
+
+// What a run needs of a subgraph state: the JavaScript machine it runs, and its mappings
+// ([key, path steps] each, from the core; null: the whole state).
+function subgraphOf(described, machine) {
+  if (described === null || machine === undefined) return null;
+  return { machine, input: described.input, output: described.output };
+}
+
+// A new object holding, under each key, the value at its path in `state` (null where none).
+function mapped(state, pairs) {
+  const out = {};
+  for (const [key, steps] of pairs) put(out, key, resolvePath(state, steps));
+  return out;
 }
 
 // Why a snapshot's fan-out under way cannot continue: the core says which branches completed, and
@@ -570,6 +668,8 @@ export class Execution {
   #fanOut = null;            // the fan-out step under way (its branches, updates, completions)
   #branchController = null;  // aborts the branches of the fan-out under way
   #resumedFanOut = null;     // a snapshot's fan-out under way, continued by the next step
+  #child = null;             // the subgraph step under way: { exec, latest } (its execution, its latest snapshot)
+  #resumedSubgraph = null;   // a snapshot's subgraph under way: { under, snapshot }
   #self = new WeakRef(this);
 
   constructor(prepared, native, state, snapshot) {
@@ -586,15 +686,20 @@ export class Execution {
     this.#tasks = new Array(prepared.states.length);
     if (snapshot !== null) {
       const durations = Array.isArray(snapshot.durations) ? snapshot.durations : [];
-      this.#steps = snapshot.steps.map((s, i) =>
-        Object.freeze(Array.isArray(s.branches)
-          ? { ...s, branches: Object.freeze(s.branches.map((b) => Object.freeze({ ...b }))), durationMs: durations[i] ?? 0 }
-          : { ...s, durationMs: durations[i] ?? 0 }));
+      this.#steps = snapshot.steps.map((s, i) => {
+        const record = { ...s };
+        if (Array.isArray(s.branches)) record.branches = Object.freeze(s.branches.map((b) => Object.freeze({ ...b })));
+        if (typeof s.subgraph === 'object' && s.subgraph !== null) record.subgraph = Object.freeze({ ...s.subgraph });
+        record.durationMs = durations[i] ?? 0;
+        return Object.freeze(record);
+      });
       this.#restoreOutputs(snapshot);
       // Taken while a fan-out's branches ran: the core restored the step under way and which
       // branches completed; their updates are the snapshot's (branchOutputs).
       const under = native.fanOutUnderWay();
       if (under !== null) this.#resumedFanOut = { under, outputs: snapshot.branchOutputs };
+      const inSubgraph = native.subgraphUnderWay();
+      if (inSubgraph !== null) this.#resumedSubgraph = { under: inSubgraph, snapshot: snapshot.subgraph };
     }
   }
 
@@ -692,6 +797,13 @@ export class Execution {
     if (this.#failed !== null) throw new Error('this execution failed; start a new one or resume a snapshot', { cause: this.#failed });
     const runtime = requireRuntime();
     if (this.#resumedFanOut !== null) return this.#beginResumedFanOut(signal);
+    if (this.#resumedSubgraph !== null) {
+      const resumed = this.#resumedSubgraph;
+      this.#resumedSubgraph = null;
+      const { state: index, step, visit } = resumed.under;
+      const state = this.#prepared.states[index];
+      return { index, state, step, visit, finished: false, ctx: null, signal, childSnapshot: resumed.snapshot, resumedSubgraph: resumed };
+    }
     const index = runtime.execBegin(this.#address);
     if (index < 0) throw new Error('this execution has finished');
     const info = runtime.execInfo();
@@ -706,7 +818,7 @@ export class Execution {
       revision = Object.freeze({ visit, previous, feedback: this.#native.feedback() });
     }
     const ctx = new HandlerContext(this.#state, step, visit, state.name, signal, revision, this.#task(index), previous, runtime.module);
-    return { index, state, step, visit, finished: false, ctx };
+    return { index, state, step, visit, finished: false, ctx, signal, childSnapshot: null };
   }
 
   // A fan-out step begun: for a map, the core counts the list's items (marshalled at its path);
@@ -818,10 +930,15 @@ export class Execution {
       if (--unsettled === 0) allSettled();
     };
     const start = (i) => {
-      const { handler } = states[branches[i].index];
+      const { handler, subgraph } = states[branches[i].index];
       let result;
       try {
-        result = handler === null ? undefined : handler(this.#branchContext(begun, i, controller.signal));
+        if (subgraph !== null) {
+          // A branch that is a subgraph: its machine runs as the branch (no snapshot of it is kept).
+          result = this.#runSubgraph(states[branches[i].index], controller.signal, null, null).then((ran) => ran.update);
+        } else {
+          result = handler === null ? undefined : handler(this.#branchContext(begun, i, controller.signal));
+        }
       } catch (error) {
         fail(error, i);
         return null;
@@ -896,6 +1013,43 @@ export class Execution {
     return this.#record(begun, null, durationMs, Object.freeze(records));
   }
 
+  // Runs a subgraph state's machine to its end (or continues it from `childSnapshot`), on the
+  // state as it is now; resolves the update its output mapping makes and what the child did.
+  // `track` ({ exec, latest }) keeps the child's snapshot after each of its steps, for a snapshot
+  // of this execution taken meanwhile. A child's failure is this step's, with `subgraph` attached.
+  async #runSubgraph(state, signal, childSnapshot, track) {
+    const { machine, input, output } = state.subgraph;
+    const exec = childSnapshot !== null ? machine.resume(childSnapshot) : machine.start(input === null ? { ...this.#state } : mapped(this.#state, input));
+    try {
+      let onStep;
+      if (track !== null) {
+        const keep = () => {
+          try {
+            track.latest = exec.snapshot();
+          } catch {
+            track.latest = null;  // a state JSON cannot hold: this execution's snapshot() says so
+          }
+        };
+        track.exec = exec;
+        keep();
+        onStep = keep;
+      }
+      let run;
+      try {
+        run = await exec.run(signal === undefined || signal === null ? { onStep } : { onStep, signal });
+      } catch (error) {
+        if (typeof error === 'object' && error !== null) error.subgraph = Object.freeze({ state: state.name, steps: Array.isArray(error.steps) ? error.steps : [] });
+        throw error;
+      }
+      return {
+        update: output === null ? run.state : mapped(run.state, output),
+        run: Object.freeze({ machine: machine.name, reason: run.reason, stepsRun: run.stepsRun }),
+      };
+    } finally {
+      exec.dispose();
+    }
+  }
+
   // The update of a visit that ran: the state's latest (revision.previous) and one more output.
   #keepOutput(name, output) {
     this.#updates.set(name, output);
@@ -916,7 +1070,14 @@ export class Execution {
     const started = performance.now();
     let update;
     try {
-      update = state.handler === null ? undefined : state.handler(ctx);
+      if (state.subgraph !== null) {
+        this.#child = { exec: null, latest: null };
+        const ran = await this.#runSubgraph(state, begun.signal, begun.childSnapshot, this.#child);
+        begun.subgraphRun = ran.run;
+        update = ran.update;
+      } else {
+        update = state.handler === null ? undefined : state.handler(ctx);
+      }
       if (update !== null && typeof update === 'object' && typeof update.then === 'function') update = await update;
       if (update !== undefined && update !== null && (typeof update !== 'object' || Array.isArray(update))) {
         throw new TypeError(`the handler of state '${state.name}' returned ${describe(update)}; return an object (a partial state update) or nothing`);
@@ -926,6 +1087,8 @@ export class Execution {
       this.#failed = error;
       if (typeof error === 'object' && error !== null) error.steps = this.#steps.slice();
       throw error;
+    } finally {
+      this.#child = null;
     }
     const durationMs = performance.now() - started;
     const output = update ?? null;
@@ -950,6 +1113,7 @@ export class Execution {
       edge: edge === Constants.NoEdge ? null : edge,
     };
     if (branches !== null) fields.branches = branches;
+    if (begun.subgraphRun !== undefined) fields.subgraph = begun.subgraphRun;
     fields.durationMs = durationMs;
     const record = Object.freeze(fields);
     this.#steps.push(record);
@@ -1049,9 +1213,10 @@ export class Execution {
     const native = this.#live;
     // A step under way, or a resumed fan-out's (the core is in its step): its branches' signal is
     // aborted, and the run stops once the step is over.
-    if (this.#running || this.#resumedFanOut !== null) {
+    if (this.#running || this.#resumedFanOut !== null || this.#resumedSubgraph !== null) {
       this.#abortRequested = true;
       this.#branchController?.abort();
+      this.#child?.exec?.abort();
     } else {
       requireRuntime().execAbort(native.address());
     }
@@ -1102,6 +1267,7 @@ export class Execution {
         // The consumer stopped listening before the handler ran: the step never happened (a
         // resumed fan-out stays as the snapshot left it, its completed branches kept).
         if (begun !== null && !begun.finished && begun.resumed !== undefined) this.#resumedFanOut = begun.resumed;
+        else if (begun !== null && !begun.finished && begun.resumedSubgraph !== undefined) this.#resumedSubgraph = begun.resumedSubgraph;
         else if (begun !== null && !begun.finished && this.#native !== null) requireRuntime().execCancel(this.#address);
         this.#endStep();
       }
@@ -1113,7 +1279,10 @@ export class Execution {
 
   /** Plain JSON that machine.resume() continues exactly (taken between steps). */
   snapshot() {
-    if (this.#running && this.#fanOut === null) throw new Error('snapshot() is taken between steps (or while a fan-out\'s branches run); a step is running');
+    if (this.#running && this.#fanOut === null && this.#child === null) {
+      throw new Error("snapshot() is taken between steps (or while a fan-out's branches or a subgraph run); a step is running");
+    }
+    if (this.#child !== null && this.#child.latest === null) throw new Error('the subgraph under way has no snapshot (its state is not JSON)');
     if (this.#failed !== null && !(this.#failed instanceof NoEdgeMatchedError)) {
       throw new Error('this execution failed in a handler; there is no consistent state to snapshot', { cause: this.#failed });
     }
@@ -1126,6 +1295,13 @@ export class Execution {
     const fanOut = this.#fanOut;
     if (fanOut !== null) saved.branchOutputs = JSON.parse(JSON.stringify(fanOut.updates.map((u, i) => (fanOut.done[i] ? u : null))));
     else if (this.#resumedFanOut !== null) saved.branchOutputs = JSON.parse(JSON.stringify(this.#resumedFanOut.outputs));
+    // The subgraph under way: its own snapshot, as of its last step (the one it is in reruns).
+    if (this.#child !== null) saved.subgraph = this.#child.latest;
+    else if (this.#resumedSubgraph !== null) saved.subgraph = this.#resumedSubgraph.snapshot;
+    // What each subgraph step's child did: the core does not know it; a resumed execution shows it.
+    this.#steps.forEach((s, i) => {
+      if (s.subgraph !== undefined) saved.steps[i].subgraph = { ...s.subgraph };
+    });
     return saved;
   }
 

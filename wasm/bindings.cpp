@@ -411,6 +411,54 @@ val machine_add_map(Machine& m, const std::string& name, const std::string& bran
   return added ? val::null() : problem_value(added.error());
 }
 
+// A subgraph state running the machine of the definition text `child` (another machine's
+// toJSON()); `input` and `output` are [[key, path], ...] when given. null, or { code, message, pointer }.
+val machine_add_subgraph(Machine& m, const std::string& name, const std::string& child, bool has_input, val input, bool has_output,
+                         val output) {
+  auto document = handoff::condition::Json::parse(child, nullptr, /*allow_exceptions=*/false);
+  auto loaded = handoff::definition::machine_from_json(document);
+  if (!loaded) {
+    handoff::machine::Problem p{"bad-subgraph", "subgraph state '" + name + "': its machine does not load: " + handoff::definition::describe(loaded.error()),
+                                "/states/" + std::to_string(m.states().size()) + "/subgraph"};
+    return problem_value(p);
+  }
+  auto pairs = [](bool has, val list) -> std::optional<Machine::Mapping> {
+    if (!has) return std::nullopt;
+    Machine::Mapping out;
+    auto count = list["length"].as<std::size_t>();
+    for (std::size_t i = 0; i < count; ++i) out.emplace_back(list[i][0].as<std::string>(), list[i][1].as<std::string>());
+    return out;
+  };
+  std::shared_ptr<const Machine> machine(std::move(loaded.value()));
+  auto added = m.add_subgraph(name, machine, pairs(has_input, input), pairs(has_output, output));
+  return added ? val::null() : problem_value(added.error());
+}
+
+// null for a state that is not a subgraph; { input, output }, each null (whole state) or
+// [[key, path steps], ...].
+val machine_subgraph(const Machine& m, std::uint32_t state) {
+  const auto& subgraph = m.states()[state].subgraph;
+  if (!subgraph) return val::null();
+  auto mapping = [](const std::optional<std::vector<handoff::machine::StateMapping>>& entries) {
+    if (!entries) return val::null();
+    val out = val::array();
+    std::vector<Path> paths;
+    for (const auto& e : *entries) paths.push_back(e.path);
+    val steps = paths_array(paths);
+    for (std::size_t i = 0; i < entries->size(); ++i) {
+      val pair = val::array();
+      pair.set(0, val((*entries)[i].key));
+      pair.set(1, steps[i]);
+      out.set(i, pair);
+    }
+    return out;
+  };
+  val out = val::object();
+  out.set("input", mapping(subgraph->input));
+  out.set("output", mapping(subgraph->output));
+  return out;
+}
+
 // null for a plain state; { branches, concurrency } or { map: { state, over }, concurrency, overPath }.
 val machine_fan_out(const Machine& m, std::uint32_t state) {
   const auto& fan_out = m.states()[state].fan_out;
@@ -556,6 +604,16 @@ val execution_task(const Execution& e, std::uint32_t state) {
 }
 
 int execution_max_steps_flag(const Execution& e) { return e.max_steps_flag(); }
+
+// A restored execution's subgraph under way: { state, step, visit }, or null.
+val execution_subgraph_under_way(const Execution& e) {
+  if (!e.in_subgraph()) return val::null();
+  val out = val::object();
+  out.set("state", val(e.current_state()));
+  out.set("step", val(e.steps_run()));
+  out.set("visit", val(e.visit()));
+  return out;
+}
 
 // A restored execution's fan-out under way: { state, step, visit, done: [bool per branch] }, or null.
 val execution_fan_out_under_way(const Execution& e) {
@@ -746,6 +804,8 @@ EMSCRIPTEN_BINDINGS(handoff_graph) {
       .function("addFanOut", &machine_add_fan_out)
       .function("addMap", &machine_add_map)
       .function("fanOut", &machine_fan_out)
+      .function("addSubgraph", &machine_add_subgraph)
+      .function("subgraph", &machine_subgraph)
       .function("edgeCount", &machine_edge_count)
       .function("templateVariables", &machine_template_variables)
       .function("validate", &machine_validate)
@@ -771,7 +831,8 @@ EMSCRIPTEN_BINDINGS(handoff_graph) {
       .function("bindVariables", &execution_bind_variables)
       .function("task", &execution_task)
       .function("maxStepsFlag", &execution_max_steps_flag)
-      .function("fanOutUnderWay", &execution_fan_out_under_way);
+      .function("fanOutUnderWay", &execution_fan_out_under_way)
+      .function("subgraphUnderWay", &execution_subgraph_under_way);
 
   // A state machine's revision feedback text, written when a handler first reads ctx.feedback.
   emscripten::function("revisionText", +[](const std::string& state, std::uint32_t visit, const std::string& prior) {

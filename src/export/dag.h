@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -21,6 +22,8 @@ namespace handoff::dag {
 
 using condition::Json;
 
+struct Dag;
+
 struct Node {
   std::string id;
   std::string type;  // "node" (a graph's), "state" or "end" (a machine's)
@@ -33,6 +36,8 @@ struct Node {
   // Drawn as bold links to each branch, after every edge (so edges keep their link numbers).
   std::vector<std::string> branches = {};
   std::optional<std::string> map_over = std::nullopt;
+  // A subgraph state's machine: drawn as a Mermaid `subgraph` / DOT `cluster` after everything else.
+  std::shared_ptr<const Dag> subgraph = nullptr;
 };
 
 struct Edge {

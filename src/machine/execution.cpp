@@ -13,8 +13,8 @@ using condition::ValueRef;
 namespace {
 
 constexpr const char* kSnapshotFormat = "handoff-graph/execution";
-// Version 2 snapshots hold fan-outs (step records with branches, or a fan-out under way), which a
-// version-1 reader would misread; the others are still written as version 1.
+// Version 2 snapshots hold fan-outs (step records with branches, or a fan-out under way) or a
+// subgraph under way, which a version-1 reader would misread; the others are still version 1.
 constexpr int kSnapshotVersion = 1;
 constexpr int kFanOutSnapshotVersion = 2;
 
@@ -353,11 +353,13 @@ Json Execution::snapshot() const {
   }
   // A fan-out under way (its list known): the step begun, and which branches completed.
   const bool in_fan_out = fan_out() && !items_pending_ && route_from_ == 0;
+  // A subgraph under way: the step begun (the host adds the child's own snapshot).
+  const bool in_subgraph = status_ == Status::InStep && states[current_].subgraph && route_from_ == 0;
   Json out = {{"format", kSnapshotFormat},
-          {"version", fan_outs || in_fan_out ? kFanOutSnapshotVersion : kSnapshotVersion},
+          {"version", fan_outs || in_fan_out || in_subgraph ? kFanOutSnapshotVersion : kSnapshotVersion},
           {"machine", machine_->options().name},
           {"definition", fingerprint(*machine_)},
-          {"status", in_fan_out ? "fan-out" : status_name(status_)},
+          {"status", in_fan_out ? "fan-out" : in_subgraph ? "subgraph" : status_name(status_)},
           {"current", states[current_].name},
           {"step", step_},
           {"visits", std::move(visits)},
@@ -395,7 +397,7 @@ Expected<Execution, std::string> Execution::restore(Machine& machine, const Json
   else if (status == "max-steps") execution.status_ = Status::MaxSteps;
   else if (status == "no-edge-matched") execution.status_ = Status::NoEdgeMatched;
   else if (status == "aborted") execution.status_ = Status::Aborted;
-  else if (status == "fan-out") execution.status_ = Status::InStep;
+  else if (status == "fan-out" || status == "subgraph") execution.status_ = Status::InStep;
   else if (!status.is_string()) return fail("a snapshot is taken between steps; its status must be a string");
   else return fail("a snapshot is taken between steps; status " + status.dump(-1, ' ', false, Json::error_handler_t::replace) + " is not one");
 
@@ -407,9 +409,13 @@ Expected<Execution, std::string> Execution::restore(Machine& machine, const Json
     return fail("'step' must be a step count within maxSteps");
   }
   execution.step_ = snapshot["step"].get<std::uint32_t>();
-  const bool in_fan_out = execution.status_ == Status::InStep;
+  const bool in_fan_out = status == "fan-out";
   if (in_fan_out && (!machine.states()[*current].fan_out || execution.step_ == 0)) {
     return fail("a fan-out under way must be at a fan-out state, after its step began");
+  }
+  const bool in_subgraph = status == "subgraph";
+  if (in_subgraph && (!machine.states()[*current].subgraph || execution.step_ == 0)) {
+    return fail("a subgraph under way must be at a subgraph state, after its step began");
   }
 
   const Json& visits = snapshot.contains("visits") ? snapshot["visits"] : Json();
@@ -451,7 +457,7 @@ Expected<Execution, std::string> Execution::restore(Machine& machine, const Json
   }
 
   const Json& steps = snapshot.contains("steps") ? snapshot["steps"] : Json();
-  const std::size_t steps_done = execution.step_ - (in_fan_out ? 1 : 0);
+  const std::size_t steps_done = execution.step_ - (in_fan_out || in_subgraph ? 1 : 0);
   if (!steps.is_array() || steps.size() != steps_done) return fail("'steps' must list every step run");
   for (std::size_t i = 0; i < steps.size(); ++i) {
     const Json& s = steps[i];

@@ -96,6 +96,8 @@ class Execution {
   // The host's word that branch `branch` completed (its update is the host's to keep). False for
   // a branch that does not exist or had completed already.
   bool complete_branch(std::uint32_t branch);
+  // The step under way runs a subgraph (the host runs the child machine).
+  bool in_subgraph() const { return status_ == Status::InStep && machine_->states()[current_].subgraph != nullptr; }
   // Whether routing may run: no branch under way (always, on a step that does not fan out).
   bool joined() const { return !items_pending_ && branches_pending_ == 0; }
   // The revision feedback a handler can hand straight to a model (the seed's auto-feedback): the

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 #include <unordered_set>
 
 #include "condition/json_state.h"
@@ -19,6 +20,17 @@ bool blank(std::string_view name) {
 }
 
 std::string in_quotes(std::string_view s) { return "'" + std::string(s) + "'"; }
+
+// A member name as a JSON pointer token ('~' and '/' escaped).
+std::string definition_token(std::string_view key) {
+  std::string out;
+  for (char c : key) {
+    if (c == '~') out += "~0";
+    else if (c == '/') out += "~1";
+    else out += c;
+  }
+  return out;
+}
 
 std::string describe_edge(std::size_t index, const MachineEdge& edge) {
   return "edge " + std::to_string(index) + " (" + in_quotes(edge.from) + " -> " + in_quotes(edge.to) + ")";
@@ -186,17 +198,9 @@ Expected<void, Problem> Machine::add_map(std::string_view name, std::string_view
   // `over` is one path, written as the condition language writes paths, so that it reads the state
   // exactly as conditions do.
   const std::string over_pointer = at("states", index, "map") + "/over";
-  condition::Interner scratch;
-  auto compiled = condition::Condition::compile(over, scratch);
-  if (!compiled || compiled.value().paths().size() != 1 || compiled.value().paths()[0].text() != over) {
-    std::string why = !compiled ? compiled.error().message
-                                : compiled.value().paths().size() == 1
-                                      ? "write the path as " + in_quotes(compiled.value().paths()[0].text())
-                                      : "it must be one path into the state, such as 'docs' or 'plan.tasks'";
-    return refuse("bad-map-path", "cannot map over " + in_quotes(over) + ": " + why, over_pointer);
-  }
-  condition::Path path = compiled.value().paths()[0];
-  if (is_reserved(path)) return refuse("bad-map-path", "cannot map over " + in_quotes(over) + ": $ names are the machine's, not a list", over_pointer);
+  auto parsed = state_path(over);
+  if (!parsed) return refuse("bad-map-path", "cannot map over " + in_quotes(over) + ": " + parsed.error(), over_pointer);
+  condition::Path path = std::move(parsed.value());
   auto limit = concurrency_of(concurrency);
   if (!limit) {
     return refuse("bad-concurrency", "concurrency must be an integer from 1 to 1000000, got " + number_text(*concurrency),
@@ -205,6 +209,49 @@ Expected<void, Problem> Machine::add_map(std::string_view name, std::string_view
   if (auto added = add_state(name, true); !added) return added;
   states_.back().fan_out = FanOut{{}, std::string(branch), std::string(over), std::move(path), *limit};
   ++fan_outs_;
+  return {};
+}
+
+Expected<condition::Path, std::string> state_path(std::string_view text) {
+  condition::Interner scratch;
+  auto compiled = condition::Condition::compile(text, scratch);
+  if (!compiled) return unexpected(compiled.error().message);
+  const auto& paths = compiled.value().paths();
+  if (paths.size() != 1 || paths[0].text() != text) {
+    return unexpected(paths.size() == 1 ? "write the path as " + in_quotes(paths[0].text())
+                                        : std::string("it must be one path into the state, such as 'docs' or 'plan.tasks'"));
+  }
+  if (is_reserved(paths[0])) return unexpected(std::string("$ names are the machine's, not the state's"));
+  return paths[0];
+}
+
+Expected<void, Problem> Machine::add_subgraph(std::string_view name, std::shared_ptr<const Machine> child,
+                                              const std::optional<Mapping>& input, const std::optional<Mapping>& output) {
+  if (frozen_) return unexpected(frozen_problem());
+  const std::size_t index = states_.size();
+  auto refuse = [&](std::string code, std::string message, std::string pointer) {
+    return unexpected(Problem{std::move(code), "subgraph state " + in_quotes(name) + ": " + std::move(message), std::move(pointer)});
+  };
+  if (child->depth() + 1 > kMaxSubgraphDepth) {
+    return refuse("subgraph-too-deep", "subgraphs may nest " + std::to_string(kMaxSubgraphDepth) + " machines deep, this would be " +
+                                           std::to_string(child->depth() + 1), at("states", index, "subgraph"));
+  }
+  auto subgraph = std::make_shared<Subgraph>();
+  subgraph->machine = child;
+  for (auto [mapping, member, target] : {std::tuple{&input, "input", &subgraph->input}, std::tuple{&output, "output", &subgraph->output}}) {
+    if (!*mapping) continue;
+    target->emplace();
+    for (const auto& [key, path_text] : **mapping) {
+      const std::string pointer = at("states", index, member) + "/" + definition_token(key);
+      if (blank(key)) return refuse("bad-mapping", std::string("its ") + member + " has a blank key", pointer);
+      auto path = state_path(path_text);
+      if (!path) return refuse("bad-mapping", std::string("its ") + member + " '" + key + "' reads " + in_quotes(path_text) + ": " + path.error(), pointer);
+      (*target)->push_back({key, path_text, std::move(path.value())});
+    }
+  }
+  if (auto added = add_state(name, true); !added) return added;
+  states_.back().subgraph = std::move(subgraph);
+  depth_ = std::max(depth_, child->depth() + 1);
   return {};
 }
 
@@ -315,6 +362,14 @@ std::vector<Problem> Machine::validate() const {
       } else {
         branch_only[*b] = !reached[*b];
       }
+    }
+  }
+  // A subgraph's own problems, at their pointers inside it.
+  for (std::size_t i = 0; i < states_.size(); ++i) {
+    if (!states_[i].subgraph) continue;
+    for (const Problem& p : states_[i].subgraph->machine->validate()) {
+      problems.push_back({"invalid-subgraph", "subgraph state " + in_quotes(states_[i].name) + ": " + p.code + ": " + p.message,
+                          at("states", i, "subgraph") + p.pointer});
     }
   }
   for (std::size_t i = 0; i < states_.size(); ++i) {

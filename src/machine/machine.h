@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -84,12 +85,36 @@ struct FanOut {
   bool is_map() const { return !map_state.empty(); }
 };
 
+class Machine;
+
+// How many machines deep subgraphs may nest (docs/limits.md): definitions, exports and snapshots
+// recurse once per level.
+inline constexpr std::size_t kMaxSubgraphDepth = 16;
+
+// One member of a subgraph's input or output: `key` of the receiving state takes the value at
+// `path` of the giving one.
+struct StateMapping {
+  std::string key;
+  std::string path_text;
+  condition::Path path;
+};
+
+// A state whose work is another machine (docs/state-machine.md "Subgraphs"): the host runs the
+// child to its end, with its own maxSteps, from the input (the parent's state when no mapping
+// is given) and merges the output (the child's final state when none) as the step's update.
+struct Subgraph {
+  std::shared_ptr<const Machine> machine;
+  std::optional<std::vector<StateMapping>> input;   // child key <- parent path
+  std::optional<std::vector<StateMapping>> output;  // parent key <- child path
+};
+
 struct State {
   std::string name;
   bool feedback_on_revisit;
   graph::NodeId node;
   std::optional<TaskTemplate> task = std::nullopt;  // the state's task text, with {name} placeholders
   std::optional<FanOut> fan_out = std::nullopt;
+  std::shared_ptr<const Subgraph> subgraph = nullptr;
 };
 
 struct MachineEdge {
@@ -120,6 +145,14 @@ class Machine {
   // `plan.tasks` (written canonically; reserved names refused).
   Expected<void, Problem> add_map(std::string_view name, std::string_view branch, std::string_view over,
                                   std::optional<double> concurrency = std::nullopt);
+  // A subgraph state running `child` (a copy of its definition). Refuses at once a blank, END or
+  // duplicate name, a mapping with a blank key or a path that is not one canonical path, and
+  // nesting deeper than kMaxSubgraphDepth; the child's own problems are reported by validate().
+  using Mapping = std::vector<std::pair<std::string, std::string>>;
+  Expected<void, Problem> add_subgraph(std::string_view name, std::shared_ptr<const Machine> child,
+                                       const std::optional<Mapping>& input, const std::optional<Mapping>& output);
+  // How many machines deep this one's subgraphs nest (1: none).
+  std::size_t depth() const { return depth_; }
   // Parses `when` at once, and refuses a blank endpoint or an edge from END; unknown endpoints are
   // reported by validate(), since the states may be declared later.
   Expected<void, EdgeRejection> add_edge(std::string_view from, std::string_view to,
@@ -165,6 +198,7 @@ class Machine {
   std::vector<MachineEdge> edges_;  // edges_[i] is graph_.edges()[i]
   std::size_t predicates_ = 0;
   std::size_t fan_outs_ = 0;
+  std::size_t depth_ = 1;
   std::vector<std::vector<std::uint32_t>> branch_states_;  // once frozen
   mutable std::unordered_map<graph::NodeId, std::vector<bool>> reserved_;
   bool frozen_ = false;
@@ -174,5 +208,9 @@ class Machine {
 
 // Whether `path` names one of the values a running machine supplies itself.
 bool is_reserved(const condition::Path& path);
+
+// One path into a state, written as conditions write paths (canonically: `docs`, `plan.tasks`,
+// `a['b-c']`), not a reserved name; the error says why not.
+Expected<condition::Path, std::string> state_path(std::string_view text);
 
 }  // namespace handoff::machine

@@ -6,7 +6,7 @@ import {
   StateMachine, Execution, END, Swarm, TOOL_FORMATS, type Session, type HandoffOutcome, type SwarmEvent, type Approval,
   type Explanation, type EdgeInfo, type GraphDefinition, type WasmSource, type Run, type StepRecord,
   type MachineEvent, type ExecutionSnapshot, type HandlerContext, type DagModel,
-  MissingVariablesError, type AgentEnsembleDagModel, type EdgeContext, type BranchRecord, type FanOutOptions, type MapOptions,
+  MissingVariablesError, type AgentEnsembleDagModel, type EdgeContext, type BranchRecord, type FanOutOptions, type MapOptions, type SubgraphOptions, type SubgraphRecord,
 } from 'handoff-graph';
 
 interface Ticket extends Record<string, unknown> {
@@ -74,6 +74,23 @@ async function fanOuts(): Promise<void> {
   void [visit, version, done, fanOutOptions, mapOptions, states];
 }
 void fanOuts;
+
+// Subgraph states (docs/state-machine.md#subgraphs).
+async function subgraphs(): Promise<void> {
+  const child = new StateMachine<{ topic?: string; summary?: string }>({ name: 'team', start: 'a' }).addState('a').addEdge('a', END);
+  const options: SubgraphOptions = { input: { topic: 'question' }, output: { findings: 'summary' } };
+  const m = new StateMachine<{ question: string; findings?: string }>({ name: 'desk', start: 'research' })
+    .addSubgraph('research', child, options)
+    .addEdge('research', END);
+  // @ts-expect-error: mappings are paths (strings)
+  m.addSubgraph('bad', child, { input: { topic: 1 } });
+  const run = await m.run({ question: 'q' });
+  const record: SubgraphRecord | undefined = run.steps[0].subgraph;
+  const inner: ExecutionSnapshot | undefined = m.start({ question: 'q' }).snapshot().subgraph;
+  const nested = m.toJSON().states[0].subgraph?.states.length;
+  void [record?.stepsRun, inner, nested];
+}
+void subgraphs;
 
 // The AgentEnsemble rows (docs/coming-from-agentensemble.md).
 async function agentEnsemble(): Promise<void> {
