@@ -225,7 +225,7 @@ Expected<condition::Path, std::string> state_path(std::string_view text) {
   return paths[0];
 }
 
-Expected<void, Problem> Machine::add_subgraph(std::string_view name, std::shared_ptr<const Machine> child,
+Expected<void, Problem> Machine::add_subgraph(std::string_view name, const std::shared_ptr<const Machine>& child,
                                               const std::optional<Mapping>& input, const std::optional<Mapping>& output) {
   if (frozen_) return unexpected(frozen_problem());
   const std::size_t index = states_.size();

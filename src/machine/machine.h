@@ -149,7 +149,7 @@ class Machine {
   // duplicate name, a mapping with a blank key or a path that is not one canonical path, and
   // nesting deeper than kMaxSubgraphDepth; the child's own problems are reported by validate().
   using Mapping = std::vector<std::pair<std::string, std::string>>;
-  Expected<void, Problem> add_subgraph(std::string_view name, std::shared_ptr<const Machine> child,
+  Expected<void, Problem> add_subgraph(std::string_view name, const std::shared_ptr<const Machine>& child,
                                        const std::optional<Mapping>& input, const std::optional<Mapping>& output);
   // How many machines deep this one's subgraphs nest (1: none).
   std::size_t depth() const { return depth_; }
