@@ -86,7 +86,7 @@ export class HandoffGraph {
     if (error !== null) {
       if (error.kind === 'syntax') throw syntaxError(error, source, { from, to });
       if (error.kind === 'cycle') throw new CycleError(error.message, { from, to, cycle: error.cycle });
-      throw new TypeError(`${from} \u2192 ${to}: ${error.message}`);
+      throw new TypeError(`addEdge(${JSON.stringify(from)}, ${JSON.stringify(to)}): ${error.message}`);
     }
     this.#routes.delete(from);
     learnStrings(this.#ids, native.stringsSince(this.#ids.size));

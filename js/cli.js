@@ -25,6 +25,8 @@ Serves a swarm definition over HTTP (docs/server.md).
   --store <spec>        where sessions live: memory (default: lost when the process ends),
                         file:<dir> (one host), redis://host:port[/db] or rediss://… (any number of
                         servers; needs the npm package 'redis')
+  --trace-log <file>    append one JSON line per event of every turn to <file>
+                        (spans: register an OpenTelemetry SDK, e.g. node --import; docs/server.md#tracing)
   --host <host>         default 127.0.0.1
   --port <port>         default 8787; 0 picks a free port
   --max-body-bytes <n>  default ${DEFAULT_LIMITS.maxBodyBytes}
@@ -46,6 +48,7 @@ function parse(argv) {
   const options = {
     model: { type: 'string' },
     store: { type: 'string' },
+    'trace-log': { type: 'string' },
     host: { type: 'string' },
     port: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
@@ -154,7 +157,7 @@ function bearer(token) {
   };
 }
 
-async function readDefinition(file) {
+async function readDefinition(file, traceLogPath) {
   let text;
   try {
     text = await readFile(file, 'utf8');
@@ -165,7 +168,7 @@ async function readDefinition(file) {
   try {
     // Typed as the package's Swarm (js/index.d.ts): swarm.js gets [Symbol.dispose] from
     // disposable() at load time, which TypeScript cannot see in the class.
-    return /** @type {import('./index.js').Swarm} */ (/** @type {unknown} */ (new Swarm(text)));
+    return /** @type {import('./index.js').Swarm} */ (/** @type {unknown} */ (new Swarm(text, traceLogPath === undefined ? undefined : { traceLogPath })));
   } catch (error) {
     if (error instanceof DefinitionError) {
       throw new Error(`${file} is not a valid swarm definition:\n${error.problems.map((p) => `  ${p.pointer || '/'}: ${p.message}`).join('\n')}`);
@@ -181,7 +184,8 @@ async function serveCommand(values, positionals) {
   const limits = {};
   for (const [flag, key] of Object.entries(LIMIT_FLAGS)) if (values[flag] !== undefined) limits[key] = integer(values[flag], flag, 1, 2 ** 31 - 1);
   const model = await loadModel(values.model);
-  const swarm = await readDefinition(positionals[0]);
+  if (values['trace-log'] === '') throw new UsageError('--trace-log needs a file');
+  const swarm = await readDefinition(positionals[0], values['trace-log']);
   const { store, describe, close: closeStore } = await openStore(values.store);
   const token = process.env.HANDOFF_GRAPH_TOKEN;
   let handler;

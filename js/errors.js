@@ -46,10 +46,13 @@ export class CycleError extends Error {
   }
 }
 
-/** A stored definition that cannot be loaded: one `{ pointer, message }` per problem. */
+/**
+ * A stored definition that cannot be loaded: one `{ pointer, message }` per problem. A problem with
+ * the whole document has the JSON Pointer "" (not "/", which names a key ""), shown as `(root)`.
+ */
 export class DefinitionError extends Error {
   constructor(problems) {
-    const lines = problems.map((p) => `${p.pointer || '/'}: ${p.message}`);
+    const lines = problems.map((p) => `${p.pointer === '' ? '(root)' : p.pointer}: ${p.message}`);
     super(`invalid definition:\n${lines.join('\n')}`);
     this.name = 'DefinitionError';
     this.problems = problems;

@@ -6,7 +6,7 @@ import { checkOptions } from './options.js';
 import { describe } from './text.js';
 
 const KINDS = ['flowchart', 'state'];
-const DIRECTIONS = ['TD', 'TB', 'BT', 'LR', 'RL'];
+export const DIRECTIONS = ['TD', 'TB', 'BT', 'LR', 'RL'];
 const DAG_FORMATS = ['handoff-graph', 'agentensemble'];
 // `highlight`, `run` and `trace` are one option under three names: a run or trace to mark.
 const MARKS = ['highlight', 'run', 'trace'];

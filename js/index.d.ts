@@ -245,6 +245,20 @@ export interface HandlerContext<S = Record<string, unknown>> {
   index?: number;
   /** In a branch of a map: the list's item it runs for. */
   item?: unknown;
+  /**
+   * A handoff-enabled state's transfers offered now (its transfer edges, while it has handoffs
+   * left in this run); [] otherwise. Give them to the model as tools.
+   */
+  transfers: readonly TransferOption[];
+  /** The model chose: the step goes to this transfer (its tool name or the state's name). RangeError when not offered. */
+  transfer(choice: string): void;
+}
+
+/** A transfer a handoff-enabled state offers: `to` is a state name or END. */
+export interface TransferOption {
+  readonly name: string;
+  readonly to: string;
+  readonly description: string;
 }
 
 /** A branch of a fan-out step: a visit of a branch state. */
@@ -320,8 +334,69 @@ export interface Run<S = Record<string, unknown>> {
   maxStepsReached?: boolean;
 }
 
-export interface RunOptions {
+export interface RunOptions extends TraceOptions {
   onStep?: (step: StepRecord) => void;
+  signal?: AbortSignal;
+}
+
+/**
+ * Spans and a trace log (docs/server.md, "Tracing"). `tracing` defaults to the global tracer
+ * provider of the application's `@opentelemetry/api` (an optional peer dependency) when Node can
+ * import it; `false` makes no spans.
+ */
+export interface TraceOptions {
+  tracing?: TracingOptions | false;
+  /** Node only: a file to append one JSON object per event to (a path or a file: URL). */
+  traceLogPath?: string | URL;
+}
+
+/** Where spans go (typed structurally: this package does not depend on @opentelemetry/api). */
+export interface TracingOptions {
+  /** A TracerProvider of the OpenTelemetry SDK, instead of the global one. */
+  tracerProvider?: { getTracer(name: string, version?: string): unknown };
+  /**
+   * The module `@opentelemetry/api` itself (`import * as api from '@opentelemetry/api'`), for
+   * runtimes where this package does not import it (browsers, bundles, handoff-graph/inline).
+   */
+  api?: { trace: object; context: object };
+}
+
+/** machine.run()'s options: with `store` and `runId`, a durable run (docs/state-machine.md). */
+export interface MachineRunOptions extends RunOptions {
+  /** Checkpoints the run after every step (MemoryStore, FileStore, RedisStore). */
+  store?: RunStore;
+  /** The id the run is checkpointed and resumed under; taken ids are refused (ERR_RUN_EXISTS). */
+  runId?: string;
+}
+
+/** resume(runId, { store })'s options. */
+export interface ResumeRunOptions extends RunOptions {
+  store: RunStore;
+}
+
+/** The record of a durable run in its store, replaced after every step. */
+export interface RunRecord {
+  format: 'handoff-graph/run';
+  id: string;
+  /** Optimistic versioning, as a session's: 0 before the first save. */
+  version: number;
+  machine: string;
+  status: 'running' | 'done';
+  stepsRun?: number;
+  /** The execution after the last step checkpointed. */
+  snapshot: ExecutionSnapshot;
+  updatedAt?: string;
+}
+
+/** What durable runs need of a store (MemoryStore, FileStore and RedisStore have it). */
+export interface RunStore {
+  getRun(id: string): Promise<RunRecord | undefined>;
+  /** Saves if the stored version equals `run.version` (0 when none), then bumps it; else ConflictError. */
+  saveRun(run: RunRecord): Promise<void>;
+  deleteRun?(id: string): Promise<boolean>;
+}
+
+export interface StreamOptions extends TraceOptions {
   signal?: AbortSignal;
 }
 
@@ -360,7 +435,8 @@ export interface ExecutionSnapshot {
 export class StateMachine<S extends Record<string, unknown> = Record<string, unknown>> {
   constructor(options?: StateMachineOptions);
   readonly name: string;
-  addState(name: string, handler?: Handler<S> | null, options?: { feedbackOnRevisit?: boolean; task?: string }): this;
+  /** `handoffs`: the state is handoff-enabled (MAG's handoffs in a workflow) with this many choices per run. */
+  addState(name: string, handler?: Handler<S> | null, options?: { feedbackOnRevisit?: boolean; task?: string; handoffs?: number }): this;
   /** A fan-out state: runs every branch state at once, merges their updates in `branches` order, then routes by its own edges. */
   addFanOut(name: string, branches: string[], options?: FanOutOptions): this;
   /** A map state (LangGraph's Send): runs `state` once per item of the list at `over`, merged in list order. */
@@ -368,15 +444,22 @@ export class StateMachine<S extends Record<string, unknown> = Record<string, unk
   /** A subgraph state: runs another machine (its own maxSteps) to its end, with input and output mappings. */
   addSubgraph(name: string, machine: StateMachine<any>, options?: SubgraphOptions): this;
   addEdge(from: string, to: string, when?: string | null | { when?: string | null; description?: string }): this;
+  /** A transfer edge of a handoff-enabled state: offered as ctx.transfers, taken when the handler calls ctx.transfer. */
+  addEdge(from: string, to: string, transfer: { transfer: true; description?: string }): this;
   /** An edge decided by a function, called in declaration order with the conditions (never after
    *  the edge that won). Such a machine has no definition: toJSON() throws. */
   addEdge(from: string, to: string, predicate: EdgePredicate<S>, options?: { description?: string }): this;
   /** Throws GraphValidationError listing every problem. */
   validate(): this;
-  run(state?: S, options?: RunOptions): Promise<Run<S>>;
+  run(state?: S, options?: MachineRunOptions): Promise<Run<S>>;
   start(state?: S): Execution<S>;
   resume(snapshot: ExecutionSnapshot | string): Execution<S>;
-  stream(state?: S, options?: { signal?: AbortSignal }): AsyncGenerator<MachineEvent<S>, void, undefined>;
+  /**
+   * Continues the durable run `runId` from its last checkpoint in `store` to its end, on any
+   * process. Rejects with code ERR_RUN_NOT_FOUND for an id the store does not have.
+   */
+  resume(runId: string, options: ResumeRunOptions): Promise<Run<S>>;
+  stream(state?: S, options?: StreamOptions): AsyncGenerator<MachineEvent<S>, void, undefined>;
   toJSON(): MachineDefinition;
   static fromJSON<S extends Record<string, unknown> = Record<string, unknown>>(
     definition: MachineDefinition | string,
@@ -400,7 +483,7 @@ export interface MachineDefinition {
   feedbackOnRevisit: boolean;
   noFeedbackStates?: string[];
   states: Array<{
-    name: string; feedbackOnRevisit?: false; task?: string;
+    name: string; feedbackOnRevisit?: false; task?: string; handoffs?: number;
     /** A fan-out state's branches. */
     branches?: string[];
     /** A map state's state and list path. */
@@ -411,7 +494,7 @@ export interface MachineDefinition {
     input?: Record<string, string>;
     output?: Record<string, string>;
   }>;
-  edges: Array<{ from: string; to: string; when?: string; description?: string }>;
+  edges: Array<{ from: string; to: string; when?: string; description?: string; transfer?: true }>;
   reducers: Record<string, 'replace' | 'append' | 'merge' | 'sum' | 'custom'>;
 }
 
@@ -426,7 +509,7 @@ export class Execution<S extends Record<string, unknown> = Record<string, unknow
   readonly done: boolean;
   step(options?: { signal?: AbortSignal }): Promise<StepRecord | null>;
   run(options?: RunOptions): Promise<Run<S>>;
-  stream(options?: { signal?: AbortSignal }): AsyncGenerator<MachineEvent<S>, void, undefined>;
+  stream(options?: StreamOptions): AsyncGenerator<MachineEvent<S>, void, undefined>;
   /** Per state, every visit's update in visit order. */
   readonly outputs: Run<S>['outputs'];
   result(): Omit<Run<S>, 'reason'> & { reason: Execution<S>['reason'] };
@@ -463,8 +546,15 @@ export interface SwarmAgent {
   instructions?: string;
   /** The agent a new session starts with (the first agent when none is marked). */
   entry?: boolean;
-  /** How many handoffs this agent may select in a session. */
-  handoffs?: number;
+  /**
+   * How many handoffs this agent may select in a session; null disables its transfer tools (MAG's
+   * `handoffs: null`). Once none are left, its `continuation` edges are taken.
+   */
+  handoffs?: number | null;
+  /** MAG's output_nodes: at least two agents, one transfer tool each (the agent's only LLM edges). */
+  outputNodes?: string[];
+  /** SwarmForge's visible variables: the session variables this agent's model requests carry (default: all). */
+  visibleVariables?: string[];
 }
 
 export interface RequiredVariable {
@@ -489,6 +579,8 @@ export interface SwarmEdge {
   includeSystem?: boolean;
   /** LLM edges only: a transfer call pauses the turn until a human decides (swarm.resolveApproval). */
   approval?: boolean;
+  /** A rule taken only once the source agent has no handoffs left (its `handoffs` used up, or null). */
+  continuation?: boolean;
 }
 
 export interface SwarmDefinition {
@@ -499,6 +591,8 @@ export interface SwarmDefinition {
   maxHops?: number;
   context?: string;
   includeSystem?: boolean;
+  /** 'per-target' (default): one transfer_to_<agent> tool per edge; 'single': one transfer_to_agent tool, its `agent` an enum. */
+  transferTools?: 'per-target' | 'single';
   agents: SwarmAgent[];
   edges?: SwarmEdge[];
 }
@@ -523,6 +617,9 @@ export interface Session {
   selections: Record<string, number>;
   variables: Record<string, unknown>;
   histories: Record<string, Message[]>;
+  /** Where the last turn is (absent before the first); 'failed' comes with `error`, the message. */
+  status?: AgentStatus;
+  error?: string;
   /** The approvals asked in this session, by id (absent until the first); at most one is pending. */
   approvals?: Record<string, Approval>;
   /** Handoffs, blocked and rejected transfers, and tool runs of this session (moved to the store's log when runTurn is given one). */
@@ -562,7 +659,20 @@ export interface ToolCall {
  */
 export type HandoffOutcome =
   | { type: 'tool'; agent: string; tool: string; arguments: Record<string, unknown> }
-  | { type: 'handoff'; via: 'tool' | 'rule'; from: string; to: string; edge: number; tool?: string; variables: Record<string, unknown>; reason: string | null }
+  | {
+      type: 'handoff';
+      via: 'tool' | 'rule' | 'continuation';
+      from: string;
+      to: string;
+      edge: number;
+      tool?: string;
+      /** The names of the variables the edge requires (SwarmForge's handoff event). */
+      requiredVariables: string[];
+      /** The values the handoff went with: the same as `variables`. */
+      resolvedVariables: Record<string, unknown>;
+      variables: Record<string, unknown>;
+      reason: string | null;
+    }
   | { type: 'handoff_blocked'; from: string; to: string; edge: number; tool: string; missing: string[]; invalid: Array<{ name: string; expected: string }>; rejectionReason: string }
   | { type: 'rejected'; reason: string }
   /** A call of an `approval: true` tool or edge: nothing changed; a human decides (runTurn pauses). */
@@ -617,7 +727,7 @@ export interface ModelRequest<F extends ToolFormat = ToolFormat> {
   instructions: string;
   /** The agent's history, as its context policies made it. */
   history: Message[];
-  /** The session's variables. */
+  /** The session's variables: those the agent's visibleVariables name, or all. */
   variables: Record<string, unknown>;
   /** The agent's behaviour config: runTurn's `agentConfig[agent.id]`, or {}. */
   config: Record<string, unknown>;
@@ -638,7 +748,14 @@ export type SwarmEvent =
   | { type: 'tool_use'; agent: string; call: ToolCall }
   | { type: 'tool_result'; agent: string; call: ToolCall; result: string; outcome: HandoffOutcome | NotRunOutcome | NotApprovedOutcome }
   | { type: 'tool_mock_required'; agent: string; tool: string; arguments: Record<string, unknown> }
-  | { type: 'state_rejected'; source: 'extract'; key: string; message: string }
+  | { type: 'state_rejected'; source: 'extract' | 'intent'; key: string; message: string }
+  /** With runTurn's `statusEvents`: the session's status changed (llm4s's AgentStatus). */
+  | { type: 'status'; status: AgentStatus; agent: string; to?: string; reason?: string | null; error?: string }
+  /** A model call or a tool handler failed: the session is back as before the turn, marked failed; the error is rethrown next. */
+  | { type: 'error'; agent: string; source: 'model' | 'tool' | 'turn'; tool?: string; message: string }
+  /** Queued intents (extractIntents): intent `index` of `count` starts, then is answered. */
+  | { type: 'intent'; index: number; count: number; text: string; variables: Record<string, unknown> }
+  | { type: 'intent_done'; index: number; agent: string; text: string; reason: DoneReason }
   | { type: 'chunk'; agent: string; text: string }
   /** After a model call whose answer carried the provider's raw response (every adapter's does). */
   | { type: 'response'; agent: string; text: string; toolCalls: ToolCall[]; finishReason: string | null; usage: unknown; raw: unknown }
@@ -651,7 +768,33 @@ export type SwarmEvent =
    * `session` is the session object runTurn was given (updated in place), not a copy.
    * 'approval-required': the turn paused; `approvalId` names the approval it waits for.
    */
-  | { type: 'done'; agent: string; text: string; reason: 'answered' | 'max-model-calls' | 'approval-required' | 'guardrail-tripped'; approvalId?: string; session: Session };
+  | {
+      type: 'done';
+      agent: string;
+      text: string;
+      reason: DoneReason;
+      approvalId?: string;
+      /** With queued intents: each intent's answer, and the texts of the intents not started. */
+      answers?: IntentAnswer[];
+      queued?: string[];
+      session: Session;
+    };
+
+export type DoneReason = 'answered' | 'max-model-calls' | 'approval-required' | 'guardrail-tripped';
+
+/** llm4s's AgentStatus: where a session's turn is. */
+export type AgentStatus = 'in_progress' | 'waiting_for_tools' | 'handoff_requested' | 'complete' | 'failed';
+
+export interface IntentAnswer {
+  index: number;
+  intent: string;
+  agent: string;
+  text: string;
+  reason: DoneReason;
+}
+
+/** What extractIntents returns for one intent: its text, and variables merged before it is routed. */
+export type Intent = string | { text: string; variables?: Record<string, unknown> };
 
 export interface ToolContext {
   session: Session;
@@ -685,10 +828,16 @@ export interface SwarmOptions {
     validate?(key: string, value: unknown, ctx: { session: Session; agent: string; source: string }): boolean | string;
   };
   extractVariables?(input: string, ctx: { session: Session; agent: string }): Record<string, unknown> | null | undefined | Promise<Record<string, unknown> | null | undefined>;
+  /** Queued-intent routing: several intents of one input, routed and answered one after another (null or [] for one). */
+  extractIntents?(input: string, ctx: { session: Session; agent: string }): Intent[] | null | undefined | Promise<Intent[] | null | undefined>;
   /** By agent id: checks of the user's input for that agent (not inherited across handoffs). */
   inputGuardrails?: Record<string, Guardrail | Guardrail[]>;
   /** By agent id: checks of that agent's final answer before it joins the history. */
   outputGuardrails?: Record<string, Guardrail | Guardrail[]>;
+  /** OpenTelemetry spans of every turn (default: the global tracer provider, when installed). */
+  tracing?: TracingOptions | false;
+  /** Node only: a file to append one JSON object per event of every turn to. */
+  traceLogPath?: string | URL;
 }
 
 /** A guardrail: `text` is the user's input or the agent's answer; `ctx` holds copies. */
@@ -724,8 +873,10 @@ export interface SaveOptions {
 // Type aliases, not interfaces: the SDKs take parameters as { [key: string]: unknown }, which an
 // object type alias satisfies and an interface (no implicit index signature) does not.
 export type TransferArgumentSchema = {
-  type: 'string' | 'number' | 'integer' | 'boolean' | ['string', 'null'];
+  type: 'string' | 'number' | 'integer' | 'boolean' | ['string' | 'number' | 'integer' | 'boolean', 'null'];
   description?: string;
+  /** The single transfer tool's `agent`: the targets offered now. */
+  enum?: string[];
 };
 /** A transfer tool's parameters: strict (every property required, `reason` nullable). */
 export type TransferSchema = {
@@ -796,7 +947,43 @@ export class Swarm {
     approvalId: string,
     options: RunTurnOptions & { approve: boolean; reason?: string },
   ): AsyncGenerator<SwarmEvent, void, undefined>;
+  /** The DAG model: agents, edges with `via` and `tool`; with `session`, its active agent and handoffs marked. */
+  toDag(options?: SwarmPictureOptions): SwarmDag;
+  /** Mermaid flowchart: rules solid, LLM edges dotted, hybrids thick, continuations ending in a circle. */
+  toMermaid(options?: SwarmPictureOptions & { kind?: 'flowchart' | 'state'; direction?: 'TD' | 'TB' | 'BT' | 'LR' | 'RL' }): string;
+  /** Graphviz DOT: rules solid, LLM edges dashed, hybrids bold, continuations dotted. */
+  toDot(options?: SwarmPictureOptions): string;
   dispose(): void;
+}
+
+export interface SwarmPictureOptions {
+  /** Marks the session's active agent and the handoffs its checkpoints record. */
+  session?: Session;
+  /** The checkpoint log to read instead of session.checkpoints (a store's listCheckpoints()). */
+  checkpoints?: unknown[];
+}
+
+/** Swarm.toDag(): the DAG model of a swarm (docs/format.md). */
+export interface SwarmDag {
+  format: 'handoff-graph/dag';
+  version: 1;
+  kind: 'swarm';
+  name?: string;
+  nodes: Array<{ id: string; type: 'agent'; start?: true; description?: string; active?: true }>;
+  edges: Array<{
+    from: string;
+    to: string;
+    position: number;
+    when: string | null;
+    unconditional: boolean;
+    via: 'rule' | 'llm' | 'hybrid' | 'continuation';
+    tool?: string;
+    description?: string;
+    fired: boolean;
+    firedCount: number;
+    /** With a session: the ordinals (1-based) of the session's handoffs along this edge. */
+    firedAtSteps: number[];
+  }>;
 }
 export interface Swarm extends DisposableWhereDeclared {}
 
@@ -813,6 +1000,8 @@ export interface RunTurnOptions {
   signal?: AbortSignal;
   store?: SessionStore;
   toolState?: unknown;
+  /** Yield a `status` event whenever the session's status changes (default false). */
+  statusEvents?: boolean;
 }
 
 /** A save of a session that another writer saved first (optimistic versioning of the stores). */

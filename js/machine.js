@@ -16,6 +16,8 @@ import { checkOptions, edgeArguments, requireArguments } from './options.js';
 import { REDUCERS } from './reducers.js';
 import { requireRuntime } from './runtime.js';
 import { describe, wellFormed } from './text.js';
+import { checkDurable, RunCheckpoints } from './durable.js';
+import { checkTracing, endRoute, NO_MACHINE_TRACE, openRunTrace } from './tracing.js';
 
 /** The terminal pseudo-state: an edge to END finishes the run. */
 export const END = '__end__';
@@ -29,6 +31,11 @@ const REASONS = new Map([
 ]);
 const MACHINE_OPTIONS = ['name', 'start', 'maxSteps', 'onMaxSteps', 'feedbackOnRevisit', 'noFeedbackStates', 'reducers'];
 const ON_MAX_STEPS = ['return', 'throw', 'return-with-flag'];
+const TRACE_OPTIONS = ['tracing', 'traceLogPath'];
+const RUN_OPTIONS = ['onStep', 'signal', ...TRACE_OPTIONS];
+// Runs an execution to its end (Execution's private loop, for StateMachine's run and resume).
+let drive;
+const NO_TRANSFERS = Object.freeze([]);
 
 // Sets a key as an own data property, so that a name such as __proto__ is data, never the prototype.
 function put(object, key, value) {
@@ -219,11 +226,16 @@ export class StateMachine {
     if (handler !== undefined && handler !== null && typeof handler !== 'function') {
       throw new TypeError(`the handler of state '${name}' must be a function, got ${describe(handler)}`);
     }
-    const { feedbackOnRevisit = true, task } = checkOptions(options, ['feedbackOnRevisit', 'task'], 'addState options');
+    const { feedbackOnRevisit = true, task, handoffs } = checkOptions(options, ['feedbackOnRevisit', 'task', 'handoffs'], 'addState options');
     if (typeof feedbackOnRevisit !== 'boolean') throw new TypeError(`feedbackOnRevisit must be a boolean, got ${describe(feedbackOnRevisit)}`);
     if (task !== undefined && typeof task !== 'string') throw new TypeError(`the task of state '${name}' must be a string, got ${describe(task)}`);
+    if (handoffs !== undefined && typeof handoffs !== 'number') throw new TypeError(`the handoffs of state '${name}' must be a number, got ${describe(handoffs)}`);
     const problem = native.addState(name, feedbackOnRevisit, task !== undefined, wellFormed(task ?? ''));
     if (problem !== null) throw rejectAddition(problem);
+    if (handoffs !== undefined) {
+      const refused = native.setHandoffs(name, handoffs);
+      if (refused !== null) throw rejectAddition(refused);
+    }
     this.#handlers.set(name, handler ?? null);
     return this;
   }
@@ -323,6 +335,7 @@ export class StateMachine {
     if (typeof when === 'object' && when !== null && typeof when.when === 'function') {
       throw new TypeError('addEdge: pass a function as the third argument itself: addEdge(from, to, (ctx) => …, { description })');
     }
+    if (typeof when === 'object' && when !== null && Object.hasOwn(when, 'transfer')) return this.#addTransferEdge(native, from, to, when);
     const { source, description } = edgeArguments(when);
     const conditional = typeof source === 'string';
     const rejected = native.addEdge(from, to, conditional, conditional ? wellFormed(source) : '', wellFormed(description));
@@ -343,6 +356,18 @@ export class StateMachine {
     if (rejected !== null) throw rejectAddition(rejected.problem);
     if (!this.#predicates.has(from)) this.#predicates.set(from, new Map());
     this.#predicates.get(from).set(this.#countEdge(from), predicate);
+    return this;
+  }
+
+  // A handoff-enabled state's transfer edge: offered to its handler as a transfer tool, taken
+  // when the handler chooses it (ctx.transfer), never by routing.
+  #addTransferEdge(native, from, to, options) {
+    const { transfer, description = '' } = checkOptions(options, ['transfer', 'description'], 'addEdge options');
+    if (transfer !== true) throw new TypeError(`addEdge options.transfer must be true (a transfer edge), got ${describe(transfer)}`);
+    if (typeof description !== 'string') throw new TypeError(`description must be a string, got ${describe(description)}`);
+    const rejected = native.addTransferEdge(from, to, wellFormed(description));
+    if (rejected !== null) throw rejectAddition(rejected.problem);
+    this.#countEdge(from);
     return this;
   }
 
@@ -373,10 +398,11 @@ export class StateMachine {
         subgraph: subgraphOf(native.subgraph(index), this.#subgraphs.get(name)),
         paths: native.routePaths(index),
         pathTexts: native.routePathTexts(index),
-        edges: native.outEdges(index).map(({ to, when, description, predicate }, position) => ({
-          to, when, description, predicate: predicate ? this.#predicates.get(name).get(position) : null,
+        edges: native.outEdges(index).map(({ to, when, description, predicate, transfer }, position) => ({
+          to, when, description, predicate: predicate ? this.#predicates.get(name).get(position) : null, transfer,
         })),
       }));
+      for (const state of this.#states) state.transfers = state.edges.some((e) => e.transfer);
       for (const s of native.stringsSince(0)) this.#ids.set(s, this.#ids.size);
       this.#variables = native.templateVariables();
     }
@@ -412,10 +438,21 @@ export class StateMachine {
     return new Execution(prepared, native, state, null);
   }
 
-  /** Continues an execution from `exec.snapshot()` (after JSON.stringify/parse, or from storage). */
-  resume(snapshot) {
+  /**
+   * Continues an execution from `exec.snapshot()` (after JSON.stringify/parse, or from storage).
+   * With options, `resume(runId, { store })` continues the durable run `runId` from its last
+   * checkpoint in `store` (on any process) to its end: a promise of the run's result.
+   */
+  resume(snapshot, options) {
+    if (options !== undefined) return this.#resumeRun(snapshot, options);
     const prepared = this.#prepare();
-    if (typeof snapshot === 'string') snapshot = JSON.parse(snapshot);
+    if (typeof snapshot === 'string') {
+      try {
+        snapshot = JSON.parse(snapshot);
+      } catch (error) {
+        throw new TypeError(`resume() takes a snapshot from exec.snapshot() (an object or its JSON text), got text that is not JSON (${error.message}); to continue a durable run by its id, pass the store: resume(runId, { store })`, { cause: error });
+      }
+    }
     if (typeof snapshot !== 'object' || snapshot === null || snapshot.format !== SNAPSHOT_FORMAT) {
       throw new TypeError(`resume() takes a snapshot from exec.snapshot(), got ${describe(snapshot)}`);
     }
@@ -432,12 +469,31 @@ export class StateMachine {
     return new Execution(prepared, native, snapshot.state ?? {}, snapshot);
   }
 
-  /** Runs to the end: resolves { reason, stepsRun, state, steps }; every failure is a rejection. */
+  /**
+   * Runs to the end: resolves { reason, stepsRun, state, steps }; every failure is a rejection.
+   * With `{ store, runId }` the run is durable: checkpointed into the store after every step, and
+   * resumable with resume(runId, { store }) (js/durable.js). `tracing`, `traceLogPath`: js/tracing.js.
+   */
   async run(state = {}, options) {
-    checkOptions(options, ['onStep', 'signal'], 'run options');
+    const { store, runId, ...rest } = checkOptions(options, [...RUN_OPTIONS, 'store', 'runId'], 'run options');
+    const durable = checkDurable(store, runId, 'run options');
     const execution = this.start(state);
     try {
-      return await execution.run(options);
+      if (durable === null) return await execution.run(rest);
+      const checkpoints = await RunCheckpoints.begin(durable, this.#name, execution);
+      return await drive(execution, rest, 'run options', checkpoints);
+    } finally {
+      execution.dispose();
+    }
+  }
+
+  async #resumeRun(runId, options) {
+    const { store, ...rest } = checkOptions(options, [...RUN_OPTIONS, 'store'], 'resume options');
+    const durable = checkDurable(store, runId, 'resume options', 'resume(runId, { store })');
+    const checkpoints = await RunCheckpoints.load(durable, this.#name);
+    const execution = this.resume(checkpoints.snapshot);
+    try {
+      return await drive(execution, rest, 'resume options', checkpoints);
     } finally {
       execution.dispose();
     }
@@ -445,7 +501,7 @@ export class StateMachine {
 
   /** Runs, yielding typed events: step:start, step:end (with the fired edge), end. */
   async *stream(state = {}, options) {
-    checkOptions(options, ['signal'], 'stream options');
+    checkOptions(options, ['signal', ...TRACE_OPTIONS], 'stream options');
     const execution = this.start(state);
     try {
       yield* execution.stream(options);
@@ -629,8 +685,9 @@ class HandlerContext {
   #previous;
   #module;
   #text;
+  #choose;
 
-  constructor(state, step, visit, stateName, signal, revision, task, previous, module) {
+  constructor(state, step, visit, stateName, signal, revision, task, previous, module, handoff = null) {
     this.state = state;
     this.step = step;
     this.visit = visit;
@@ -642,6 +699,20 @@ class HandlerContext {
     this.#visit = visit;
     this.#previous = previous;
     this.#module = revision === null ? null : module;
+    // A handoff-enabled state's transfers offered now (the core's list; [] once its handoffs are used up).
+    this.transfers = handoff === null ? NO_TRANSFERS : handoff.transfers;
+    this.#choose = handoff === null ? null : handoff.choose;
+  }
+
+  /**
+   * Chooses the next state through a transfer (its tool name, as the model called it, or the
+   * state's name): the step goes there instead of along the regular edges. The core refuses
+   * (RangeError) a transfer not offered now.
+   */
+  transfer(choice) {
+    if (typeof choice !== 'string') throw new TypeError(`transfer(choice): choice must be a transfer tool's name or a state's, got ${describe(choice)}`);
+    if (this.#choose === null) throw new RangeError(`state '${this.stateName}' is not handoff-enabled: it offers no transfers`);
+    this.#choose(choice);
   }
 
   /** On a revisit with feedback: the prior visit's output, then the seed's sentence; else null. */
@@ -671,6 +742,7 @@ export class Execution {
   #child = null;             // the subgraph step under way: { exec, latest } (its execution, its latest snapshot)
   #resumedSubgraph = null;   // a snapshot's subgraph under way: { under, snapshot }
   #self = new WeakRef(this);
+  #trace = NO_MACHINE_TRACE;  // spans and log lines of the run under way (js/tracing.js)
 
   constructor(prepared, native, state, snapshot) {
     this.#prepared = prepared;
@@ -817,7 +889,17 @@ export class Execution {
       previous = this.#updates.has(state.name) ? this.#updates.get(state.name) : null;
       revision = Object.freeze({ visit, previous, feedback: this.#native.feedback() });
     }
-    const ctx = new HandlerContext(this.#state, step, visit, state.name, signal, revision, this.#task(index), previous, runtime.module);
+    let handoff = null;
+    if (state.transfers) {
+      const native = this.#native;
+      const choose = (choice) => {
+        this.#live;
+        const refused = native.chooseTransfer(wellFormed(choice));
+        if (refused !== null) throw new RangeError(refused);
+      };
+      handoff = { transfers: Object.freeze(JSON.parse(native.transfers()).map(Object.freeze)), choose };
+    }
+    const ctx = new HandlerContext(this.#state, step, visit, state.name, signal, revision, this.#task(index), previous, runtime.module, handoff);
     return { index, state, step, visit, finished: false, ctx, signal, childSnapshot: null };
   }
 
@@ -890,6 +972,8 @@ export class Execution {
   async #finishFanOut(begun) {
     const { state, branches } = begun;
     begun.finished = true;
+    // One span for the step; the branches' handlers run inside it.
+    const span = this.#trace.step(begun);
     const started = performance.now();
     const states = this.#prepared.states;
     const runtime = requireRuntime();
@@ -935,9 +1019,10 @@ export class Execution {
       try {
         if (subgraph !== null) {
           // A branch that is a subgraph: its machine runs as the branch (no snapshot of it is kept).
-          result = this.#runSubgraph(states[branches[i].index], controller.signal, null, null).then((ran) => ran.update);
-        } else {
-          result = handler === null ? undefined : handler(this.#branchContext(begun, i, controller.signal));
+          result = span.run(() => this.#runSubgraph(states[branches[i].index], controller.signal, null, null)).then((ran) => ran.update);
+        } else if (handler !== null) {
+          const ctx = this.#branchContext(begun, i, controller.signal);
+          result = span.run(() => handler(ctx));
         }
       } catch (error) {
         fail(error, i);
@@ -994,13 +1079,18 @@ export class Execution {
         const branch = branches[failed.i];
         error.branch = Object.freeze({ state: states[branch.index].name, visit: branch.visit, index: failed.i });
       }
+      span.fail(error);
+      span.end();
       throw error;
     }
-    this.#live;  // a branch may have disposed this execution or its machine
     try {
+      this.#live;  // a branch may have disposed this execution or its machine
       this.#state = mergeAll(this.#state, begun.updates, this.#prepared.reducers);
     } catch (error) {
-      throw this.#fail(error);
+      this.#fail(error);
+      span.fail(error);
+      span.end();
+      throw error;
     }
     const durationMs = performance.now() - started;
     const records = new Array(branches.length);
@@ -1010,7 +1100,7 @@ export class Execution {
       records[i] = Object.freeze({ state: name, visit: branches[i].visit });
     }
     this.#keepOutput(state.name, null);
-    return this.#record(begun, null, durationMs, Object.freeze(records));
+    return this.#record(begun, null, durationMs, Object.freeze(records), span);
   }
 
   // Runs a subgraph state's machine to its end (or continues it from `childSnapshot`), on the
@@ -1067,16 +1157,17 @@ export class Execution {
     if (begun.branches !== undefined) return this.#finishFanOut(begun);
     const { state, ctx } = begun;
     begun.finished = true;
+    const span = this.#trace.step(begun);
     const started = performance.now();
     let update;
     try {
       if (state.subgraph !== null) {
         this.#child = { exec: null, latest: null };
-        const ran = await this.#runSubgraph(state, begun.signal, begun.childSnapshot, this.#child);
+        const ran = await span.run(() => this.#runSubgraph(state, begun.signal, begun.childSnapshot, this.#child));
         begun.subgraphRun = ran.run;
         update = ran.update;
       } else {
-        update = state.handler === null ? undefined : state.handler(ctx);
+        update = state.handler === null ? undefined : span.run(() => state.handler(ctx));
       }
       if (update !== null && typeof update === 'object' && typeof update.then === 'function') update = await update;
       if (update !== undefined && update !== null && (typeof update !== 'object' || Array.isArray(update))) {
@@ -1086,6 +1177,8 @@ export class Execution {
     } catch (error) {
       this.#failed = error;
       if (typeof error === 'object' && error !== null) error.steps = this.#steps.slice();
+      span.fail(error);
+      span.end();
       throw error;
     } finally {
       this.#child = null;
@@ -1093,15 +1186,24 @@ export class Execution {
     const durationMs = performance.now() - started;
     const output = update ?? null;
     this.#keepOutput(state.name, output);
-    return this.#record(begun, output, durationMs, null);
+    return this.#record(begun, output, durationMs, null, span);
   }
 
-  // Routes the step and records it (`branches`: a fan-out step's, else null).
-  #record(begun, output, durationMs, branches) {
+  // Routes the step and records it (`branches`: a fan-out step's, else null) in its trace span.
+  #record(begun, output, durationMs, branches, span) {
     const { state } = begun;
     const runtime = requireRuntime();
     this.#live;
-    const status = this.#route(begun, output);
+    const route = span.route();
+    let status;
+    try {
+      status = this.#route(begun, output);
+    } catch (error) {
+      route.end();
+      span.fail(error);
+      span.end();
+      throw error;
+    }
     const info = runtime.execInfo();
     const next = info[StepInfo.next];
     const edge = info[StepInfo.edge];
@@ -1117,6 +1219,9 @@ export class Execution {
     fields.durationMs = durationMs;
     const record = Object.freeze(fields);
     this.#steps.push(record);
+    endRoute(route, record, record.edge === null ? undefined : state.edges[record.edge]);
+    span.end(record);
+    this.#trace.event({ type: 'step', ...record });
     let error = null;
     if (status === ExecStatus.NoEdgeMatched) {
       error = this.#noEdgeError(state);
@@ -1224,29 +1329,67 @@ export class Execution {
 
   /** Runs to the end. Resolves { reason, stepsRun, state, steps }. */
   async run(options) {
-    const { onStep, signal } = checkOptions(options, ['onStep', 'signal'], 'run options');
+    return this.#drive(options, 'run options', null);
+  }
+
+  static {
+    drive = (execution, options, where, checkpoints) => execution.#drive(options, where, checkpoints);
+  }
+
+  // The run loop, traced per the options; `checkpoints` (a durable run's, or null) saves the
+  // snapshot after every step, before onStep hears of it.
+  async #drive(options, where, checkpoints) {
+    const { onStep, signal, tracing, traceLogPath } = checkOptions(options, RUN_OPTIONS, where);
     if (onStep !== undefined && typeof onStep !== 'function') throw new TypeError(`onStep must be a function, got ${describe(onStep)}`);
-    while (!this.done) {
-      if (signal?.aborted) {
-        this.abort();
-        break;
+    const trace = await openRunTrace(checkTracing(tracing, traceLogPath, where), { machine: this.#prepared.name, runId: checkpoints?.runId });
+    this.#trace = trace;
+    try {
+      while (!this.done) {
+        if (signal?.aborted) {
+          this.abort();
+          break;
+        }
+        this.#guard();
+        let outcome;
+        try {
+          outcome = await this.#finish(this.#begin(signal));
+        } finally {
+          this.#endStep();
+        }
+        if (checkpoints !== null) await checkpoints.save(this);
+        if (onStep !== undefined) onStep(outcome.record);
+        if (outcome.error !== null) throw outcome.error;
       }
-      this.#guard();
-      let outcome;
-      try {
-        outcome = await this.#finish(this.#begin(signal));
-      } finally {
-        this.#endStep();
-      }
-      if (onStep !== undefined) onStep(outcome.record);
-      if (outcome.error !== null) throw outcome.error;
+      const result = this.result();
+      trace.succeeded(result);
+      return result;
+    } catch (error) {
+      trace.failed(error);
+      throw error;
+    } finally {
+      this.#trace = NO_MACHINE_TRACE;
+      await trace.close();
     }
-    return this.result();
   }
 
   /** Runs to the end, yielding { type: 'step:start' | 'step:end' | 'end', ... } events. */
   async *stream(options) {
-    const { signal } = checkOptions(options, ['signal'], 'stream options');
+    const { signal, tracing, traceLogPath } = checkOptions(options, ['signal', ...TRACE_OPTIONS], 'stream options');
+    const trace = await openRunTrace(checkTracing(tracing, traceLogPath, 'stream options'), { machine: this.#prepared.name });
+    this.#trace = trace;
+    try {
+      yield* this.#stream(signal);
+      trace.succeeded(this.result());
+    } catch (error) {
+      trace.failed(error);
+      throw error;
+    } finally {
+      this.#trace = NO_MACHINE_TRACE;
+      await trace.close();
+    }
+  }
+
+  async *#stream(signal) {
     while (!this.done) {
       if (signal?.aborted) {
         this.abort();

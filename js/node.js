@@ -8,6 +8,8 @@ import { pathToFileURL } from 'node:url';
 import createModule, { wasmLocation } from '../dist/handoff-graph.mjs';
 import { compileFrom } from './node-wasm.js';
 import { HOW_TO_PASS, makeInit } from './runtime.js';
+import { openTraceLog } from './trace-log.js';
+import { configureTracingHost } from './tracing.js';
 
 export * from './api.js';
 export * from './machine.js';
@@ -25,6 +27,12 @@ function defaultWasm() {
   if (typeof __filename === 'string') return pathToFileURL(path.join(path.dirname(__filename), 'handoff-graph.wasm'));
   throw new Error(`handoff-graph: cannot tell where its WebAssembly module is (no import.meta.url, no __filename): ${HOW_TO_PASS}`);
 }
+
+// Spans go through the application's @opentelemetry/api when it has one (an optional peer
+// dependency: a failed import means no spans); the trace log writes files (js/tracing.js). The
+// catch at the import itself and webpackIgnore keep bundlers from failing on a package the
+// application does not have (esbuild leaves an import() with a .catch() to run time).
+configureTracingHost({ loadOpenTelemetry: () => import(/* webpackIgnore: true */ '@opentelemetry/api').catch(() => null), openTraceLog });
 
 /** Loads and instantiates the WebAssembly module once; later calls return the same promise. */
 export const init = makeInit({ createModule, defaultWasm, compileFrom });

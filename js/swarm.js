@@ -6,12 +6,14 @@
 // and schemas) are the C++ core's (src/handoff/). This file keeps the session, a plain JSON
 // object the host can store anywhere, and runs the host's model function in runTurn().
 import { DefinitionError } from './errors.js';
+import { DIRECTIONS } from './export.js';
 import { adopt, disposable, disposedError, inspectSymbol, release } from './lifetime.js';
 import { copyMessages, readModelAnswer, restoreSession, snapshotSession } from './model-answer.js';
 import { checkOptions } from './options.js';
 import { REDUCERS } from './reducers.js';
 import { requireRuntime } from './runtime.js';
 import { describe, wellFormed } from './text.js';
+import { checkTracing, NO_TURN_TRACE, traceTurn } from './tracing.js';
 import { normalizeToolCall } from './tool-calls.js';
 
 export const TOOL_FORMATS = Object.freeze(['openai-responses', 'openai-chat', 'anthropic', 'ai-sdk']);
@@ -79,13 +81,13 @@ function illFormedNames(document) {
   return problems;
 }
 
-const SWARM_OPTIONS = ['contexts', 'handlers', 'mocks', 'instructions', 'reducers', 'state', 'extractVariables', 'inputGuardrails', 'outputGuardrails'];
+const SWARM_OPTIONS = ['contexts', 'handlers', 'mocks', 'instructions', 'reducers', 'state', 'extractVariables', 'extractIntents', 'inputGuardrails', 'outputGuardrails', 'tracing', 'traceLogPath'];
 const STATE_HOOKS = ['normalize', 'validate'];
-const RUN_TURN_OPTIONS = ['model', 'toolFormat', 'jsonSchema', 'maxModelCalls', 'signal', 'store', 'toolState', 'agentConfig'];
+const RUN_TURN_OPTIONS = ['model', 'toolFormat', 'jsonSchema', 'maxModelCalls', 'signal', 'store', 'toolState', 'agentConfig', 'statusEvents'];
 const RESOLVE_OPTIONS = ['approve', 'reason', ...RUN_TURN_OPTIONS];
 
 // runTurn's options (and resolveApproval's, which continue a turn), checked; defaults filled in.
-function checkTurnOptions({ model, toolFormat, jsonSchema, maxModelCalls = 10, signal, store, toolState, agentConfig }, where) {
+function checkTurnOptions({ model, toolFormat, jsonSchema, maxModelCalls = 10, signal, store, toolState, agentConfig, statusEvents = false }, where) {
   if (typeof model !== 'function') throw new TypeError(`${where} needs { model }: a function ({ agent, messages, tools }) => { text, toolCalls }`);
   const format = toolFormat ?? model.toolFormat ?? 'openai-chat';
   if (!TOOL_FORMATS.includes(format)) throw new TypeError(`${where} options.toolFormat must be one of ${TOOL_FORMATS.join(', ')}, got ${describe(format)}`);
@@ -98,7 +100,26 @@ function checkTurnOptions({ model, toolFormat, jsonSchema, maxModelCalls = 10, s
   if (agentConfig !== undefined && (typeof agentConfig !== 'object' || agentConfig === null || Array.isArray(agentConfig))) {
     throw new TypeError(`${where} options.agentConfig must be an object of per-agent settings, got ${describe(agentConfig)}`);
   }
-  return { model, toolFormat: format, jsonSchema, maxModelCalls, signal, store, toolState, agentConfig };
+  if (typeof statusEvents !== 'boolean') throw new TypeError(`${where} options.statusEvents must be true or false, got ${describe(statusEvents)}`);
+  return { model, toolFormat: format, jsonSchema, maxModelCalls, signal, store, toolState, agentConfig, statusEvents };
+}
+
+// Where a turn failed (a model call or a tool handler), by session, while the error travels up to
+// the turn's guard.
+const failedAt = new WeakMap();
+
+// Queued intents: each { text, variables }, or null when the input is one intent.
+function checkIntents(given) {
+  if (given === undefined || given === null) return null;
+  if (!Array.isArray(given)) throw new TypeError(`options.extractIntents must return an array of intents (strings or { text, variables }), null or undefined, got ${describe(given)}`);
+  if (given.length === 0) return null;
+  return given.map((intent, i) => {
+    if (typeof intent === 'string') return { text: intent, variables: {} };
+    const { text, variables = {} } = checkOptions(intent, ['text', 'variables'], `intent ${i}`);
+    if (typeof text !== 'string') throw new TypeError(`intent ${i}: text must be a string, got ${describe(text)}`);
+    if (typeof variables !== 'object' || variables === null || Array.isArray(variables)) throw new TypeError(`intent ${i}: variables must be an object, got ${describe(variables)}`);
+    return { text, variables };
+  });
 }
 
 // The approval the session waits for (at most one: a pause ends the turn), or undefined.
@@ -152,7 +173,7 @@ function checkGuardrails(kind, given) {
 }
 
 // The types of the constructor's options, checked before anything is allocated.
-function checkSwarmOptions({ contexts, handlers, mocks, instructions, reducers, state, extractVariables }) {
+function checkSwarmOptions({ contexts, handlers, mocks, instructions, reducers, state, extractVariables, extractIntents }) {
   for (const [kind, value] of Object.entries({ contexts, handlers, mocks, instructions, reducers })) {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new TypeError(`options.${kind} must be an object, got ${describe(value)}`);
   }
@@ -166,6 +187,7 @@ function checkSwarmOptions({ contexts, handlers, mocks, instructions, reducers, 
     if (state[hook] !== undefined && typeof state[hook] !== 'function') throw new TypeError(`options.state.${hook} must be a function, got ${describe(state[hook])}`);
   }
   if (extractVariables !== undefined && typeof extractVariables !== 'function') throw new TypeError(`options.extractVariables must be a function, got ${describe(extractVariables)}`);
+  if (extractIntents !== undefined && typeof extractIntents !== 'function') throw new TypeError(`options.extractIntents must be a function, got ${describe(extractIntents)}`);
 }
 
 export class Swarm {
@@ -179,7 +201,9 @@ export class Swarm {
   #reducers = new Map();
   #hooks;
   #extract;
+  #extractIntents;
   #guardrails;
+  #tracing;
 
   /**
    * @param definition the swarm definition (docs/handoffs.md); `format` and `version` may be omitted
@@ -190,8 +214,9 @@ export class Swarm {
    */
   constructor(definition, options) {
     if (definition === undefined) throw new TypeError('new Swarm(definition, options): the definition is missing');
-    const { contexts = {}, handlers = {}, mocks = {}, instructions = {}, reducers = {}, state = {}, extractVariables, inputGuardrails, outputGuardrails } = checkOptions(options, SWARM_OPTIONS, 'Swarm options');
-    checkSwarmOptions({ contexts, handlers, mocks, instructions, reducers, state, extractVariables });
+    const { contexts = {}, handlers = {}, mocks = {}, instructions = {}, reducers = {}, state = {}, extractVariables, extractIntents, inputGuardrails, outputGuardrails, tracing, traceLogPath } = checkOptions(options, SWARM_OPTIONS, 'Swarm options');
+    checkSwarmOptions({ contexts, handlers, mocks, instructions, reducers, state, extractVariables, extractIntents });
+    const tracingSettings = checkTracing(tracing, traceLogPath, 'Swarm options');
     const guardrails = { input: checkGuardrails('inputGuardrails', inputGuardrails), output: checkGuardrails('outputGuardrails', outputGuardrails) };
     if (typeof definition === 'string') {
       try {
@@ -244,7 +269,9 @@ export class Swarm {
     }
     this.#hooks = { normalize: state.normalize, validate: state.validate };
     this.#extract = extractVariables;
+    this.#extractIntents = extractIntents;
     this.#guardrails = guardrails;
+    this.#tracing = tracingSettings;
     adopt(this, native);
   }
 
@@ -345,7 +372,9 @@ export class Swarm {
       }
       // Report what was stored: the values after the normalize hook and the reducers.
       for (const key of Object.keys(record.fromModel)) {
-        Object.defineProperty(outcome.variables, key, { value: clone(session.variables[key]), enumerable: true, writable: true, configurable: true });
+        for (const reported of [outcome.variables, outcome.resolvedVariables]) {
+          Object.defineProperty(reported, key, { value: clone(session.variables[key]), enumerable: true, writable: true, configurable: true });
+        }
       }
     }
     Object.assign(session, { active: record.session.active, hops: record.session.hops, selections: record.session.selections });
@@ -488,7 +517,8 @@ export class Swarm {
     if (pending !== undefined) {
       throw Object.assign(new Error(`runTurn: the session waits for the decision on approval '${pending.approvalId}' (${pending.kind === 'handoff' ? `a transfer to ${pending.to}` : `tool ${pending.tool}`}); resolve it with swarm.resolveApproval() before the next turn`), { code: 'ERR_APPROVAL_PENDING', approvalId: pending.approvalId });
     }
-    yield* this.#abortable(session, turn.signal, this.#turn(session, input, turn));
+    const info = { swarm: this.name, session: session.id, agent: session.active };
+    yield* traceTurn(this.#tracing, info, (trace) => this.#guarded(session, turn, this.#turn(session, input, { ...turn, trace })));
   }
 
   /**
@@ -511,19 +541,37 @@ export class Swarm {
     const record = typeof approvals === 'object' && approvals !== null && Object.hasOwn(approvals, approvalId) ? approvals[approvalId] : undefined;
     if (record === undefined) throw Object.assign(new Error(`resolveApproval: the session has no approval '${approvalId}'`), { code: 'ERR_APPROVAL_NOT_FOUND', approvalId });
     if (record.status !== 'pending') throw Object.assign(new Error(`resolveApproval: approval '${approvalId}' was already decided (${record.status})`), { code: 'ERR_APPROVAL_RESOLVED', approvalId, status: record.status });
-    yield* this.#abortable(session, turn.signal, this.#resume(session, approvalId, { approve, reason }, turn));
+    const info = { swarm: this.name, session: session.id, agent: session.active, approvalId };
+    yield* traceTurn(this.#tracing, info, (trace) => this.#guarded(session, turn, this.#resume(session, approvalId, { approve, reason }, { ...turn, trace })));
   }
 
-  // Runs `events`; when `signal` aborts it, the session goes back to what it was before.
-  async *#abortable(session, signal, events) {
-    // Copied only when the turn can be aborted: a turn without a signal pays nothing.
-    const before = signal === undefined ? undefined : snapshotSession(session);
+  // Runs `events`; when `signal` aborts it, the session goes back to what it was before. When it
+  // fails otherwise (a model call or a tool handler threw: llm4s's Failed), the session goes back
+  // too, so that the turn can be retried, and is marked failed with the message; an `error` event
+  // says so before the error is rethrown.
+  async *#guarded(session, options, events) {
+    const { signal } = options;
+    const before = snapshotSession(session);
     try {
       yield* events;
     } catch (error) {
-      if (before !== undefined && signal.aborted) restoreSession(session, before);
+      restoreSession(session, before);
+      if (signal?.aborted) throw error;
+      const at = failedAt.get(session) ?? { source: 'turn', agent: session.active };
+      failedAt.delete(session);
+      const message = error instanceof Error ? error.message : String(error);
+      Object.assign(session, { status: 'failed', error: message });
+      yield* this.#status(session, options, 'failed', { agent: at.agent, error: message });
+      yield { type: 'error', agent: at.agent, source: at.source, ...(at.tool === undefined ? {} : { tool: at.tool }), message };
       throw error;
     }
+  }
+
+  // Sets the session's status (llm4s's AgentStatus) and, with `statusEvents`, reports it.
+  *#status(session, options, status, detail = {}) {
+    session.status = status;
+    if (status !== 'failed') delete session.error;
+    if (options.statusEvents) yield { type: 'status', status, agent: session.active, ...detail };
   }
 
   async *#turn(session, input, options) {
@@ -532,6 +580,7 @@ export class Swarm {
     session.turn += 1;
     const checkpointsBefore = session.checkpoints.length;
     yield { type: 'open', agent: session.active, turn: session.turn };
+    yield* this.#status(session, options, 'in_progress');
     if (this.#extract !== undefined) {
       const extracted = await this.#extract(input, { session, agent: session.active });
       if (extracted !== undefined && extracted !== null) {
@@ -539,7 +588,12 @@ export class Swarm {
         if (!changed.ok) yield { type: 'state_rejected', source: 'extract', key: changed.key, message: changed.message };
       }
     }
-    yield* this.#rules(session);
+    const intents = this.#extractIntents === undefined ? null : checkIntents(await this.#extractIntents(input, { session, agent: session.active }));
+    if (intents !== null) {
+      yield* this.#intents(session, input, intents, checkpointsBefore, options);
+      return;
+    }
+    yield* this.#rules(session, options.trace);
     // The question goes to whichever agent the rules settled on, through that agent's own input
     // guardrails (not those of the agent it came from).
     const tripped = await this.#guard('input', session.active, input, session, input);
@@ -549,12 +603,48 @@ export class Swarm {
       session.turn = turn;
       session.checkpoints.push({ turn, hops: session.hops, active: session.active, guardrail: clone(tripped) });
       yield { type: 'guardrail_tripped', ...tripped };
-      yield* this.#finish(session, checkpointsBefore, options.store, { text: '', reason: 'guardrail-tripped' });
+      yield* this.#finish(session, checkpointsBefore, options, { text: '', reason: 'guardrail-tripped' });
       return;
     }
     session.histories[session.active].push({ role: 'user', content: input });
     const end = yield* this.#converse(session, input, '', options);
-    yield* this.#finish(session, checkpointsBefore, options.store, end);
+    yield* this.#finish(session, checkpointsBefore, options, end);
+  }
+
+  // Queued intents (SwarmForge's): one input carrying several intents, answered one after another.
+  // Each intent in turn: an `intent` event, its variables merged (as extractVariables' are), the
+  // rules applied, the active agent's input guardrails, the intent's text as the user message, and
+  // model calls until that agent answers (maxModelCalls each). An intent that ends otherwise (a
+  // pause for an approval, a guardrail, the budget) ends the turn: `done.queued` holds the intents
+  // not started. `done.text` is the answers joined by a blank line; `done.answers` has each.
+  async *#intents(session, input, intents, checkpointsBefore, options) {
+    const answers = [];
+    let end = { text: '', reason: 'answered' };
+    for (const [index, intent] of intents.entries()) {
+      yield { type: 'intent', index, count: intents.length, text: intent.text, variables: clone(intent.variables) };
+      if (Object.keys(intent.variables).length > 0) {
+        const changed = this.#change(session, intent.variables, 'intent');
+        if (!changed.ok) yield { type: 'state_rejected', source: 'intent', key: changed.key, message: changed.message };
+      }
+      yield* this.#rules(session, options.trace);
+      const tripped = await this.#guard('input', session.active, intent.text, session, input);
+      if (tripped !== null) {
+        session.checkpoints.push({ turn: session.turn, hops: session.hops, active: session.active, guardrail: clone(tripped) });
+        yield { type: 'guardrail_tripped', ...tripped };
+        end = { text: '', reason: 'guardrail-tripped' };
+      } else {
+        session.histories[session.active].push({ role: 'user', content: intent.text });
+        end = yield* this.#converse(session, intent.text, '', options);
+        answers.push({ index, intent: intent.text, agent: session.active, text: end.text, reason: end.reason });
+        yield { type: 'intent_done', index, agent: session.active, text: end.text, reason: end.reason };
+      }
+      if (end.reason !== 'answered') {
+        end = { ...end, queued: intents.slice(index + 1).map((i) => i.text) };
+        break;
+      }
+    }
+    const text = answers.filter((a) => a.text.length > 0).map((a) => a.text).join('\n\n');
+    yield* this.#finish(session, checkpointsBefore, options, { queued: [], ...end, text, answers });
   }
 
   async *#resume(session, approvalId, { approve, reason }, options) {
@@ -562,6 +652,7 @@ export class Swarm {
     const pending = session.approvals[approvalId];
     const { agent: agentId, calls, index, announced, input, text } = pending;
     yield { type: 'open', agent: session.active, turn: session.turn, approvalId };
+    yield* this.#status(session, options, 'in_progress');
     const { calls: _calls, index: _index, announced: _announced, input: _input, text: _text, ...kept } = pending;
     session.approvals = { ...session.approvals, [approvalId]: { ...kept, status: approve ? 'approved' : 'rejected', ...(reason === undefined ? {} : { reason }) } };
     yield { type: 'approval_resolved', approvalId, approved: approve, reason: reason ?? null };
@@ -572,34 +663,39 @@ export class Swarm {
       // The host moved the session while the call waited: the calls belong to an agent no longer active.
       if (history !== undefined) yield* this.#notRun(history, agentId, calls.slice(index), 'the conversation was transferred while this call awaited approval', announced);
     } else if (approve) {
-      acted = yield* this.#act(session, agentId, calls, index, { input, toolState: options.toolState, announced, approvedFirst: true });
+      acted = yield* this.#act(session, agentId, calls, index, { input, toolState: options.toolState, announced, approvedFirst: true, options });
     } else {
       const call = calls[index];
       const result = reason === undefined || reason === '' ? 'Not approved.' : `Not approved: ${reason}`;
       history.push({ role: 'tool', toolCallId: call.id, name: call.name, content: result });
       yield { type: 'tool_result', agent: agentId, call: clone(call), result, outcome: { type: 'not_approved', reason: reason ?? null } };
-      acted = yield* this.#act(session, agentId, calls, index + 1, { input, toolState: options.toolState, announced });
+      acted = yield* this.#act(session, agentId, calls, index + 1, { input, toolState: options.toolState, announced, options });
     }
     let end;
     if (acted.paused !== undefined) {
       end = { text, reason: 'approval-required', approvalId: acted.paused };
     } else {
-      if (acted.handedOff) yield* this.#rules(session);
+      if (acted.handedOff) yield* this.#rules(session, options.trace);
       end = yield* this.#converse(session, input, text, options);
     }
-    yield* this.#finish(session, checkpointsBefore, options.store, end);
+    yield* this.#finish(session, checkpointsBefore, options, end);
   }
 
-  // Takes the rule edges that hold, one after another, as handoff events.
-  *#rules(session) {
-    for (let outcome = this.applyRules(session); outcome !== null; outcome = this.applyRules(session)) {
+  // Takes the rule edges that hold, one after another, as handoff events (each decision traced).
+  *#rules(session, trace = NO_TURN_TRACE) {
+    for (;;) {
+      const from = session.active;
+      const outcome = this.applyRules(session);
+      trace.route(from, outcome, outcome === null ? undefined : this.#definition.edges[outcome.edge]);
+      if (outcome === null) return;
       yield { type: 'handoff', ...outcome };
     }
   }
 
   // The model calls of a turn, until an answer without tool calls, the budget, or a pause for an
   // approval: { text, reason, approvalId? }.
-  async *#converse(session, input, text, { model, toolFormat, jsonSchema, maxModelCalls, signal, toolState, agentConfig }) {
+  async *#converse(session, input, text, options) {
+    const { model, toolFormat, jsonSchema, maxModelCalls, signal, toolState, agentConfig, trace = NO_TURN_TRACE } = options;
     let reason = 'max-model-calls';
     for (let calls = 0; calls < maxModelCalls; calls++) {
       signal?.throwIfAborted();
@@ -610,10 +706,16 @@ export class Swarm {
       const messages = copyMessages(this.messages(session));
       const request = {
         agent, messages, tools: this.tools(session, toolFormat, { jsonSchema }), toolFormat,
-        instructions: this.instructions(session), history: messages.slice(messages.length - session.histories[agentId].length), variables: clone(session.variables),
+        instructions: this.instructions(session), history: messages.slice(messages.length - session.histories[agentId].length), variables: this.#visibleVariables(agentId, session),
         config: agentConfig !== undefined && Object.hasOwn(agentConfig, agentId) ? clone(agentConfig[agentId]) : {}, signal,
       };
-      const answer = yield* readModelAnswer(await model(request), { agent: agentId, signal });
+      let answer;
+      try {
+        answer = yield* trace.modelCall(agentId, request, () => model(request), (result) => readModelAnswer(result, { agent: agentId, signal }));
+      } catch (error) {
+        failedAt.set(session, { source: 'model', agent: agentId });
+        throw error;
+      }
       const history = session.histories[agentId];
       if (answer.text.length > 0) text = answer.text;
       if (answer.raw !== undefined) yield { type: 'response', agent: agentId, text: answer.text, toolCalls: clone(answer.toolCalls), finishReason: answer.finishReason ?? null, usage: answer.usage ?? null, raw: answer.raw };
@@ -638,11 +740,25 @@ export class Swarm {
         yield* this.#notRun(history, agentId, toolCalls, 'the conversation was transferred while this call was made', answer.announced);
         continue;
       }
-      const acted = yield* this.#act(session, agentId, toolCalls, 0, { input, toolState, announced: answer.announced, text });
+      yield* this.#status(session, options, 'waiting_for_tools');
+      const acted = yield* this.#act(session, agentId, toolCalls, 0, { input, toolState, announced: answer.announced, text, options });
       if (acted.paused !== undefined) return { text, reason: 'approval-required', approvalId: acted.paused };
-      if (acted.handedOff) yield* this.#rules(session);
+      if (acted.handedOff) yield* this.#rules(session, trace);
+      yield* this.#status(session, options, 'in_progress');
     }
     return { text, reason };
+  }
+
+  // The variables an agent's model requests carry: its visibleVariables (SwarmForge's visible
+  // variables) that the session has, or all of them; copies.
+  #visibleVariables(agentId, session) {
+    const visible = this.#agents.get(agentId)?.visibleVariables;
+    if (visible === undefined) return clone(session.variables);
+    const out = {};
+    for (const key of visible) {
+      if (Object.hasOwn(session.variables, key)) Object.defineProperty(out, key, { value: clone(session.variables[key]), enumerable: true, writable: true, configurable: true });
+    }
+    return out;
   }
 
   // Answers `skipped` calls in `history` without running them, with a tool_use and a tool_result
@@ -658,8 +774,12 @@ export class Swarm {
 
   // Acts on the tool calls of one model response, from `calls[from]` on: { handedOff } or
   // { paused: approvalId } when a call needs a human's approval (then it and the calls after it
-  // wait in the session, with what the resumed turn needs). `approvedFirst`: calls[from] is approved.
-  async *#act(session, agentId, calls, from, { input, toolState, announced, approvedFirst = false, text = '' }) {
+  // wait in the session, with what the resumed turn needs). `approvedFirst`: calls[from] is approved;
+  // `options` are the turn's (its status events, its trace).
+  /** @param {{ input: string, toolState: unknown, announced: boolean, approvedFirst?: boolean, text?: string, options?: { trace?: typeof NO_TURN_TRACE, statusEvents?: boolean } }} how */
+  async *#act(session, agentId, calls, from, how) {
+    const { input, toolState, announced, approvedFirst = false, text = '', options = {} } = how;
+    const trace = options.trace ?? NO_TURN_TRACE;
     const history = session.histories[agentId];
     for (let index = from; index < calls.length; index++) {
       const call = calls[index];
@@ -690,12 +810,19 @@ export class Swarm {
         return { paused: approvalId };
       }
       if (outcome.type === 'tool') {
-        const ran = await this.#runTool(session, clone(outcome), call, { input, toolState });
+        let ran;
+        try {
+          ran = await trace.toolCall(agentId, outcome.tool, call, () => this.#runTool(session, clone(outcome), call, { input, toolState }));
+        } catch (error) {
+          failedAt.set(session, { source: 'tool', agent: agentId, tool: outcome.tool });
+          throw error;
+        }
         if (ran.kind === 'missing') yield { type: 'tool_mock_required', agent: agentId, tool: outcome.tool, arguments: clone(outcome.arguments) };
         result = typeof ran.value === 'string' ? ran.value : JSON.stringify(ran.value ?? null);
         history.push({ role: 'tool', toolCallId: call.id, name: call.name, content: result });
         session.checkpoints.push({ turn: session.turn, hops: session.hops, active: session.active, tool: outcome.tool, arguments: clone(outcome.arguments), result, by: ran.kind });
       } else if (outcome.type === 'handoff') {
+        yield* this.#status(session, options, 'handoff_requested', { agent: agentId, to: outcome.to, reason: outcome.reason });
         yield { type: 'handoff', ...clone(outcome) };
       } else if (outcome.type === 'handoff_blocked') {
         yield { type: 'handoff_blocked', ...clone(outcome) };
@@ -734,17 +861,63 @@ export class Swarm {
 
   /**
    * Saves the turn to the store (when given one) and ends it with `done`.
-   * @param {{ text: string, reason: string, approvalId?: string }} ending
+   * @param {{ text: string, reason: string, approvalId?: string, answers?: object[], queued?: string[] }} ending
    */
-  async *#finish(session, checkpointsBefore, store, ending) {
-    const { text, reason, approvalId } = ending;
+  async *#finish(session, checkpointsBefore, options, ending) {
+    const { store } = options;
+    const { text, reason, approvalId, answers, queued } = ending;
+    // A paused call waits for a human as a tool would: llm4s's WaitingForTools.
+    yield* this.#status(session, options, reason === 'approval-required' ? 'waiting_for_tools' : 'complete');
     if (store !== undefined) {
       // The store keeps the checkpoint log; the session keeps only what this turn has not handed over.
       for (const checkpoint of session.checkpoints.slice(checkpointsBefore)) await store.appendCheckpoint(session.id, checkpoint);
       session.checkpoints = [];
       await store.save(session);
     }
-    yield { type: 'done', agent: session.active, text, reason, ...(approvalId === undefined ? {} : { approvalId }), session };
+    yield { type: 'done', agent: session.active, text, reason, ...(approvalId === undefined ? {} : { approvalId }), ...(answers === undefined ? {} : { answers, queued }), session };
+  }
+
+  /**
+   * The swarm's DAG model (docs/format.md): agents (type 'agent'), edges with `via` ('rule',
+   * 'llm', 'hybrid' or 'continuation') and `tool`. With `session`, its active agent is marked
+   * `active` and each handoff its checkpoints record fires its edge (`checkpoints`: the log a
+   * store keeps, for a session whose checkpoints were handed to one).
+   */
+  toDag(options) {
+    return JSON.parse(this.#picture('dag', options, 'toDag', ['session', 'checkpoints']));
+  }
+
+  /**
+   * Mermaid text: `kind` 'flowchart' (default: rules solid, LLM edges dotted, hybrids thick,
+   * continuations end in a circle) or 'state' (a state diagram, each edge labelled by how it is
+   * taken); `direction`; `session` as toDag's.
+   */
+  toMermaid(options) {
+    return this.#picture('mermaid', options, 'toMermaid', ['session', 'checkpoints', 'kind', 'direction']);
+  }
+
+  /** Graphviz DOT text: rules solid, LLM edges dashed, hybrids bold, continuations dotted; `session` as toDag's. */
+  toDot(options) {
+    return this.#picture('dot', options, 'toDot', ['session', 'checkpoints']);
+  }
+
+  // The core draws (src/export/dag.cpp); it reads the session's active agent and handoffs itself.
+  #picture(format, options, method, allowed) {
+    const { session, checkpoints, kind = 'flowchart', direction = kind === 'state' ? 'LR' : 'TD' } = checkOptions(options, allowed, `${method} options`);
+    if (kind !== 'flowchart' && kind !== 'state') throw new TypeError(`kind must be 'flowchart' or 'state', got ${describe(kind)}`);
+    if (!DIRECTIONS.includes(direction)) throw new TypeError(`direction must be one of ${DIRECTIONS.join(', ')}, got ${describe(direction)}`);
+    let marks = '';
+    if (session !== undefined) {
+      checkSession(session, method);
+      const log = checkpoints ?? session.checkpoints ?? [];
+      if (!Array.isArray(log)) throw new TypeError(`${method}: checkpoints must be an array, got ${describe(log)}`);
+      marks = coreJSON({ active: session.active, checkpoints: log });
+    } else if (checkpoints !== undefined) {
+      throw new TypeError(`${method}: checkpoints go with a session ({ session, checkpoints })`);
+    }
+    const out = this.#live.export(marks, format, kind, direction);
+    if (out.error !== undefined) throw new TypeError(`${method}: ${out.error}`);
+    return out.text;
   }
 
   dispose() {

@@ -16,7 +16,9 @@ cmake --build build/wasm -j"$jobs"
 mkdir -p dist
 cp build/wasm/handoff-graph.mjs build/wasm/handoff-graph.wasm build/wasm/handoff-graph-router.wasm dist/
 cp wasm/glue.d.mts dist/handoff-graph.d.mts
-esbuild=(npx --no-install esbuild --bundle --log-level=warning)
+# @opentelemetry/api is an optional peer dependency, imported at run time if the application has
+# it (js/tracing.js): never bundled.
+esbuild=(npx --no-install esbuild --bundle --log-level=warning --external:@opentelemetry/api)
 # The CommonJS build, for Nodes that cannot require an ES module (js/require.cjs): js/node.js
 # bundled. import.meta is empty in CommonJS, so js/node.js finds the .wasm through __filename.
 "${esbuild[@]}" js/node.js --platform=node --format=cjs --target=node20 --log-override:empty-import-meta=silent \

@@ -271,6 +271,13 @@ std::string swarm_tools(const SwarmHolder& holder, const std::string& session, c
 }
 
 // The routing core of a new session (at the entry agent).
+// A picture of the swarm (dag::render): `session` is the JSON text of { active, checkpoints } to
+// mark, or empty; `format` "dag", "mermaid" or "dot"; `kind` Mermaid's "flowchart" or "state".
+val swarm_export(const SwarmHolder& holder, const std::string& session, const std::string& format, const std::string& kind,
+                 const std::string& direction) {
+  return render(handoff::dag::dag_of(*holder.swarm), session, format, kind, direction, "");
+}
+
 std::string swarm_start(const SwarmHolder& holder) { return dump(SessionCore::start(*holder.swarm).to_json()); }
 
 std::string swarm_apply_rules(const SwarmHolder& holder, const std::string& session) {
@@ -500,12 +507,40 @@ val machine_route_path_texts(const Machine& m, std::uint32_t state) {
   return strings_array(texts);
 }
 
-// [{ to, when, description, predicate }] in declaration order.
+// [{ to, when, description, predicate, transfer }] in declaration order.
 val machine_out_edges(const Machine& m, std::uint32_t state) {
   val out = out_edges(m.graph(), m.states()[state].node);
   auto count = m.graph().out_edges(m.states()[state].node).size();
-  for (std::size_t i = 0; i < count; ++i) out[i].set("predicate", val(m.out_edge(state, static_cast<std::uint32_t>(i)).predicate));
+  for (std::size_t i = 0; i < count; ++i) {
+    const auto& edge = m.out_edge(state, static_cast<std::uint32_t>(i));
+    out[i].set("predicate", val(edge.predicate));
+    out[i].set("transfer", val(edge.transfer));
+    if (edge.transfer) out[i].set("when", val::null());  // to routing, a condition that never holds
+  }
   return out;
+}
+
+// A handoff-enabled state (MAG's handoffs in a workflow): null or { code, message, pointer }.
+val machine_set_handoffs(Machine& m, const std::string& state, double count) {
+  if (!(count >= 0 && count <= handoff::machine::kMaxHandoffs && count == static_cast<double>(static_cast<std::uint32_t>(count)))) {
+    return problem_value({"bad-handoffs", "the handoffs of state '" + state + "' must be an integer from 0 to 1000000", ""});
+  }
+  auto set = m.set_handoffs(state, static_cast<std::uint32_t>(count));
+  return set ? val::null() : problem_value(set.error());
+}
+
+val machine_add_transfer_edge(Machine& m, const std::string& from, const std::string& to, const std::string& description) {
+  auto added = m.add_transfer_edge(from, to, description);
+  return added ? val::null() : edge_rejection(added.error());
+}
+
+// The transfers offered in the step under way, as JSON text (Execution::transfers).
+std::string execution_transfers(const Execution& e) { return e.transfers().dump(-1, ' ', false, handoff::condition::Json::error_handler_t::replace); }
+
+// null, or why the choice is refused.
+val execution_choose_transfer(Execution& e, const std::string& choice) {
+  auto chosen = e.choose_transfer(choice);
+  return chosen ? val::null() : val(chosen.error());
 }
 
 std::uint32_t machine_edge_count(const Machine& m) { return static_cast<std::uint32_t>(m.edges().size()); }
@@ -806,6 +841,8 @@ EMSCRIPTEN_BINDINGS(handoff_graph) {
       .function("fanOut", &machine_fan_out)
       .function("addSubgraph", &machine_add_subgraph)
       .function("subgraph", &machine_subgraph)
+      .function("setHandoffs", &machine_set_handoffs)
+      .function("addTransferEdge", &machine_add_transfer_edge)
       .function("edgeCount", &machine_edge_count)
       .function("templateVariables", &machine_template_variables)
       .function("validate", &machine_validate)
@@ -832,7 +869,9 @@ EMSCRIPTEN_BINDINGS(handoff_graph) {
       .function("task", &execution_task)
       .function("maxStepsFlag", &execution_max_steps_flag)
       .function("fanOutUnderWay", &execution_fan_out_under_way)
-      .function("subgraphUnderWay", &execution_subgraph_under_way);
+      .function("subgraphUnderWay", &execution_subgraph_under_way)
+      .function("transfers", &execution_transfers)
+      .function("chooseTransfer", &execution_choose_transfer);
 
   // A state machine's revision feedback text, written when a handler first reads ctx.feedback.
   emscripten::function("revisionText", +[](const std::string& state, std::uint32_t visit, const std::string& prior) {
@@ -848,7 +887,8 @@ EMSCRIPTEN_BINDINGS(handoff_graph) {
       .function("applyToolCall", &swarm_apply_tool_call)
       .function("refuseHandoff", &swarm_refuse_handoff)
       .function("toolResult", &swarm_tool_result)
-      .function("start", &swarm_start);
+      .function("start", &swarm_start)
+      .function("export", &swarm_export);
 
   class_<StandaloneCondition>("StandaloneCondition")
       .constructor<>()

@@ -388,6 +388,8 @@ export function createHandler(options) {
     };
     try {
       for await (const event of start({ model: guarded, toolFormat, maxModelCalls: limits.maxModelCalls, signal })) {
+        // The turn's own `error` event is followed by its error, which the catch below reports.
+        if (event.type === 'error') continue;
         if (event.type !== 'done') {
           yield sse(event.type, event);
           continue;

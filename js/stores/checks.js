@@ -112,3 +112,48 @@ export function checkTtl(ttlMs) {
   }
   return Math.ceil(ttlMs);
 }
+
+// ------------------------------------------------------------------------------------------
+// Durable state-machine runs (js/durable.js): one record per run id, replaced whole by
+// `saveRun(run)` under the same optimistic versioning as sessions, read by `getRun(id)`.
+
+const RUN_FORMAT = 'handoff-graph/run';
+const RUN_STATUSES = ['running', 'done'];
+
+export function checkRunId(id) {
+  if (typeof id !== 'string' || id.length === 0) throw new TypeError(`a run id is a non-empty string, got ${describe(id)}`);
+  return id;
+}
+
+export function runConflict(id, expected, actual) {
+  return new ConflictError(
+    `run '${id}' was checkpointed by another process: it is at version ${actual} in the store, this one is at version ${expected}; two processes are advancing the same run`,
+    { id, expected, actual },
+  );
+}
+
+/** Why `value` is not the record of run `id` with a version >= `least`, or null when it is one. */
+export function storedRunProblem(value, id, least = 1) {
+  if (!isObject(value)) return `it holds ${describe(value)}, not a run object`;
+  if (value.format !== RUN_FORMAT) return `its format is ${JSON.stringify(value.format) ?? 'missing'}, not "${RUN_FORMAT}"`;
+  if (value.id !== id) return `it holds run ${JSON.stringify(value.id) ?? 'without an id'}, not '${id}'`;
+  if (!Number.isSafeInteger(value.version) || value.version < least) return `its version is ${named(value.version)}: a run's version is an integer >= ${least}`;
+  if (typeof value.machine !== 'string') return `its machine is ${named(value.machine)}, not a string`;
+  if (!RUN_STATUSES.includes(value.status)) return `its status is ${named(value.status)}, not one of ${RUN_STATUSES.join(', ')}`;
+  if (!isObject(value.snapshot) || value.snapshot.format !== 'handoff-graph/execution') return 'its snapshot is not an execution snapshot (exec.snapshot())';
+  return null;
+}
+
+/** Checks a run record before a save; returns its id and version. */
+export function checkRun(run) {
+  if (!isObject(run)) throw new TypeError(`saveRun() takes a run record, got ${describe(run)}`);
+  const id = checkRunId(run.id);
+  const problem = storedRunProblem(run, id, 0);
+  if (problem !== null) throw new TypeError(`run '${id}' is not a run record of the documented format: ${problem}`);
+  return { id, version: run.version };
+}
+
+/** Why a value read back from a store is not session `id`, for an error that names where it was read. */
+export function notASession(where, why) {
+  return Object.assign(new Error(`${where} is not a session (${why}); it was changed outside the store`), { code: 'ERR_NOT_A_SESSION', path: where });
+}

@@ -1,5 +1,5 @@
 // FileStore: sessions in a directory, for Node processes on one host (docs/handoffs.md).
-import type { SaveOptions, Session, SessionStore } from '../index.js';
+import type { RunRecord, RunStore, SaveOptions, Session, SessionStore } from '../index.js';
 
 export { ConflictError } from './errors.js';
 
@@ -31,7 +31,7 @@ export interface FileStoreOptions {
 /** The file name stem of a session id (safe on every file system, case-insensitive ones too). */
 export function fileName(id: string): string;
 
-export class FileStore implements SessionStore {
+export class FileStore implements SessionStore, RunStore {
   constructor(directory: string | URL, options?: FileStoreOptions);
   /** The directory, absolute. */
   readonly directory: string;
@@ -67,4 +67,12 @@ export class FileStore implements SessionStore {
   acquireLease(id: string, holder: string, ttlMs: number): Promise<boolean>;
   /** Gives the lease up if `holder` still has it: true; false when it had expired or was another's. */
   releaseLease(id: string, holder: string): Promise<boolean>;
+  /** The file of the durable run `id` (NAME.run.json). */
+  runPath(id: string): string;
+  /** The record of the durable run `id` (machine.run(state, { store, runId })), or undefined. */
+  getRun(id: string): Promise<RunRecord | undefined>;
+  /** Saves if the stored version equals `run.version` (0 when none is stored), then bumps it; else ConflictError. */
+  saveRun(run: RunRecord): Promise<void>;
+  /** Removes the run's record; true if there was one. */
+  deleteRun(id: string): Promise<boolean>;
 }

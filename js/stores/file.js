@@ -11,7 +11,9 @@
 //                          the log's size before its lines. A save killed before its rename
 //                          leaves it behind, and the next save (or read) ignores the lines past
 //                          that size: the checkpoints land with the session or not at all;
-//   NAME.lease             the turn lease of handoff-graph/server: holder, expiry, owner pid.
+//   NAME.lease             the turn lease of handoff-graph/server: holder, expiry, owner pid;
+//   NAME.run.json          a durable state-machine run (js/durable.js), replaced whole like a
+//                          session under NAME.run.lock (a session's NAME never holds a '.').
 // NAME is the session id made safe for every file system (see fileName below).
 //
 // Scope: processes on ONE host sharing a local file system. The lock is a file created with
@@ -26,7 +28,7 @@ import { fileURLToPath } from 'node:url';
 
 import { checkOptions } from '../options.js';
 import { describe } from '../text.js';
-import { checkId, checkLease, checkpointTexts, checkSession, checkTtl, conflict, storedSessionProblem, toJSON } from './checks.js';
+import { checkId, checkLease, checkpointTexts, checkRun, checkRunId, checkSession, checkTtl, conflict, runConflict, storedRunProblem, storedSessionProblem, toJSON } from './checks.js';
 
 export { ConflictError } from './errors.js';
 
@@ -483,6 +485,64 @@ export class FileStore {
   #leaseLasts(lease) {
     if (lease.host === HOST && Number.isInteger(lease.pid) && !alive(lease.pid)) return false;
     return lease.expires > Date.now();
+  }
+
+  /** The file of the durable run `id`. */
+  runPath(id) {
+    return path.join(this.#dir, `${fileName(checkRunId(id))}.run.json`);
+  }
+
+  // The run in `file`, or null; anything but a run record written by this store is an error naming the file.
+  async #readRun(file, id) {
+    let text;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch (error) {
+      if (error.code === 'ENOENT') return null;
+      throw error;
+    }
+    let run;
+    try {
+      run = JSON.parse(text);
+    } catch (error) {
+      run = error;
+    }
+    const problem = run instanceof Error ? run.message : storedRunProblem(run, id);
+    if (problem !== null) throw Object.assign(new Error(`${file} is not a run (${problem}); it was changed outside the FileStore`), { code: 'ERR_NOT_A_RUN', path: file });
+    return run;
+  }
+
+  /** The record of the durable run `id`, or undefined. */
+  async getRun(id) {
+    return (await this.#readRun(this.runPath(id), id)) ?? undefined;
+  }
+
+  /**
+   * Saves a run's record if the stored version is `run.version` (0 when none is stored), then
+   * sets `run.version` to the new version; rejects with ConflictError otherwise. The file is
+   * replaced atomically (temporary file, fsync, rename) under a lock, as a session's.
+   */
+  async saveRun(run) {
+    const { id, version } = checkRun(run);
+    const next = version + 1;
+    const text = `${toJSON({ ...run, version: next }, `run '${id}'`)}\n`;
+    await this.#ensureDir();
+    const file = this.runPath(id);
+    const lock = await this.#lock(`${file.slice(0, -'.json'.length)}.lock`);
+    try {
+      const stored = await this.#readRun(file, id);
+      const actual = stored === null ? 0 : stored.version;
+      if (actual !== version) throw runConflict(id, version, actual);
+      await this.#replace(file, text);
+    } finally {
+      await this.#unlock(lock);
+    }
+    run.version = next;
+  }
+
+  /** Removes the run's record; true if there was one. */
+  async deleteRun(id) {
+    return unlink(this.runPath(id)).then(() => true, (error) => (error.code === 'ENOENT' ? false : Promise.reject(error)));
   }
 
   /**

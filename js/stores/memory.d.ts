@@ -1,9 +1,9 @@
 // MemoryStore: sessions in this process's memory; browser-safe; deep copies in and out.
-import type { SaveOptions, Session, SessionStore } from '../index.js';
+import type { RunRecord, RunStore, SaveOptions, Session, SessionStore } from '../index.js';
 
 export { ConflictError } from './errors.js';
 
-export class MemoryStore implements SessionStore {
+export class MemoryStore implements SessionStore, RunStore {
   constructor();
   /** The stored session (a copy), or undefined. */
   get(id: string): Promise<Session | undefined>;
@@ -26,4 +26,10 @@ export class MemoryStore implements SessionStore {
   acquireLease(id: string, holder: string, ttlMs: number): Promise<boolean>;
   /** Gives the lease up if `holder` still has it: true; false when it had expired or was another's. */
   releaseLease(id: string, holder: string): Promise<boolean>;
+  /** The record of the durable run `id` (machine.run(state, { store, runId })), or undefined. */
+  getRun(id: string): Promise<RunRecord | undefined>;
+  /** Saves if the stored version equals `run.version` (0 when none is stored), then bumps it; else ConflictError. */
+  saveRun(run: RunRecord): Promise<void>;
+  /** Removes the run's record; true if there was one. */
+  deleteRun(id: string): Promise<boolean>;
 }

@@ -1,8 +1,9 @@
-// MemoryStore: sessions and checkpoint logs in this process's memory (the default store).
+// MemoryStore: sessions and checkpoint logs in this process's memory (the default store), and the
+// records of durable state-machine runs (js/durable.js).
 // Browser-safe: no Node built-ins. Everything is kept as JSON text, so what goes in and what comes
 // out are deep copies: changing a session after save() or after get() never changes the store.
 import { checkOptions } from '../options.js';
-import { checkId, checkLease, checkpointTexts, checkSession, checkTtl, conflict, toJSON } from './checks.js';
+import { checkId, checkLease, checkpointTexts, checkRun, checkRunId, checkSession, checkTtl, conflict, runConflict, storedSessionProblem, toJSON } from './checks.js';
 
 export { ConflictError } from './errors.js';
 
@@ -13,6 +14,8 @@ export class MemoryStore {
   #checkpoints = new Map();
   /** id -> { holder, expires } (performance.now() milliseconds) */
   #leases = new Map();
+  /** run id -> { version, json } */
+  #runs = new Map();
 
   /** @param options none: a MemoryStore takes no options (an object with keys is a TypeError) */
   constructor(options) {
@@ -33,6 +36,9 @@ export class MemoryStore {
   async save(session, options) {
     const { id, version } = checkSession(session);
     const next = version + 1;
+    // The same sessions as every store: what FileStore and RedisStore refuse, this one does too.
+    const problem = storedSessionProblem({ ...session, version: next }, id);
+    if (problem !== null) throw new TypeError(`session '${id}' is not a session of the documented format: ${problem}`);
     const json = toJSON({ ...session, version: next }, `session '${id}'`);
     const checkpoints = checkpointTexts(options, id);
     // No await before the write: the check and the write are one step of the event loop.
@@ -68,6 +74,31 @@ export class MemoryStore {
     this.#checkpoints.delete(id);
     this.#leases.delete(id);
     return had;
+  }
+
+  /** The record of the durable run `id` (a copy), or undefined. */
+  async getRun(id) {
+    const entry = this.#runs.get(checkRunId(id));
+    return entry === undefined ? undefined : JSON.parse(entry.json);
+  }
+
+  /**
+   * Saves a run's record if the stored version is `run.version` (0 when none is stored), then
+   * sets `run.version` to the new version; rejects with ConflictError otherwise.
+   */
+  async saveRun(run) {
+    const { id, version } = checkRun(run);
+    const next = version + 1;
+    const json = toJSON({ ...run, version: next }, `run '${id}'`);
+    const actual = this.#runs.get(id)?.version ?? 0;
+    if (actual !== version) throw runConflict(id, version, actual);
+    this.#runs.set(id, { version: next, json });
+    run.version = next;
+  }
+
+  /** Removes the run's record; true if there was one. */
+  async deleteRun(id) {
+    return this.#runs.delete(checkRunId(id));
   }
 
   /**

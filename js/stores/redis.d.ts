@@ -1,5 +1,5 @@
 // RedisStore: sessions in Redis, for fleets of Node workers (docs/handoffs.md).
-import type { SaveOptions, Session, SessionStore } from '../index.js';
+import type { RunRecord, RunStore, SaveOptions, Session, SessionStore } from '../index.js';
 
 export { ConflictError } from './errors.js';
 
@@ -21,7 +21,7 @@ export interface RedisStoreOptions {
   ttlSeconds?: number;
 }
 
-export class RedisStore implements SessionStore {
+export class RedisStore implements SessionStore, RunStore {
   constructor(client: RedisClientLike, options?: RedisStoreOptions);
   /** The Redis keys of session `id`. */
   keys(id: string): { session: string; checkpoints: string };
@@ -47,4 +47,12 @@ export class RedisStore implements SessionStore {
   acquireLease(id: string, holder: string, ttlMs: number): Promise<boolean>;
   /** Gives the lease up if `holder` still has it: true; false when it had expired or was another's. */
   releaseLease(id: string, holder: string): Promise<boolean>;
+  /** The Redis key of the durable run `id`. */
+  runKey(id: string): string;
+  /** The record of the durable run `id` (machine.run(state, { store, runId })), or undefined. */
+  getRun(id: string): Promise<RunRecord | undefined>;
+  /** Saves if the stored version equals `run.version` (0 when none is stored), then bumps it; else ConflictError. */
+  saveRun(run: RunRecord): Promise<void>;
+  /** Removes the run's record; true if there was one. */
+  deleteRun(id: string): Promise<boolean>;
 }

@@ -6,11 +6,13 @@
 //                           script that compares the version and writes, atomically on the server;
 //   PREFIX{ID}:checkpoints  a list: one JSON text per checkpoint, RPUSHed (never conflicts);
 //   PREFIX{ID}:lease        the turn lease (handoff-graph/server): the holder, with a PX expiry
-//                           kept by the server's clock, so every worker agrees when it ends.
+//                           kept by the server's clock, so every worker agrees when it ends;
+//   PREFIX{run:ID}:run      a durable state-machine run (js/durable.js): a hash with the fields of
+//                           a session's (`version`, the JSON text), saved by the same script.
 // A Lua script and not WATCH/MULTI: node-redis shares one connection between concurrent callers,
 // and WATCH belongs to the connection, so one caller's WATCH would cover another's writes.
 import { checkOptions } from '../options.js';
-import { checkId, checkLease, checkpointTexts, checkSession, checkTtl, conflict, toJSON } from './checks.js';
+import { checkId, checkLease, checkpointTexts, checkRun, checkRunId, checkSession, checkTtl, conflict, notASession, runConflict, storedRunProblem, storedSessionProblem, toJSON } from './checks.js';
 
 export { ConflictError } from './errors.js';
 
@@ -90,10 +92,20 @@ export class RedisStore {
     return { session: `${base}:session`, checkpoints: `${base}:checkpoints` };
   }
 
-  /** The stored session `id`, or undefined. */
+  /** The stored session `id`, or undefined. A value that is not that session is an error naming its key. */
   async get(id) {
-    const json = text(await this.#client.hGet(this.keys(id).session, 'session'));
-    return json === null ? undefined : JSON.parse(json);
+    const key = this.keys(id).session;
+    const json = text(await this.#client.hGet(key, 'session'));
+    if (json === null) return undefined;
+    let session;
+    try {
+      session = JSON.parse(json);
+    } catch (error) {
+      throw notASession(`Redis key ${key}`, error.message);
+    }
+    const problem = storedSessionProblem(session, id);
+    if (problem !== null) throw notASession(`Redis key ${key}`, problem);
+    return session;
   }
 
   /**
@@ -104,6 +116,9 @@ export class RedisStore {
   async save(session, options) {
     const { id, version } = checkSession(session);
     const next = version + 1;
+    // What get() would refuse is never written (as FileStore and MemoryStore).
+    const problem = storedSessionProblem({ ...session, version: next }, id);
+    if (problem !== null) throw new TypeError(`session '${id}' is not a session of the documented format: ${problem}`);
     const json = toJSON({ ...session, version: next }, `session '${id}'`);
     const checkpoints = checkpointTexts(options, id);
     const keys = this.keys(id);
@@ -135,6 +150,46 @@ export class RedisStore {
     const removed = Number(await this.#client.del([session, checkpoints]));
     await this.#client.del([this.#leaseKey(id)]);
     return removed > 0;
+  }
+
+  /** The Redis key of the durable run `id`. */
+  runKey(id) {
+    return `${this.#prefix}{run:${checkRunId(id)}}:run`;
+  }
+
+  /** The record of the durable run `id`, or undefined. A value that is not one is an error naming its key. */
+  async getRun(id) {
+    const key = this.runKey(id);
+    const json = text(await this.#client.hGet(key, 'session'));
+    if (json === null) return undefined;
+    let run;
+    try {
+      run = JSON.parse(json);
+    } catch (error) {
+      throw Object.assign(new Error(`Redis key ${key} is not a run (${error.message}); it was changed outside the store`), { code: 'ERR_NOT_A_RUN', path: key });
+    }
+    const problem = storedRunProblem(run, id);
+    if (problem !== null) throw Object.assign(new Error(`Redis key ${key} is not a run (${problem}); it was changed outside the store`), { code: 'ERR_NOT_A_RUN', path: key });
+    return run;
+  }
+
+  /**
+   * Saves a run's record if the stored version is `run.version` (0 when none is stored), then
+   * sets `run.version` to the new version; rejects with ConflictError otherwise. One script:
+   * atomic on the server.
+   */
+  async saveRun(run) {
+    const { id, version } = checkRun(run);
+    const next = version + 1;
+    const json = toJSON({ ...run, version: next }, `run '${id}'`);
+    const reply = Number(await this.#client.eval(SAVE, { keys: [this.runKey(id)], arguments: [String(version), String(next), json, String(this.#ttlMs)] }));
+    if (reply !== -1) throw runConflict(id, version, reply);
+    run.version = next;
+  }
+
+  /** Removes the run's record; true if there was one. */
+  async deleteRun(id) {
+    return Number(await this.#client.del([this.runKey(id)])) > 0;
   }
 
   #leaseKey(id) {

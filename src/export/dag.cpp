@@ -12,6 +12,8 @@ namespace {
 constexpr const char* kFired = "#e4572e";
 // Edges that did not fire in a finished run: drawn, but receding.
 constexpr const char* kUnfired = "#b8b8b8";
+// The agent a swarm's session is at.
+constexpr const char* kActiveFill = "#fde2d8";
 
 // Whether the marks are of a finished machine run, whose unfired edges are greyed.
 bool finished_run(const Dag& dag) { return dag.run && !dag.run->reason.empty(); }
@@ -63,6 +65,54 @@ Dag dag_of(const machine::Machine& machine) {
   if (has_end) dag.nodes.push_back({std::string(machine::kEnd), "end", "", false, std::nullopt});
   std::sort(dag.nodes.begin(), dag.nodes.end(), [](const Node& a, const Node& b) { return a.id < b.id; });
   return dag;
+}
+
+Dag dag_of(const swarm::Swarm& swarm) {
+  Dag dag;
+  dag.kind = "swarm";
+  dag.name = swarm.name();
+  const std::string& entry = swarm.entry().id;
+  for (const swarm::Agent& agent : swarm.agents()) {
+    Node node{agent.id, "agent", agent.description, agent.id == entry, std::nullopt};
+    dag.nodes.push_back(std::move(node));
+  }
+  std::sort(dag.nodes.begin(), dag.nodes.end(), [](const Node& a, const Node& b) { return a.id < b.id; });
+  std::map<std::string, std::uint32_t> seen;
+  for (const swarm::Edge& e : swarm.edges()) {
+    Edge edge{e.from, e.to, e.when ? std::optional<std::string>(e.when->source()) : std::nullopt, e.description, seen[e.from]++, {}};
+    edge.via = e.continuation ? "continuation" : !e.offered ? "rule" : e.when ? "hybrid" : "llm";
+    if (e.offered) edge.tool = e.tool_name;
+    dag.edges.push_back(std::move(edge));
+  }
+  return dag;
+}
+
+Expected<void, std::string> apply_session(Dag& dag, const Json& session) {
+  if (!session.is_object()) return unexpected(std::string("a session is an object ({ active, checkpoints })"));
+  if (session.contains("active")) {
+    const Json& active = session["active"];
+    bool found = false;
+    for (Node& n : dag.nodes) {
+      if (active.is_string() && n.id == active.get_ref<const std::string&>()) n.active = found = true;
+    }
+    if (!found) return unexpected(std::string("the session's active agent is not an agent of this swarm"));
+  }
+  if (!session.contains("checkpoints")) return {};
+  const Json& checkpoints = session["checkpoints"];
+  if (!checkpoints.is_array()) return unexpected(std::string("'checkpoints' must be an array"));
+  std::uint32_t handoffs = 0;
+  for (std::size_t i = 0; i < checkpoints.size(); ++i) {
+    const Json& c = checkpoints[i];
+    if (!c.is_object() || !c.contains("outcome") || !c["outcome"].is_object()) continue;  // a tool run, an approval, …
+    const Json& outcome = c["outcome"];
+    if (!outcome.contains("type") || outcome["type"] != "handoff") continue;
+    const Json& edge = outcome.contains("edge") ? outcome["edge"] : Json();
+    if (!edge.is_number_unsigned() || edge.get<std::uint64_t>() >= dag.edges.size()) {
+      return unexpected("checkpoints[" + std::to_string(i) + "]: the handoff's 'edge' is not an edge of this swarm");
+    }
+    dag.edges[edge.get<std::size_t>()].fired_at.push_back(++handoffs);
+  }
+  return {};
 }
 
 Expected<void, std::string> apply_trace(Dag& dag, const Json& trace) {
@@ -155,6 +205,7 @@ Json to_json(const Dag& dag) {
     if (n.map_over) node["map"] = {{"state", n.branches.front()}, {"over", *n.map_over}};
     else if (!n.branches.empty()) node["branches"] = n.branches;
     if (n.subgraph) node["subgraph"] = to_json(*n.subgraph);
+    if (n.active) node["active"] = true;
     nodes.push_back(std::move(node));
   }
   Json edges = Json::array();
@@ -165,6 +216,8 @@ Json to_json(const Dag& dag) {
                  {"when", e.when ? Json(*e.when) : Json(nullptr)},
                  {"unconditional", !e.when.has_value() && !e.predicate}};
     if (e.predicate) edge["predicate"] = true;
+    if (!e.via.empty()) edge["via"] = e.via;
+    if (!e.tool.empty()) edge["tool"] = e.tool;
     if (!e.description.empty()) edge["description"] = e.description;
     edge["fired"] = !e.fired_at.empty();
     edge["firedCount"] = e.fired_at.size();
@@ -229,10 +282,23 @@ std::map<std::string, std::string> generated_ids(const Dag& dag) {
   return ids;
 }
 
-// A condition shows as itself; an edge decided by a host function by its description.
+// A condition shows as itself; an edge decided by a host function by its description; a swarm's
+// edge by how it is taken: its condition, its transfer tool, or both.
 std::string edge_label(const Edge& e) {
   if (e.predicate) return e.description.empty() ? std::string("(predicate)") : e.description;
+  if (e.via == "llm") return e.tool;
+  if (e.via == "hybrid") return e.tool + " when " + *e.when;
+  if (e.via == "continuation") return e.when ? "continuation when " + *e.when : std::string("continuation");
   return e.when ? *e.when : e.description;
+}
+
+// Mermaid's arrow for a swarm's edge: rules solid, LLM edges dotted, hybrids thick, continuations
+// ending in a circle.
+const char* swarm_arrow(const Edge& e) {
+  if (e.via == "llm") return " -.->";
+  if (e.via == "hybrid") return " ==>";
+  if (e.via == "continuation") return " --o";
+  return " -->";
 }
 
 bool conditional(const Edge& e) { return e.when.has_value() || e.predicate; }
@@ -337,6 +403,12 @@ std::string to_mermaid(const Dag& dag, const MermaidOptions& options) {
       if (n.type != "end" && n.visits && *n.visits > 0) out += "  class " + ids[n.id] + " visited\n";
     }
     if (dag.run) out += "  classDef visited stroke:" + std::string(kFired) + ",stroke-width:3px\n";
+    bool any_active = false;
+    for (const Node& n : dag.nodes) {
+      if (n.active) out += "  class " + ids[n.id] + " active\n";
+      any_active = any_active || n.active;
+    }
+    if (any_active) out += "  classDef active fill:" + std::string(kActiveFill) + ",stroke:" + kFired + ",stroke-width:3px\n";
     return out;
   }
 
@@ -345,6 +417,7 @@ std::string to_mermaid(const Dag& dag, const MermaidOptions& options) {
     const std::string& id = ids[n.id];
     std::string label = "\"" + mermaid_text(node_label(n)) + "\"";
     if (n.type == "end") out += "  " + id + "([" + label + "])\n";
+    else if (n.type == "agent" && !n.description.empty()) out += "  " + id + "[\"" + mermaid_text(n.id) + "<br>" + mermaid_text(n.description) + "\"]\n";
     else out += "  " + id + "[" + label + "]\n";
   }
   bool any_start = false;
@@ -359,7 +432,7 @@ std::string to_mermaid(const Dag& dag, const MermaidOptions& options) {
   std::size_t link = any_start ? 1 : 0;
   for (const Edge& e : dag.edges) {
     std::string label = edge_label(e);
-    out += "  " + ids[e.from] + (conditional(e) ? " -->" : " -.->");
+    out += "  " + ids[e.from] + (dag.kind == "swarm" ? swarm_arrow(e) : conditional(e) ? " -->" : " -.->");
     if (!label.empty()) out += "|\"" + mermaid_text(label) + "\"|";
     out += " " + ids[e.to] + "\n";
     (e.fired_at.empty() ? unfired_links : fired_links).push_back(link);
@@ -374,6 +447,12 @@ std::string to_mermaid(const Dag& dag, const MermaidOptions& options) {
     if (n.subgraph) mermaid_cluster(*n.subgraph, ids[n.id], ids[n.id] + "_", "  ", out);
   }
   for (std::size_t l : fired_links) out += "  linkStyle " + std::to_string(l) + " stroke:" + kFired + ",stroke-width:3px\n";
+  bool any_active = false;
+  for (const Node& n : dag.nodes) {
+    if (n.active) out += "  class " + ids[n.id] + " active\n";
+    any_active = any_active || n.active;
+  }
+  if (any_active) out += "  classDef active fill:" + std::string(kActiveFill) + ",stroke:" + kFired + ",stroke-width:3px\n";
   if (finished_run(dag)) {
     for (std::size_t l : unfired_links) out += "  linkStyle " + std::to_string(l) + " stroke:" + kUnfired + ",color:" + kUnfired + "\n";
   }
@@ -443,6 +522,7 @@ std::string to_dot(const Dag& dag) {
     if (n.type == "end") out += ", shape=doublecircle, style=solid";
     if (!n.description.empty()) out += ", tooltip=" + dot_string(n.description);
     if (n.visits && *n.visits > 0) out += ", color=\"" + std::string(kFired) + "\", penwidth=2";
+    if (n.active) out += ", style=\"rounded,filled\", fillcolor=\"" + std::string(kActiveFill) + "\", color=\"" + kFired + "\", penwidth=2";
     out += "];\n";
   }
   for (const Node& n : dag.nodes) {
@@ -455,7 +535,14 @@ std::string to_dot(const Dag& dag) {
     // A label of nothing but white space makes Graphviz 2.43 abort beside an xlabel: leave it out.
     bool visible = std::any_of(label.begin(), label.end(), [](char c) { return c != ' ' && c != '\n' && c != '\t' && c != '\r'; });
     if (visible) attributes.push_back("label=" + dot_string(label));
-    if (!conditional(e)) attributes.push_back("style=dashed");
+    if (dag.kind == "swarm") {
+      // Rules solid, LLM edges dashed, hybrids bold, continuations dotted.
+      if (e.via == "llm") attributes.push_back("style=dashed");
+      else if (e.via == "hybrid") attributes.push_back("style=bold");
+      else if (e.via == "continuation") attributes.push_back("style=dotted");
+    } else if (!conditional(e)) {
+      attributes.push_back("style=dashed");
+    }
     if (!e.fired_at.empty()) {
       attributes.push_back("color=\"" + std::string(kFired) + "\"");
       attributes.push_back("penwidth=2.5");
@@ -569,7 +656,7 @@ Expected<std::string, std::string> render(Dag dag, std::string_view trace, std::
   if (!trace.empty()) {
     auto parsed = Json::parse(trace, nullptr, /*allow_exceptions=*/false);
     if (parsed.is_discarded()) return unexpected(std::string("cannot mark this trace: the trace is not JSON"));
-    auto applied = apply_trace(dag, parsed);
+    auto applied = dag.kind == "swarm" ? apply_session(dag, parsed) : apply_trace(dag, parsed);
     if (!applied) return unexpected("cannot mark this trace: " + applied.error());
   }
   if (format == "dag") return to_json(dag).dump(-1, ' ', false, Json::error_handler_t::replace);

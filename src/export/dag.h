@@ -1,4 +1,4 @@
-// The DAG model of a graph or a state machine, and its drawings (docs/format.md).
+// The DAG model of a graph, a state machine or a swarm, and its drawings (docs/format.md).
 //
 // One model serves every export: `dag_of` takes the structure, `apply_trace` marks what a run
 // or a routing trace fired, and the renderers turn the model into JSON, Mermaid or DOT. Output is
@@ -16,6 +16,7 @@
 #include "condition/json_state.h"
 #include "core/expected.h"
 #include "graph/handoff_graph.h"
+#include "handoff/swarm.h"
 #include "machine/machine.h"
 
 namespace handoff::dag {
@@ -32,6 +33,7 @@ struct Node {
   std::optional<std::uint32_t> visits;  // with a run
   std::optional<std::string> task = std::nullopt;  // a machine state's task text
   std::int32_t declared = -1;           // a machine state's position in declaration order
+  bool active = false;                  // a swarm's agent a session is at
   // A fan-out state's branches (a map state's: its one state, with `map_over` its list's path).
   // Drawn as bold links to each branch, after every edge (so edges keep their link numbers).
   std::vector<std::string> branches = {};
@@ -48,6 +50,10 @@ struct Edge {
   std::uint32_t position = 0;          // among `from`'s outgoing edges
   std::vector<std::uint32_t> fired_at;  // step numbers (1-based) at which the edge fired
   bool predicate = false;              // decided by a host function (a machine's)
+  // A swarm's: how the edge is taken ("rule", "llm", "hybrid" or "continuation"), and its
+  // transfer tool's name when it is offered as one.
+  std::string via = {};
+  std::string tool = {};
 };
 
 struct Run {
@@ -57,7 +63,7 @@ struct Run {
 };
 
 struct Dag {
-  std::string kind;  // "graph" or "state-machine"
+  std::string kind;  // "graph", "state-machine" or "swarm"
   std::string name;
   std::vector<Node> nodes;  // sorted by id
   std::vector<Edge> edges;  // declaration order
@@ -66,6 +72,13 @@ struct Dag {
 
 Dag dag_of(const graph::HandoffGraph& graph);
 Dag dag_of(const machine::Machine& machine);
+// A swarm: its agents (type "agent", the entry agent as the start) and edges in declaration order.
+Dag dag_of(const swarm::Swarm& swarm);
+
+// Marks a session on a swarm's model: `session` is { active, checkpoints? }; the active agent is
+// highlighted, and each handoff its checkpoints record ({ outcome: { type: "handoff", edge } })
+// fires that edge, numbered in order. Returns what does not fit (an unknown agent or edge).
+Expected<void, std::string> apply_session(Dag& dag, const Json& session);
 
 // Marks fired edges. `trace` is a machine run ({ reason?, steps: [{ step, state, edge }] }), or a
 // graph routing trace: an array of { node, edge } hops or of explain() results. Returns what does

@@ -40,6 +40,7 @@ struct EdgeFields {
   std::string_view to;
   std::optional<std::string_view> when;
   std::string_view description;
+  bool transfer = false;  // machines only: a handoff-enabled state's transfer edge
 };
 
 // "triage → billing": how a problem with an edge's condition names the edge.
@@ -49,7 +50,7 @@ std::string edge_name(const EdgeFields& e) { return std::string(e.from) + " \u21
 // each well-formed edge to `add`, which returns a problem (its pointer relative to the edge) or
 // nothing.
 template <class Add>
-void read_edges(Reader& r, const Json& document, Add add) {
+void read_edges(Reader& r, const Json& document, Add add, bool machine = false) {
   auto edges = document.find("edges");
   if (edges == document.end()) return;
   if (!edges->is_array()) {
@@ -63,7 +64,8 @@ void read_edges(Reader& r, const Json& document, Add add) {
       r.problem(pointer, "expected an object");
       continue;
     }
-    r.only(edge, pointer, {"from", "to", "when", "description"});
+    if (machine) r.only(edge, pointer, {"from", "to", "when", "description", "transfer"});
+    else r.only(edge, pointer, {"from", "to", "when", "description"});
     const std::string* from = r.string(edge, pointer, "from", true);
     const std::string* to = r.string(edge, pointer, "to", true);
     const std::string* when = r.string(edge, pointer, "when", false);
@@ -71,6 +73,11 @@ void read_edges(Reader& r, const Json& document, Add add) {
     if (!from || !to) continue;
     EdgeFields fields{*from, *to, when ? std::optional<std::string_view>(*when) : std::nullopt,
                       description ? std::string_view(*description) : std::string_view()};
+    if (machine && edge.contains("transfer")) {
+      if (!edge["transfer"].is_boolean()) r.problem(pointer + "/transfer", "expected true or false");
+      else if (edge["transfer"].get<bool>() && when) r.problem(pointer + "/when", "a transfer edge is chosen by the model, not by a condition");
+      else fields.transfer = edge["transfer"].get<bool>();
+    }
     if (std::optional<Problem> problem = add(fields)) r.problem(pointer + problem->pointer, problem->message);
   }
 }
@@ -149,6 +156,7 @@ Json to_json(const machine::Machine& m) {
         s[member] = std::move(m);
       }
     }
+    if (state.handoffs) s["handoffs"] = *state.handoffs;
     states.push_back(std::move(s));
   }
   Json edges = Json::array();
@@ -156,6 +164,7 @@ Json to_json(const machine::Machine& m) {
     Json e = {{"from", edge.from}, {"to", edge.to}};
     if (edge.when) e["when"] = *edge.when;
     if (!edge.description.empty()) e["description"] = edge.description;
+    if (edge.transfer) e["transfer"] = true;
     // Not part of the format (portability_problem refuses such machines); written so that the
     // fingerprint of a snapshot covers which edges are functions.
     if (edge.predicate) e["predicate"] = true;
@@ -241,7 +250,8 @@ Expected<std::unique_ptr<machine::Machine>, std::vector<Problem>> machine_from_j
       r.problem(pointer, "expected an object");
       continue;
     }
-    r.only(state, pointer, {"name", "feedbackOnRevisit", "task", "branches", "map", "concurrency", "subgraph", "input", "output"});
+    r.only(state, pointer, {"name", "feedbackOnRevisit", "task", "handoffs", "branches", "map", "concurrency", "subgraph", "input", "output"});
+    std::optional<std::uint32_t> handoffs = r.count(state, pointer, "handoffs");
     const std::string* name = r.string(state, pointer, "name", true);
     const std::string* task = r.string(state, pointer, "task", false);
     bool feedback = true;
@@ -261,8 +271,9 @@ Expected<std::unique_ptr<machine::Machine>, std::vector<Problem>> machine_from_j
     }
     // A subgraph state: { name, subgraph: <a machine definition>, input?, output? }.
     if (state.contains("subgraph")) {
-      if (has_branches || has_map || state.contains("task") || state.contains("feedbackOnRevisit") || state.contains("concurrency")) {
-        r.problem(pointer, "a subgraph state runs its machine: it has no 'branches', 'map', 'concurrency', 'task' or 'feedbackOnRevisit'");
+      if (has_branches || has_map || state.contains("task") || state.contains("feedbackOnRevisit") || state.contains("concurrency") ||
+          state.contains("handoffs")) {
+        r.problem(pointer, "a subgraph state runs its machine: it has no 'branches', 'map', 'concurrency', 'task', 'feedbackOnRevisit' or 'handoffs'");
         continue;
       }
       if (depth + 1 > machine::kMaxSubgraphDepth) {
@@ -308,8 +319,8 @@ Expected<std::unique_ptr<machine::Machine>, std::vector<Problem>> machine_from_j
       continue;
     }
     if (has_branches || has_map) {
-      if (state.contains("task") || state.contains("feedbackOnRevisit")) {
-        r.problem(pointer, "a fan-out or map state runs no handler of its own: it has no 'task' or 'feedbackOnRevisit'");
+      if (state.contains("task") || state.contains("feedbackOnRevisit") || state.contains("handoffs")) {
+        r.problem(pointer, "a fan-out or map state runs no handler of its own: it has no 'task', 'feedbackOnRevisit' or 'handoffs'");
         continue;
       }
       Expected<void, machine::Problem> added = {};
@@ -343,13 +354,14 @@ Expected<std::unique_ptr<machine::Machine>, std::vector<Problem>> machine_from_j
     }
     auto added = machine->add_state(*name, feedback, task ? std::optional<std::string_view>(*task) : std::nullopt);
     if (!added) r.problem(pointer + (added.error().code == "bad-task" ? "/task" : "/name"), added.error().message);
+    else if (handoffs) (void)machine->set_handoffs(*name, *handoffs);
   }
   read_edges(r, document, [&](const EdgeFields& e) -> std::optional<Problem> {
-    auto added = machine->add_edge(e.from, e.to, e.when, e.description);
+    auto added = e.transfer ? machine->add_transfer_edge(e.from, e.to, e.description) : machine->add_edge(e.from, e.to, e.when, e.description);
     if (added) return std::nullopt;
     if (added.error().syntax) return Problem{"/when", edge_name(e) + ": " + added.error().syntax->message};
     return Problem{"", added.error().problem->message};
-  });
+  }, /*machine=*/true);
   if (!r.problems.empty()) return unexpected(std::move(r.problems));
   return machine;
 }

@@ -27,6 +27,7 @@ bool within_limits(const Swarm& swarm, const SessionCore& session) { return sess
 
 bool selections_left(const Swarm& swarm, const SessionCore& session) {
   const Agent* agent = swarm.agent(session.active);
+  if (agent != nullptr && agent->handoffs_disabled) return false;
   if (agent == nullptr || !agent->handoffs) return true;
   auto used = session.selections.find(session.active);
   return (used == session.selections.end() ? 0 : used->second) < *agent->handoffs;
@@ -113,14 +114,55 @@ Json schema_of(const Swarm& swarm, const Edge& edge) {
           {"additionalProperties", false}};
 }
 
+// The edge's description, else the target agent's (MAG's node description: what the agent is
+// for helps the model choose), else a sentence naming the target.
 std::string description_of(const Swarm& swarm, const Edge& edge) {
-  return edge.description.empty() ? "Hand the conversation over to " + agent_label(swarm, edge.to) + "." : edge.description;
+  if (!edge.description.empty()) return edge.description;
+  const Agent* target = swarm.agent(edge.to);
+  if (target != nullptr && !target->description.empty()) return target->description;
+  return "Hand the conversation over to " + agent_label(swarm, edge.to) + ".";
+}
+
+// The single transfer tool's schema: `agent`, an enum of the targets offered (each once, in
+// declaration order), `reason`, and every model-supplied variable of those edges, nullable (strict
+// mode lists every property as required; a variable another target needs is sent as null).
+Json single_schema(const Swarm& swarm, const std::vector<const Edge*>& edges) {
+  Json targets = Json::array();
+  Json properties = Json::object();
+  for (const Edge* edge : edges) {
+    if (std::find(targets.begin(), targets.end(), Json(edge->to)) == targets.end()) targets.push_back(edge->to);
+  }
+  properties["agent"] = {{"type", "string"}, {"enum", targets}, {"description", "The agent to hand the conversation over to."}};
+  properties["reason"] = {{"type", {"string", "null"}}, {"description", "Why the conversation should go to that agent (optional)."}};
+  Json required = Json::array({"agent", "reason"});
+  for (const Edge* edge : edges) {
+    for (const Variable& v : edge->requires_) {
+      if (!v.from_model || properties.contains(v.name)) continue;
+      Json property = {{"type", {v.type, "null"}}};
+      property["description"] = (v.description.empty() ? "" : v.description + ". ") + "Needed to transfer to " + agent_label(swarm, edge->to) + "; null otherwise.";
+      properties[v.name] = std::move(property);
+      required.push_back(v.name);
+    }
+  }
+  return {{"type", "object"}, {"properties", std::move(properties)}, {"required", std::move(required)}, {"additionalProperties", false}};
+}
+
+std::string single_description(const Swarm& swarm, const std::vector<const Edge*>& edges) {
+  std::string out = "Hand the conversation over to another agent. The agents, and when to choose each:";
+  std::vector<std::string> seen;
+  for (const Edge* edge : edges) {
+    if (std::find(seen.begin(), seen.end(), edge->to) != seen.end()) continue;
+    seen.push_back(edge->to);
+    out += " " + edge->to + ": " + description_of(swarm, *edge);
+  }
+  return out;
 }
 
 std::size_t index_of(const Swarm& swarm, const Edge& edge) { return static_cast<std::size_t>(&edge - swarm.edges().data()); }
 
 Json handoff_outcome(const Swarm& swarm, SessionCore& session, const Edge& edge, const char* via, Json variables,
                      const Json& reason) {
+  if (edge.continuation) via = "continuation";
   Json outcome = {{"type", "handoff"}, {"via", via}, {"from", edge.from}, {"to", edge.to}, {"edge", index_of(swarm, edge)}};
   if (edge.offered && std::string(via) == "tool") {
     outcome["tool"] = edge.tool_name;
@@ -131,6 +173,11 @@ Json handoff_outcome(const Swarm& swarm, SessionCore& session, const Edge& edge,
   }
   ++session.hops;
   session.active = edge.to;
+  // SwarmForge's handoff event: what the edge requires and the values it went with.
+  Json required = Json::array();
+  for (const Variable& v : edge.requires_) required.push_back(v.name);
+  outcome["requiredVariables"] = std::move(required);
+  outcome["resolvedVariables"] = variables;
   outcome["variables"] = std::move(variables);
   outcome["reason"] = reason;
   return outcome;
@@ -214,7 +261,11 @@ Expected<Json, std::string> tool_definitions(const Swarm& swarm, const Agent* ag
   if (agent != nullptr) {
     for (const AgentTool& tool : agent->tools) tools.push_back({tool.name, tool.description, tool.parameters, strict_compatible(tool.parameters)});
   }
-  for (const Edge* edge : edges) tools.push_back({edge->tool_name, description_of(swarm, *edge), schema_of(swarm, *edge), true});
+  if (swarm.single_transfer_tool() && !edges.empty()) {
+    tools.push_back({kSingleTransferTool, single_description(swarm, edges), single_schema(swarm, edges), true});
+  } else {
+    for (const Edge* edge : edges) tools.push_back({edge->tool_name, description_of(swarm, *edge), schema_of(swarm, *edge), true});
+  }
 
   Json out = format == "ai-sdk" ? Json::object() : Json::array();
   for (Tool& tool : tools) {
@@ -238,8 +289,11 @@ Expected<Json, std::string> tool_definitions(const Swarm& swarm, const Agent* ag
 
 Json apply_rules(const Swarm& swarm, SessionCore& session) {
   if (!within_limits(swarm, session)) return nullptr;
+  // Continuation edges join the rules once the active agent has no selections left.
+  const bool exhausted = !selections_left(swarm, session);
   for (const Edge& edge : swarm.edges()) {
-    if (edge.from != session.active || !edge.when || edge.offered) continue;
+    if (edge.from != session.active || edge.offered) continue;
+    if (edge.continuation ? !exhausted : !edge.when) continue;
     if (!holds(swarm, edge, session.variables)) continue;
     bool ready = true;
     for (const Variable& v : edge.requires_) ready = ready && present(session.variables, v.name);
@@ -261,21 +315,49 @@ Json apply_tool_call(const Swarm& swarm, SessionCore& session, const std::string
     }
   }
   const Edge* edge = nullptr;
-  for (const Edge& e : swarm.edges()) {
-    if (e.from == session.active && e.offered && e.tool_name == name) edge = &e;
+  Json args = arguments.is_null() ? Json::object() : arguments;
+  if (swarm.single_transfer_tool() && name == kSingleTransferTool) {
+    // The target is an argument: the first edge to it offered now, else the first to it at all
+    // (whose refusal then says why it is not offered).
+    if (!args.is_object()) return rejected("the arguments of '" + name + "' must be a JSON object");
+    auto target = args.find("agent");
+    if (target == args.end() || !target->is_string()) return rejected("'" + name + "' needs 'agent': the id of the agent to transfer to");
+    const std::string to = target->get<std::string>();
+    for (const Edge& e : swarm.edges()) {
+      if (e.from != session.active || !e.offered || e.to != to) continue;
+      if (edge == nullptr || (!holds(swarm, *edge, session.variables) && holds(swarm, e, session.variables))) edge = &e;
+    }
+    if (edge == nullptr) {
+      std::string allowed;
+      for (const Edge* e : offered_tools(swarm, session)) allowed += (allowed.empty() ? "" : ", ") + e->to;
+      return rejected("'" + name + "' cannot transfer to '" + to + "': agent '" + session.active + "' may transfer to " +
+                      (allowed.empty() ? std::string("no agent now") : allowed));
+    }
+    // The schema sends every target's variables; the ones this edge does not take come as null.
+    args.erase("agent");
+    for (auto it = args.begin(); it != args.end();) {
+      bool mine = it.key() == "reason";
+      for (const Variable& v : edge->requires_) mine = mine || (v.from_model && v.name == it.key());
+      it = !mine && it->is_null() ? args.erase(it) : std::next(it);
+    }
+  } else {
+    for (const Edge& e : swarm.edges()) {
+      if (e.from == session.active && e.offered && e.tool_name == name) edge = &e;
+    }
   }
   if (edge == nullptr) return rejected("'" + name + "' is not a tool of agent '" + session.active + "'");
   if (!within_limits(swarm, session)) {
     return rejected("'" + name + "' is not available: this session has used its " + std::to_string(swarm.max_hops()) + " handoffs");
   }
   if (!selections_left(swarm, session)) {
+    const Agent* agent = swarm.agent(session.active);
+    if (agent != nullptr && agent->handoffs_disabled) return rejected("'" + name + "' is not available: agent '" + session.active + "' has handoffs disabled");
     return rejected("'" + name + "' is not available: agent '" + session.active + "' has used all its handoffs");
   }
   if (!holds(swarm, *edge, session.variables)) {
     return rejected("'" + name + "' is not available now: its condition `" + edge->when->source() + "` does not hold");
   }
 
-  Json args = arguments.is_null() ? Json::object() : arguments;
   if (!args.is_object()) return rejected("the arguments of '" + name + "' must be a JSON object");
   for (auto it = args.begin(); it != args.end(); ++it) {
     bool known = it.key() == "reason";
@@ -363,7 +445,7 @@ Expected<std::string, std::string> tool_result_text(const Swarm& swarm, const Js
   if (type != nullptr && *type == "handoff") {
     auto edge = outcome.find("edge");
     const std::string* via = text("via");
-    if (via == nullptr || *via != "tool") return unexpected(std::string("a handoff made by a rule has no tool result"));
+    if (via == nullptr || *via != "tool") return unexpected(std::string("a handoff made by a rule or a continuation has no tool result"));
     if (edge == outcome.end() || !edge->is_number_unsigned() || edge->get<std::uint64_t>() >= swarm.edges().size()) {
       return unexpected(std::string("the handoff's 'edge' is not the index of an edge of this swarm"));
     }

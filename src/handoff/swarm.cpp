@@ -1,5 +1,6 @@
 #include "handoff/swarm.h"
 
+#include <algorithm>
 #include <set>
 
 namespace handoff::swarm {
@@ -54,12 +55,16 @@ Expected<std::unique_ptr<Swarm>, std::vector<definition::Problem>> Swarm::from_j
     r.problem("", "expected an object");
     return unexpected(std::move(r.problems));
   }
-  r.only(document, "", {"format", "version", "name", "maxHops", "context", "includeSystem", "agents", "edges"});
+  r.only(document, "", {"format", "version", "name", "maxHops", "context", "includeSystem", "transferTools", "agents", "edges"});
   r.format_and_version(document, kSwarmFormat, kSwarmVersion);
   if (const std::string* name = r.string(document, "", "name", false)) swarm->name_ = *name;
   if (auto hops = r.count(document, "", "maxHops")) swarm->max_hops_ = *hops;
   if (const std::string* context = r.string(document, "", "context", false)) swarm->context_ = *context;
   if (auto system = r.boolean(document, "", "includeSystem")) swarm->include_system_ = *system;
+  if (const std::string* mode = r.string(document, "", "transferTools", false)) {
+    if (*mode == "single") swarm->single_tool_ = true;
+    else if (*mode != "per-target") r.problem("/transferTools", "expected \"per-target\" (one tool per edge, the default) or \"single\" (one transfer_to_agent tool)");
+  }
 
   const Json& agents = document.contains("agents") ? document["agents"] : Json();
   if (!agents.is_array() || agents.empty()) r.problem("/agents", "expected a non-empty array of agents");
@@ -72,7 +77,7 @@ Expected<std::unique_ptr<Swarm>, std::vector<definition::Problem>> Swarm::from_j
       r.problem(pointer, "expected an object");
       continue;
     }
-    r.only(a, pointer, {"id", "name", "description", "instructions", "entry", "handoffs", "tools"});
+    r.only(a, pointer, {"id", "name", "description", "instructions", "entry", "handoffs", "outputNodes", "visibleVariables", "tools"});
     Agent agent;
     const std::string* id = r.string(a, pointer, "id", true);
     if (!id) continue;
@@ -83,7 +88,24 @@ Expected<std::unique_ptr<Swarm>, std::vector<definition::Problem>> Swarm::from_j
     if (const std::string* v = r.string(a, pointer, "description", false)) agent.description = *v;
     if (const std::string* v = r.string(a, pointer, "instructions", false)) agent.instructions = *v;
     agent.entry = r.boolean(a, pointer, "entry").value_or(false);
-    agent.handoffs = r.count(a, pointer, "handoffs");
+    // null is MAG's "handoffs disabled"; a count is the agent's selection limit.
+    if (a.contains("handoffs") && a["handoffs"].is_null()) agent.handoffs_disabled = true;
+    else agent.handoffs = r.count(a, pointer, "handoffs");
+    if (a.contains("visibleVariables")) {
+      const Json& names = a["visibleVariables"];
+      std::vector<std::string> visible;
+      if (!names.is_array()) r.problem(pointer + "/visibleVariables", "expected an array of variable names");
+      for (std::size_t k = 0; names.is_array() && k < names.size(); ++k) {
+        if (!names[k].is_string() || names[k].get_ref<const std::string&>().empty()) {
+          r.problem(pointer + "/visibleVariables/" + std::to_string(k), "expected a variable name");
+        } else if (std::find(visible.begin(), visible.end(), names[k].get<std::string>()) != visible.end()) {
+          r.problem(pointer + "/visibleVariables/" + std::to_string(k), "'" + names[k].get<std::string>() + "' is listed twice");
+        } else {
+          visible.push_back(names[k].get<std::string>());
+        }
+      }
+      agent.visible_variables = std::move(visible);
+    }
     if (agent.entry && ++entries > 1) r.problem(pointer + "/entry", "only one agent can be the entry agent");
     if (a.contains("tools")) {
       const Json& tools = a["tools"];
@@ -128,7 +150,7 @@ Expected<std::unique_ptr<Swarm>, std::vector<definition::Problem>> Swarm::from_j
       r.problem(pointer, "expected an object");
       continue;
     }
-    r.only(e, pointer, {"from", "to", "description", "when", "offer", "toolName", "requires", "context", "includeSystem", "approval"});
+    r.only(e, pointer, {"from", "to", "description", "when", "offer", "toolName", "requires", "context", "includeSystem", "approval", "continuation"});
     Edge edge;
     const std::string* from = r.string(e, pointer, "from", true);
     const std::string* to = r.string(e, pointer, "to", true);
@@ -144,11 +166,21 @@ Expected<std::unique_ptr<Swarm>, std::vector<definition::Problem>> Swarm::from_j
       else r.problem(pointer + "/when", compiled.error().message);
     }
     auto offer = r.boolean(e, pointer, "offer");
-    edge.offered = !e.contains("when") || e["when"].is_null() || offer.value_or(false);
+    edge.continuation = r.boolean(e, pointer, "continuation").value_or(false);
+    edge.offered = !edge.continuation && (!e.contains("when") || e["when"].is_null() || offer.value_or(false));
+    if (edge.continuation && offer.value_or(false)) r.problem(pointer + "/offer", "a continuation edge is taken without the model, once its agent's handoffs are used up; it is not offered as a tool");
+    if (edge.continuation && from) {
+      const Agent* source = nullptr;
+      for (const Agent& a : swarm->agents_) source = a.id == *from ? &a : source;
+      if (source != nullptr && !source->handoffs && !source->handoffs_disabled) {
+        r.problem(pointer + "/continuation", "agent '" + *from + "' has no handoffs limit, so its selections never run out and this edge would never be taken; give it \"handoffs\": <count> or null");
+      }
+    }
     if (offer && !*offer && !edge.when) r.problem(pointer + "/offer", "an edge without `when` is always a tool; `offer: false` would make it unreachable");
     if (const std::string* name = r.string(e, pointer, "toolName", false)) {
       if (!valid_tool_name(*name)) r.problem(pointer + "/toolName", "a tool name must match ^[a-zA-Z0-9_-]{1,64}$");
       if (!edge.offered) r.problem(pointer + "/toolName", "a rule edge is not offered as a tool; add `offer: true`");
+      else if (swarm->single_tool_) r.problem(pointer + "/toolName", "with transferTools \"single\" every transfer is the one tool transfer_to_agent");
       edge.tool_name = *name;
     }
     if (const std::string* context = r.string(e, pointer, "context", false)) edge.context = *context;
@@ -190,6 +222,42 @@ Expected<std::unique_ptr<Swarm>, std::vector<definition::Problem>> Swarm::from_j
     }
     swarm->edges_.push_back(std::move(edge));
   }
+  // outputNodes (MAG's output_nodes): one LLM edge per listed agent, after the declared edges, in
+  // agent order. They are the set the model selects from, so the agent declares no other LLM edge.
+  for (std::size_t i = 0; agents.is_array() && i < agents.size(); ++i) {
+    const Json& a = agents[i];
+    if (!a.is_object() || !a.contains("outputNodes") || !a.contains("id") || !a["id"].is_string()) continue;
+    std::string pointer = "/agents/" + std::to_string(i) + "/outputNodes";
+    const std::string id = a["id"].get<std::string>();
+    const Json& nodes = a["outputNodes"];
+    if (!nodes.is_array() || nodes.size() < 2) {
+      r.problem(pointer, "expected an array of at least two agent ids: the targets the model selects from");
+      continue;
+    }
+    for (std::size_t k = 0; k < swarm->edges_.size(); ++k) {
+      if (swarm->edges_[k].from == id && swarm->edges_[k].offered) {
+        r.problem("/edges/" + std::to_string(k), "agent '" + id + "' lists outputNodes, which are its transfer edges; declare this target there");
+      }
+    }
+    std::set<std::string> seen;
+    for (std::size_t k = 0; k < nodes.size(); ++k) {
+      std::string at = pointer + "/" + std::to_string(k);
+      if (!nodes[k].is_string()) {
+        r.problem(at, "expected an agent id");
+        continue;
+      }
+      const std::string to = nodes[k].get<std::string>();
+      if (!ids.count(to)) r.problem(at, "'" + to + "' is not an agent of this swarm");
+      else if (to == id) r.problem(at, "an agent cannot hand off to itself");
+      else if (!seen.insert(to).second) r.problem(at, "'" + to + "' is listed twice");
+      else {
+        Edge edge;
+        edge.from = id;
+        edge.to = to;
+        swarm->edges_.push_back(std::move(edge));
+      }
+    }
+  }
   if (entries == 0 && swarm->agents_.size() > 1) {
     r.problem("/agents", "mark the agent sessions start with: exactly one agent needs \"entry\": true");
   }
@@ -202,6 +270,13 @@ Expected<std::unique_ptr<Swarm>, std::vector<definition::Problem>> Swarm::from_j
     for (std::size_t i = 0; i < swarm->edges_.size(); ++i) {
       const Edge& e = swarm->edges_[i];
       if (!e.offered) continue;
+      if (swarm->single_tool_) {  // one tool for every edge: only an agent tool of that name collides
+        auto clash = used.find({e.from, e.tool_name});
+        if (clash != used.end() && clash->second == SIZE_MAX) {
+          r.problem("/edges/" + std::to_string(i), "agent '" + e.from + "' has a tool named " + e.tool_name + ", the swarm's single transfer tool");
+        }
+        continue;
+      }
       auto [it, inserted] = used.try_emplace({e.from, e.tool_name}, i);
       if (!inserted && it->second == SIZE_MAX) {
         r.problem("/edges/" + std::to_string(i) + "/toolName", "tool '" + e.tool_name + "' is already a tool of agent '" + e.from + "'");
@@ -228,6 +303,7 @@ void Swarm::assign_tool_names() {
     if (e.offered && !e.tool_name.empty()) taken[e.from].insert(e.tool_name);
   }
   for (Edge& e : edges_) {
+    if (e.offered && single_tool_) e.tool_name = kSingleTransferTool;
     if (!e.offered || !e.tool_name.empty()) continue;
     std::string base = generated_tool_name(e.to);
     std::string name = base;
@@ -249,6 +325,8 @@ Json Swarm::to_json() const {
     if (!a.instructions.empty()) agent["instructions"] = a.instructions;
     if (a.entry) agent["entry"] = true;
     if (a.handoffs) agent["handoffs"] = *a.handoffs;
+    if (a.handoffs_disabled) agent["handoffs"] = nullptr;
+    if (a.visible_variables) agent["visibleVariables"] = *a.visible_variables;
     if (!a.tools.empty()) {
       Json tools = Json::array();
       for (const AgentTool& t : a.tools) {
@@ -266,7 +344,8 @@ Json Swarm::to_json() const {
     if (!e.description.empty()) edge["description"] = e.description;
     if (e.when) edge["when"] = e.when->source();
     if (e.when && e.offered) edge["offer"] = true;
-    if (e.offered) edge["toolName"] = e.tool_name;
+    if (e.offered && !single_tool_) edge["toolName"] = e.tool_name;
+    if (e.continuation) edge["continuation"] = true;
     if (!e.requires_.empty()) {
       Json requires_ = Json::array();
       for (const Variable& v : e.requires_) {
@@ -286,6 +365,7 @@ Json Swarm::to_json() const {
   out["maxHops"] = max_hops_;
   out["context"] = context_;
   out["includeSystem"] = include_system_;
+  if (single_tool_) out["transferTools"] = "single";
   out["agents"] = std::move(agents);
   out["edges"] = std::move(edges);
   return out;

@@ -30,6 +30,9 @@ using condition::Json;
 inline constexpr const char* kSwarmFormat = "handoff-graph/swarm";
 inline constexpr int kSwarmVersion = 1;
 inline constexpr std::uint32_t kDefaultMaxHops = 10;
+// The one transfer tool of a swarm with `transferTools: "single"` (SwarmForge's): the target is
+// its `agent` argument, an enum of the agents the active agent may transfer to now.
+inline constexpr const char* kSingleTransferTool = "transfer_to_agent";
 
 // A tool of an agent's own (not a transfer): the host runs its handler or mock.
 struct AgentTool {
@@ -46,6 +49,11 @@ struct Agent {
   std::string instructions;
   bool entry = false;
   std::optional<std::uint32_t> handoffs;  // selections this agent may make in a session
+  // `handoffs: null` (MAG's): no transfer tools at all; its continuation edges fire at once.
+  bool handoffs_disabled = false;
+  // SwarmForge's visible variables: the session variables this agent's model requests carry
+  // (absent: all of them).
+  std::optional<std::vector<std::string>> visible_variables;
   std::vector<AgentTool> tools;
 };
 
@@ -67,6 +75,9 @@ struct Edge {
   std::string context;  // "" (the swarm's default), "full", "last-user", "none", or a custom name
   std::optional<bool> include_system;
   bool approval = false;  // an LLM edge only: a transfer call pauses the turn until a human decides
+  // A rule edge taken only once its source agent has no selections left (its `handoffs` used up,
+  // or null): where the workflow continues when the model may no longer choose (MAG's limit).
+  bool continuation = false;
 };
 
 class Swarm {
@@ -77,6 +88,8 @@ class Swarm {
   const std::string& name() const { return name_; }
   std::uint32_t max_hops() const { return max_hops_; }
   const std::string& default_context() const { return context_; }
+  // Whether every transfer is one tool, kSingleTransferTool, instead of one tool per edge.
+  bool single_transfer_tool() const { return single_tool_; }
   bool include_system() const { return include_system_; }
   const std::vector<Agent>& agents() const { return agents_; }
   const std::vector<Edge>& edges() const { return edges_; }
@@ -91,6 +104,7 @@ class Swarm {
   std::uint32_t max_hops_ = kDefaultMaxHops;
   std::string context_ = "full";
   bool include_system_ = false;
+  bool single_tool_ = false;
   std::vector<Agent> agents_;
   std::vector<Edge> edges_;
   std::unique_ptr<condition::Interner> strings_ = std::make_unique<condition::Interner>();

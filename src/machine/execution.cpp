@@ -49,6 +49,7 @@ Execution::Execution(Machine& machine)
     : machine_(&machine),
       current_(*machine.state_index(*machine.options().start)),
       visits_(machine.states().size()),
+      selections_(machine.states().size()),
       tasks_(machine.states().size()) {
   machine.freeze();
   // Tasks without placeholders read the same in every run; the others wait for bind_variables.
@@ -63,6 +64,7 @@ std::uint32_t Execution::begin_step() {
   ++step_;
   ++visits_[current_];
   route_from_ = 0;
+  chosen_.reset();
   branches_.clear();
   branch_done_.clear();
   branches_pending_ = 0;
@@ -107,6 +109,46 @@ bool Execution::branch_revision(std::uint32_t branch) const {
 std::uint32_t Execution::concurrency() const {
   const auto& fan_out = machine_->states()[current_].fan_out;
   return fan_out ? fan_out->concurrency : 0;
+}
+
+Json Execution::transfers() const {
+  Json out = Json::array();
+  if (status_ != Status::InStep) return out;
+  const State& state = machine_->states()[current_];
+  if (!state.handoffs || selections_[current_] >= *state.handoffs) return out;
+  const auto& positions = machine_->graph().out_edges(state.node);
+  for (std::uint32_t p = 0; p < positions.size(); ++p) {
+    const MachineEdge& edge = machine_->edges()[positions[p]];
+    if (!edge.transfer) continue;
+    std::string description = !edge.description.empty() ? edge.description
+                              : edge.to == kEnd          ? std::string("Finish the run.")
+                                                         : "Go on to state '" + edge.to + "'.";
+    out.push_back({{"name", transfer_tool_name(edge.to)}, {"to", edge.to}, {"description", std::move(description)}});
+  }
+  return out;
+}
+
+Expected<void, std::string> Execution::choose_transfer(std::string_view choice) {
+  if (status_ != Status::InStep) return unexpected(std::string("a transfer is chosen during a step, by its handler"));
+  const State& state = machine_->states()[current_];
+  if (!state.handoffs) return unexpected("state '" + state.name + "' is not handoff-enabled");
+  if (selections_[current_] >= *state.handoffs) {
+    return unexpected("state '" + state.name + "' has used its " + std::to_string(*state.handoffs) +
+                      " handoffs in this run: its regular edges route now");
+  }
+  const auto& positions = machine_->graph().out_edges(state.node);
+  std::string offered;
+  for (std::uint32_t p = 0; p < positions.size(); ++p) {
+    const MachineEdge& edge = machine_->edges()[positions[p]];
+    if (!edge.transfer) continue;
+    std::string name = transfer_tool_name(edge.to);
+    if (choice == name || choice == edge.to) {
+      chosen_ = p;
+      return {};
+    }
+    offered += (offered.empty() ? "" : ", ") + name;
+  }
+  return unexpected("state '" + state.name + "' offers no transfer '" + std::string(choice) + "' (it offers " + offered + ")");
 }
 
 bool Execution::revision_applies() const {
@@ -232,6 +274,12 @@ void Execution::write_reserved(const condition::Path& path) {
 
 Status Execution::complete_step(const ValueRef* state_slots) {
   if (status_ != Status::InStep || !joined()) return status_;
+  if (chosen_) {  // the model chose: the transfer edge fires, whatever the regular edges say
+    std::uint32_t position = *chosen_;
+    chosen_.reset();
+    ++selections_[current_];
+    return finish_step(static_cast<std::int32_t>(position));
+  }
   const State& state = machine_->states()[current_];
   const auto& graph = machine_->graph();
   const auto& paths = graph.route_paths(state.node);
@@ -312,6 +360,7 @@ void Execution::cancel_step() {
   branch_done_.clear();
   branches_pending_ = 0;
   items_pending_ = false;
+  chosen_.reset();
   --visits_[current_];
   --step_;
   status_ = Status::Ready;
@@ -365,6 +414,11 @@ Json Execution::snapshot() const {
           {"visits", std::move(visits)},
           {"steps", std::move(steps)}};
   if (in_fan_out) out["branches"] = branch_list(branches_, &branch_done_);
+  Json selections = Json::object();
+  for (std::uint32_t i = 0; i < states.size(); ++i) {
+    if (selections_[i] > 0) selections[states[i].name] = selections_[i];
+  }
+  if (!selections.empty()) out["selections"] = std::move(selections);
   // The values the task templates were filled with: the initial state's, which later updates
   // may have replaced, so the state alone could not restore them.
   if (!machine_->template_variables().empty()) out["variables"] = variables_;
@@ -454,6 +508,18 @@ Expected<Execution, std::string> Execution::restore(Machine& machine, const Json
     execution.branch_done_ = std::move(done);
     execution.branches_pending_ = 0;
     for (bool d : execution.branch_done_) execution.branches_pending_ += d ? 0 : 1;
+  }
+  if (snapshot.contains("selections")) {
+    const Json& selections = snapshot["selections"];
+    if (!selections.is_object()) return fail("'selections' must be an object");
+    for (auto it = selections.begin(); it != selections.end(); ++it) {
+      auto state = machine.state_index(it.key());
+      if (!state || !count(it.value()) || !machine.states()[*state].handoffs ||
+          it.value().get<std::uint64_t>() > *machine.states()[*state].handoffs) {
+        return fail("'selections' names a state that is not handoff-enabled or a count above its handoffs");
+      }
+      execution.selections_[*state] = it.value().get<std::uint32_t>();
+    }
   }
 
   const Json& steps = snapshot.contains("steps") ? snapshot["steps"] : Json();

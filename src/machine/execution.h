@@ -130,6 +130,16 @@ class Execution {
   // preview of the value routing saw there (reserved names included), cut to 60 characters.
   const std::vector<std::pair<std::string, std::string>>& unmatched_reads() const { return unmatched_reads_; }
 
+  // A handoff-enabled state's transfers offered in the step under way: [{ name, to, description }]
+  // in declaration order while it has selections left in this run, else [] (as for any state).
+  condition::Json transfers() const;
+  // The handler's model chose `choice` (a tool name or a target state) among transfers(): the
+  // step routes there, counting one selection, instead of walking the regular edges. The error
+  // says why not (nothing is chosen then).
+  Expected<void, std::string> choose_transfer(std::string_view choice);
+  // Selections made in this run by `state`.
+  std::uint32_t selections(std::uint32_t state) const { return selections_[state]; }
+
   // Routes the step begun: `state_slots[i]` is the host's value at
   // machine().graph().route_paths(node)[i] on the merged state; reserved names are supplied here.
   // Continues from the edge after the last one a host function declined. Refused (the status stays
@@ -168,6 +178,8 @@ class Execution {
   std::vector<bool> branch_done_;
   std::uint32_t branches_pending_ = 0;
   bool items_pending_ = false;    // a map step begun, its list not yet marshalled
+  std::vector<std::uint32_t> selections_;  // per state: transfers chosen in this run
+  std::optional<std::uint32_t> chosen_;    // the transfer edge (position) chosen in the step under way
   condition::Json variables_ = condition::Json::object();
   std::vector<std::optional<std::string>> tasks_;
 };

@@ -255,6 +255,39 @@ Expected<void, Problem> Machine::add_subgraph(std::string_view name, const std::
   return {};
 }
 
+Expected<void, Problem> Machine::set_handoffs(std::string_view state, std::uint32_t count) {
+  if (frozen_) return unexpected(frozen_problem());
+  auto index = state_index(state);
+  if (!index) return unexpected(Problem{"unknown-state", "state " + in_quotes(state) + " is not declared", ""});
+  if (count > kMaxHandoffs) {
+    return unexpected(Problem{"bad-handoffs", "the handoffs of state " + in_quotes(state) + " must be an integer from 0 to 1000000",
+                              at("states", *index, "handoffs")});
+  }
+  states_[*index].handoffs = count;
+  return {};
+}
+
+Expected<void, EdgeRejection> Machine::add_transfer_edge(std::string_view from, std::string_view to,
+                                                         std::string_view description) {
+  auto added = add_edge(from, to, "false", description);
+  if (!added) return added;
+  edges_.back().when = std::nullopt;
+  edges_.back().transfer = true;
+  return {};
+}
+
+std::string transfer_tool_name(std::string_view to) {
+  if (to == kEnd) return "transfer_to_end";  // END's own name is an implementation detail
+  std::string out = "transfer_to_";
+  for (char byte : to) {
+    auto c = static_cast<unsigned char>(byte);
+    if ((c & 0xC0) == 0x80) continue;
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+    out += ok ? static_cast<char>(c) : '_';
+  }
+  return out.substr(0, 64);
+}
+
 const MachineEdge& Machine::out_edge(std::uint32_t state, std::uint32_t position) const {
   return edges_[graph_.out_edges(states_[state].node)[position]];
 }
@@ -333,6 +366,45 @@ std::vector<Problem> Machine::validate() const {
                           at("edges", i, "to")});
     }
   }
+  // Handoff-enabled states: at least two transfer edges (MAG's output_nodes), distinct tool names,
+  // and a regular edge to continue on once the selections are used up.
+  std::vector<std::uint32_t> transfers(states_.size());
+  std::vector<bool> regular(states_.size());
+  std::vector<std::vector<std::string>> tool_names(states_.size());
+  for (std::size_t i = 0; i < edges_.size(); ++i) {
+    auto from = state_index(edges_[i].from);
+    if (!from) continue;
+    if (!edges_[i].transfer) {
+      regular[*from] = true;
+      continue;
+    }
+    if (!states_[*from].handoffs) {
+      problems.push_back({"transfer-without-handoffs", describe_edge(i, edges_[i]) + " is a transfer edge, but state " +
+                                                           in_quotes(edges_[i].from) + " is not handoff-enabled (give it { handoffs })",
+                          at("edges", i)});
+    }
+    std::string name = transfer_tool_name(edges_[i].to);
+    auto& names = tool_names[*from];
+    if (std::find(names.begin(), names.end(), name) != names.end()) {
+      problems.push_back({"duplicate-transfer", describe_edge(i, edges_[i]) + ": state " + in_quotes(edges_[i].from) +
+                                                    " already offers " + name, at("edges", i)});
+    }
+    names.push_back(std::move(name));
+    ++transfers[*from];
+  }
+  for (std::size_t i = 0; i < states_.size(); ++i) {
+    if (!states_[i].handoffs || !has_edge[i]) continue;
+    if (transfers[i] < 2) {
+      problems.push_back({"too-few-transfers", "handoff-enabled state " + in_quotes(states_[i].name) + " has " +
+                                                   std::to_string(transfers[i]) + " transfer edge(s); it needs at least two to choose from",
+                          at("states", i)});
+    }
+    if (!regular[i]) {
+      problems.push_back({"no-continuation", "handoff-enabled state " + in_quotes(states_[i].name) +
+                                                 " has no regular edge to continue on once its handoffs are used up",
+                          at("states", i)});
+    }
+  }
   // Fan-out branches: declared, and not fan-outs themselves. A state that is only ever a branch
   // needs no edge of its own (the fan-out state routes after the join); one that an edge or the
   // start also reaches does.
@@ -359,6 +431,10 @@ std::vector<Problem> Machine::validate() const {
       } else if (states_[*b].fan_out) {
         problems.push_back({"nested-fan-out", kind + in_quotes(states_[i].name) + " runs " + in_quotes(branch) +
                                                   ", which fans out itself; a branch must be a plain state", pointer});
+      } else if (states_[*b].handoffs) {
+        // A branch's handler cannot choose where the run goes: the fan-out state routes.
+        problems.push_back({"handoff-branch", kind + in_quotes(states_[i].name) + " runs " + in_quotes(branch) +
+                                                  ", which is handoff-enabled; a branch cannot choose the next state", pointer});
       } else {
         branch_only[*b] = !reached[*b];
       }

@@ -113,6 +113,9 @@ struct State {
   bool feedback_on_revisit;
   graph::NodeId node;
   std::optional<TaskTemplate> task = std::nullopt;  // the state's task text, with {name} placeholders
+  // A handoff-enabled state (MAG's handoffs in a workflow): how many times per run the model may
+  // choose the next state through the state's transfer edges; then its regular edges route.
+  std::optional<std::uint32_t> handoffs = std::nullopt;
   std::optional<FanOut> fan_out = std::nullopt;
   std::shared_ptr<const Subgraph> subgraph = nullptr;
 };
@@ -125,7 +128,16 @@ struct MachineEdge {
   // Decided by a host function (JavaScript's addEdge(from, to, fn)) when routing reaches it: the
   // core walks the edges and stops there to ask (Execution, status AwaitingPredicate).
   bool predicate = false;
+  // Offered to a handoff-enabled state's model as the tool transfer_tool_name(to): taken only when
+  // the handler selects it (Execution::choose_transfer), never by routing.
+  bool transfer = false;
 };
+
+// The largest number of selections a handoff-enabled state may have.
+inline constexpr std::uint32_t kMaxHandoffs = 1'000'000;
+// A transfer edge's tool: transfer_to_end for END, else transfer_to_<to>, each character outside [a-zA-Z0-9_-] replaced by '_'
+// (a UTF-8 sequence counts as one), cut to 64.
+std::string transfer_tool_name(std::string_view to);
 
 class Machine {
  public:
@@ -161,6 +173,12 @@ class Machine {
   // An edge the host decides with a function of its own (MachineEdge::predicate).
   Expected<void, EdgeRejection> add_predicate_edge(std::string_view from, std::string_view to,
                                                    std::string_view description = {});
+  // Makes `state` handoff-enabled with `count` selections per run (refused once frozen, for an
+  // unknown state, or above kMaxHandoffs).
+  Expected<void, Problem> set_handoffs(std::string_view state, std::uint32_t count);
+  // A transfer edge (MachineEdge::transfer): to routing, an edge whose condition never holds.
+  Expected<void, EdgeRejection> add_transfer_edge(std::string_view from, std::string_view to,
+                                                  std::string_view description = {});
 
   // Every problem, in a fixed order: the name, maxSteps, start, edges (in order), fan-out branches
   // (in state order), states without edges, noFeedbackStates (in order).

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 
-import { init, HandoffGraph, StateMachine } from 'handoff-graph';
+import { init, HandoffGraph, StateMachine, Swarm } from 'handoff-graph';
 
 import { randomCase } from '../golden/hostile.mjs';
 import { launchBrowser, problems, using } from './harness.mjs';
@@ -36,6 +36,30 @@ function load(definition) {
   const reducers = {};
   for (const [key, reducer] of Object.entries(definition.reducers ?? {})) if (reducer === 'custom') reducers[key] = (_, update) => update;
   return StateMachine.fromJSON(definition, { reducers });
+}
+
+/**
+ * A swarm's flowchart (swarm.toMermaid: rule, LLM, hybrid and continuation edges, the session's
+ * active agent and handoffs marked), with its DAG model, for the renders below.
+ */
+function swarmMermaid() {
+  const swarm = new Swarm({
+    name: 'support',
+    agents: [{ id: 'triage', entry: true, handoffs: 1, description: 'Sorts requests' }, { id: 'billing' }, { id: 'human', name: 'Human operator' }, { id: 'closer' }],
+    edges: [
+      { from: 'triage', to: 'billing', when: "category == 'billing'" },
+      { from: 'triage', to: 'human' },
+      { from: 'billing', to: 'human', when: 'amount > 100', offer: true },
+      { from: 'triage', to: 'closer', continuation: true },
+    ],
+  });
+  try {
+    const session = swarm.createSession({ variables: { category: 'billing', amount: 500 } });
+    swarm.applyRules(session);
+    return { what: 'swarm flowchart', kind: 'flowchart', text: swarm.toMermaid({ session, direction: 'LR' }), dag: swarm.toDag({ session }) };
+  } finally {
+    swarm.dispose();
+  }
 }
 
 /** Both Mermaid kinds of random case `index`, with its trace marked, and its DAG model. */
@@ -159,6 +183,7 @@ test('Mermaid exports parse and render in Chromium with the mermaid package', { 
         { what: `golden ${name} flowchart`, kind: 'flowchart', text: golden(`${name}.flowchart.mmd`), dag: JSON.parse(golden(`${name}.dag.json`)) },
         { what: `golden ${name} state`, kind: 'state', text: golden(`${name}.state.mmd`), dag: JSON.parse(golden(`${name}.dag.json`)) },
       ]),
+      swarmMermaid(),
       ...cases.slice(0, 4).flatMap((c) => [
         { what: `${c.what} flowchart`, kind: 'flowchart', text: c.flowchart, dag: c.dag },
         { what: `${c.what} state`, kind: 'state', text: c.state, dag: c.dag },

@@ -66,7 +66,16 @@ inline Expected<std::map<std::string, std::string>, std::string> render(const Js
   const Json& definition = input["definition"];
   std::map<std::string, std::string> out;
   dag::Dag model;
-  if (definition.value("format", "") == definition::kGraphFormat) {
+  if (definition.value("format", "") == swarm::kSwarmFormat) {
+    auto loaded = swarm::Swarm::from_json(definition);
+    if (!loaded) return unexpected(definition::describe(loaded.error()));
+    out[".definition.json"] = pretty(loaded.value()->to_json());
+    model = dag::dag_of(*loaded.value());
+    // A swarm's marks are a session's (js: swarm.toDag({ session })): its active agent and handoffs.
+    if (input.contains("session")) {
+      if (auto applied = dag::apply_session(model, input["session"]); !applied) return unexpected("session: " + applied.error());
+    }
+  } else if (definition.value("format", "") == definition::kGraphFormat) {
     auto graph = definition::graph_from_json(definition);
     if (!graph) return unexpected(definition::describe(graph.error()));
     out[".definition.json"] = pretty(definition::to_json(graph.value()));
@@ -77,7 +86,7 @@ inline Expected<std::map<std::string, std::string>, std::string> render(const Js
     out[".definition.json"] = pretty(definition::to_json(*machine.value()));
     model = dag::dag_of(*machine.value());
   }
-  if (input.contains("trace")) {
+  if (input.contains("trace") && model.kind != "swarm") {
     if (auto applied = dag::apply_trace(model, input["trace"]); !applied) return unexpected("trace: " + applied.error());
   }
   // The JavaScript defaults (js/export.js): flowcharts top-down, state diagrams left to right.

@@ -144,5 +144,46 @@ TEST(ExportAgentEnsemble, OnlyStateMachinesHaveIt) {
   EXPECT_EQ(bad_trace.error(), "cannot mark this trace: the trace is not JSON");
 }
 
+// A swarm's model (issue 17): each edge by how it is taken, the entry agent as the start, and a
+// session's active agent and handoffs (from its checkpoints) marked; the same drawing natively
+// as in JavaScript (tests/js/seed-rows.test.mjs draws it with Graphviz).
+TEST(ExportSwarm, EdgesByViaAndASessionMarked) {
+  Json definition = Json::parse(R"({"format": "handoff-graph/swarm", "version": 1, "name": "support",
+    "agents": [{"id": "triage", "entry": true, "handoffs": 1}, {"id": "billing"}, {"id": "human"}, {"id": "closer"}],
+    "edges": [{"from": "triage", "to": "billing", "when": "category == 'billing'"}, {"from": "triage", "to": "human"},
+              {"from": "billing", "to": "human", "when": "amount > 100", "offer": true},
+              {"from": "triage", "to": "closer", "continuation": true}]})");
+  auto swarm = swarm::Swarm::from_json(definition);
+  ASSERT_TRUE(swarm.ok());
+  dag::Dag model = dag::dag_of(*swarm.value());
+  std::vector<std::string> vias;
+  for (const auto& e : model.edges) vias.push_back(e.via + ":" + e.tool);
+  EXPECT_EQ(vias, (std::vector<std::string>{"rule:", "llm:transfer_to_human", "hybrid:transfer_to_human", "continuation:"}));
+  Json session = {{"active", "human"},
+                  {"checkpoints", Json::array({{{"turn", 1}, {"tool", "lookup"}},
+                                               {{"turn", 1}, {"outcome", {{"type", "handoff"}, {"edge", 0}}}},
+                                               {{"turn", 1}, {"outcome", {{"type", "handoff_blocked"}, {"edge", 1}}}},
+                                               {{"turn", 2}, {"outcome", {{"type", "handoff"}, {"edge", 2}}}}})}};
+  auto marked = dag::render(model, session.dump(), "dag", {});
+  ASSERT_TRUE(marked.ok()) << marked.error();
+  Json out = Json::parse(marked.value());
+  EXPECT_EQ(out["kind"], "swarm");
+  EXPECT_EQ(out["edges"][0]["firedAtSteps"], Json::array({1}));
+  EXPECT_EQ(out["edges"][1]["firedAtSteps"], Json::array());
+  EXPECT_EQ(out["edges"][2]["firedAtSteps"], Json::array({2}));
+  EXPECT_EQ(out["nodes"][2]["id"], "human");
+  EXPECT_EQ(out["nodes"][2]["active"], true);
+  auto mermaid = dag::render(model, session.dump(), "mermaid", {"flowchart", "TD"});
+  ASSERT_TRUE(mermaid.ok());
+  for (const char* arrow : {" -->|", " -.->|", " ==>|", " --o|", "class n2 active"}) EXPECT_NE(mermaid.value().find(arrow), std::string::npos) << arrow;
+  auto dot = dag::render(model, "", "dot", {});
+  ASSERT_TRUE(dot.ok());
+  for (const char* style : {"style=dashed", "style=bold", "style=dotted"}) EXPECT_NE(dot.value().find(style), std::string::npos) << style;
+  EXPECT_EQ(dot.value().find("filled"), std::string::npos) << "no session, no active agent";
+  for (const char* bad : {R"({"active": "nobody"})", R"({"checkpoints": [{"outcome": {"type": "handoff", "edge": 7}}]})", "[]"}) {
+    EXPECT_FALSE(dag::render(model, bad, "dag", {}).ok()) << bad;
+  }
+}
+
 }  // namespace
 }  // namespace handoff::golden

@@ -39,11 +39,13 @@ Built build(const Json& spec) {
     else if (state.contains("map")) added = built.machine->add_map(name, state["map"]["state"].get<std::string>(), state["map"]["over"].get<std::string>(), concurrency);
     else added = built.machine->add_state(name);
     if (!added) note(added.error());
+    if (state.contains("handoffs")) EXPECT_TRUE(built.machine->set_handoffs(name, state["handoffs"].get<std::uint32_t>()));
   }
   for (const Json& edge : spec.value("edges", Json::array())) {
     std::optional<std::string> when;
     if (edge.contains("when")) when = edge["when"].get<std::string>();
-    auto added = built.machine->add_edge(edge["from"].get<std::string>(), edge["to"].get<std::string>(), when);
+    auto added = edge.value("transfer", false) ? built.machine->add_transfer_edge(edge["from"].get<std::string>(), edge["to"].get<std::string>())
+                                               : built.machine->add_edge(edge["from"].get<std::string>(), edge["to"].get<std::string>(), when);
     if (!added && added.error().problem) note(*added.error().problem);
   }
   for (const Problem& p : built.machine->validate()) note(p);

@@ -40,6 +40,10 @@ Built build(const Json& spec) {
     if (state.contains("task")) task = state["task"].get<std::string>();
     auto added = built.machine->add_state(state["name"].get<std::string>(), state.value("feedbackOnRevisit", true), task);
     if (!added) note(added.error());
+    if (added && state.contains("handoffs")) {
+      auto set = built.machine->set_handoffs(state["name"].get<std::string>(), state["handoffs"].get<std::uint32_t>());
+      if (!set) note(set.error());
+    }
   }
   for (const Json& edge : spec.value("edges", Json::array())) {
     std::optional<std::string> when;
@@ -47,6 +51,8 @@ Built build(const Json& spec) {
     std::string description = edge.value("description", "");
     auto added = edge.contains("predicate")
                      ? built.machine->add_predicate_edge(edge["from"].get<std::string>(), edge["to"].get<std::string>(), description)
+                 : edge.value("transfer", false)
+                     ? built.machine->add_transfer_edge(edge["from"].get<std::string>(), edge["to"].get<std::string>(), description)
                      : built.machine->add_edge(edge["from"].get<std::string>(), edge["to"].get<std::string>(), when, description);
     if (!added) {
       EXPECT_TRUE(added.error().problem.has_value()) << "unexpected syntax error";
@@ -144,6 +150,10 @@ void run_scenario(const Json& scenario) {
   Json predicate_calls = Json::array();
   std::map<std::uint32_t, std::uint32_t> calls_of_edge;
   bool predicate_threw = false;
+  // A handoff-enabled state's handler: what it was offered on each visit, and the scenario's
+  // choice for that visit ("choices": { state: [tool name, state name or null per visit] }).
+  Json transfers = Json::object();
+  const Json choices = scenario.value("choices", Json::object());
 
   Execution execution(machine);
   // The run's input variables are the initial state's top-level keys.
@@ -175,6 +185,15 @@ void run_scenario(const Json& scenario) {
     if (script.contains(s.name) && script[s.name].size() >= visit) update = script[s.name][visit - 1];
     last_update[s.name] = update;
     outputs[s.name].push_back(update);
+    if (s.handoffs) {
+      Json offered = Json::array();
+      for (const Json& t : execution.transfers()) offered.push_back(t["name"]);
+      transfers[s.name].push_back(offered);
+      if (choices.contains(s.name) && choices[s.name].size() >= visit && choices[s.name][visit - 1].is_string()) {
+        auto chosen = execution.choose_transfer(choices[s.name][visit - 1].get<std::string>());
+        if (!chosen) transfers[s.name].back().push_back("refused: " + chosen.error());
+      }
+    }
     merge(state, update, reducers);
     writer.write(state, machine.graph().route_paths(s.node));
     Status status = execution.complete_step(writer.slots().data());
@@ -242,6 +261,9 @@ void run_scenario(const Json& scenario) {
   }
   if (expect.contains("outputs")) {
     EXPECT_TRUE(same(outputs, expect["outputs"])) << outputs.dump();
+  }
+  if (expect.contains("transfers")) {
+    EXPECT_EQ(transfers, expect["transfers"]);
   }
   if (expect.contains("predicateCalls")) {
     EXPECT_EQ(predicate_calls, expect["predicateCalls"]);

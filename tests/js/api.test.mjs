@@ -105,7 +105,7 @@ describe('HandoffGraph', () => {
     assert.throws(() => g.addEdge('a', 'b', 42), { name: 'TypeError', message: /condition must be a string/ });
     assert.throws(() => g.route(7, {}), { name: 'TypeError', message: /route\(node\)/ });
     assert.throws(() => g.addNode(''), { name: 'TypeError', message: /non-empty/ });
-    assert.throws(() => g.addEdge('', 'b'), TypeError);
+    assert.throws(() => g.addEdge('', 'b'), { name: 'TypeError', message: 'addEdge("", "b"): a node id must be a non-empty string' });
     assert.equal(g.size, 4);
   });
 
@@ -159,6 +159,9 @@ describe('HandoffGraph', () => {
     assert.equal({}.polluted, undefined);
     assert.equal(Object.prototype.polluted, undefined);
     assert.throws(() => HandoffGraph.fromJSON('{'), DefinitionError);
+    // The whole document's pointer is "" ("/" would name a key ""), shown as (root).
+    assert.throws(() => HandoffGraph.fromJSON('[1]'), (e) => e instanceof DefinitionError
+      && e.problems[0].pointer === '' && e.message === 'invalid definition:\n(root): expected an object');
   });
 
   test('node ids that are Object.prototype names are ordinary ids', () => {

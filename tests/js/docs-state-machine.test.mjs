@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import { checkDocument, tableRows } from './docs-run.js';
 
 test('docs/state-machine.md: every snippet runs and prints exactly the output shown; the validation tables quote real messages', { timeout: 120_000 }, async (t) => {
-  const printed = await checkDocument(t, 'docs/state-machine.md', { minOutputs: 19 });
+  const printed = await checkDocument(t, 'docs/state-machine.md', { minOutputs: 20 });
   if (process.env.UPDATE_DOCS === '1') return;
   const markdown = readFileSync(new URL('../../docs/state-machine.md', import.meta.url), 'utf8');
   const rows = [...tableRows(markdown, '| code | refused by | message |'), ...tableRows(markdown, '| code | problem | message |')];

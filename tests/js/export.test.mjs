@@ -49,7 +49,8 @@ const AGENTENSEMBLE = '.agentensemble.json';
 function render(input) {
   const x = load(input.definition);
   try {
-    const marks = 'trace' in input ? { highlight: input.trace } : {};
+    // A swarm's marks are a session's (its active agent and handoffs); the others', a run or trace.
+    const marks = x instanceof Swarm ? ('session' in input ? { session: input.session } : {}) : 'trace' in input ? { highlight: input.trace } : {};
     const out = {
       '.definition.json': `${JSON.stringify(x.toJSON(), null, 2)}\n`,
       '.dag.json': `${JSON.stringify(x.toDag(marks), null, 2)}\n`,
@@ -200,8 +201,10 @@ function svgTexts(svg) {
 /** What each drawn element must show, from the DAG model: node labels, edge labels, fired counts. */
 function shownLabels(dag) {
   const labels = dag.nodes.map((n) => ({ what: `node ${JSON.stringify(n.id)}`, text: n.type === 'end' ? 'END' : n.id }));
+  // A swarm's edge shows how it is taken: its tool, its tool and condition, or 'continuation'.
+  const swarmLabel = (e) => ({ llm: e.tool, hybrid: `${e.tool} when ${e.when}`, continuation: e.when === null ? 'continuation' : `continuation when ${e.when}` })[e.via];
   for (const [i, e] of dag.edges.entries()) {
-    const text = e.when ?? e.description ?? '';
+    const text = (dag.kind === 'swarm' ? swarmLabel(e) : undefined) ?? e.when ?? e.description ?? '';
     if (text !== '') labels.push({ what: `edge ${i} label`, text });
     if (e.fired) labels.push({ what: `edge ${i} fired count`, text: `×${e.firedCount}` });
   }

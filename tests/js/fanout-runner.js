@@ -61,10 +61,10 @@ export async function runFanOutScenario(api, scenario) {
           } finally {
             seen.inFlight[name] -= 1;
           }
-        }),
+        }, state.handoffs === undefined ? undefined : { handoffs: state.handoffs }),
       );
     }
-    for (const edge of spec.edges ?? []) collect(() => machine.addEdge(edge.from, edge.to, edge.when));
+    for (const edge of spec.edges ?? []) collect(() => machine.addEdge(edge.from, edge.to, edge.transfer ? { transfer: true } : edge.when));
     collect(() => machine.validate());
     if (expect.problems) {
       expectEqual(problems, expect.problems, 'problems');

@@ -40,11 +40,14 @@ test('an abort of the run reaches every branch; the step fails with the branch e
       await abortableSleep(5_000, ctx.signal).catch(() => seen.push(`b:${ctx.signal.aborted}`));
       return { b: 'stopped' };
     })
-    .addState('c', () => ({ c: 'done' }))
+    .addState('c', () => {
+      // Once every branch has started (c is the last), the run is aborted.
+      setTimeout(() => controller.abort(reason), 10);
+      return { c: 'done' };
+    })
     .addEdge('fan', END);
   const controller = new AbortController();
   const reason = new Error('user cancelled');
-  setTimeout(() => controller.abort(reason), 20);
   const started = performance.now();
   await assert.rejects(m.run({}, { signal: controller.signal }), (error) => {
     assert.equal(error, reason);
@@ -84,12 +87,12 @@ test('execution.abort() while branches run aborts their signal', async () => {
       return { a: ctx.signal.aborted };
     })
     .addState('b', async (ctx) => {
+      setTimeout(() => exec.abort(), 10);  // once both branches run
       await abortableSleep(5_000, ctx.signal).catch(() => {});
       return { b: ctx.signal.aborted };
     })
     .addEdge('fan', 'fan');
   const exec = m.start({});
-  setTimeout(() => exec.abort(), 20);
   const run = await exec.run();
   assert.equal(run.reason, 'aborted');
   assert.deepEqual(run.state, { a: true, b: true });
@@ -213,7 +216,7 @@ test('fan-out and map states round-trip through the definition format', () => {
   assert.deepEqual(refuse([{ name: 'x', branches: 'a' }]), ['/states/0/branches: expected an array of state names']);
   assert.deepEqual(refuse([{ name: 'x', map: { state: 'a' } }]), ['/states/0/map/over: required']);
   assert.deepEqual(refuse([{ name: 'x', concurrency: 2 }]), ['/states/0/concurrency: only a fan-out state (branches) or a map state (map) has a concurrency']);
-  assert.deepEqual(refuse([{ name: 'x', branches: ['a'], task: 't' }]), ["/states/0: a fan-out or map state runs no handler of its own: it has no 'task' or 'feedbackOnRevisit'"]);
+  assert.deepEqual(refuse([{ name: 'x', branches: ['a'], task: 't' }]), ["/states/0: a fan-out or map state runs no handler of its own: it has no 'task', 'feedbackOnRevisit' or 'handoffs'"]);
   loaded.dispose();
   m.dispose();
 });

@@ -33,7 +33,7 @@ describe('Swarm options', () => {
   test('an unknown key of the constructor options is a TypeError with a suggestion', () => {
     throwsType(
       () => new Swarm(definition, { handler: {} }),
-      "Swarm options: unknown option 'handler' (did you mean 'handlers'?); allowed: contexts, handlers, mocks, instructions, reducers, state, extractVariables, inputGuardrails, outputGuardrails",
+      "Swarm options: unknown option 'handler' (did you mean 'handlers'?); allowed: contexts, handlers, mocks, instructions, reducers, state, extractVariables, extractIntents, inputGuardrails, outputGuardrails, tracing, traceLogPath",
     );
     throwsType(() => Swarm.fromJSON(definition, { extractVariable: () => ({}) }), /unknown option 'extractVariable' \(did you mean 'extractVariables'\?\)/);
     throwsType(() => new Swarm(definition, { [Symbol('x')]: 1 }), /unknown option Symbol\(x\)/);
@@ -76,7 +76,7 @@ describe('Swarm options', () => {
     const before = structuredClone(session);
     const model = () => ({ text: 'hi' });
     const attempts = [
-      [{ model, maxModelCall: 3 }, "runTurn options: unknown option 'maxModelCall' (did you mean 'maxModelCalls'?); allowed: model, toolFormat, jsonSchema, maxModelCalls, signal, store, toolState, agentConfig"],
+      [{ model, maxModelCall: 3 }, "runTurn options: unknown option 'maxModelCall' (did you mean 'maxModelCalls'?); allowed: model, toolFormat, jsonSchema, maxModelCalls, signal, store, toolState, agentConfig, statusEvents"],
       [{ model, toolformat: 'anthropic' }, /unknown option 'toolformat' \(did you mean 'toolFormat'\?\)/],
       [{ model, toolFormat: 'gemini' }, /toolFormat must be one of openai-responses, openai-chat, anthropic, ai-sdk, got string gemini/],
       [{ model, maxModelCalls: -1 }, /maxModelCalls must be an integer >= 0, got number -1/],

@@ -163,7 +163,7 @@ describe('revision feedback for the handler', () => {
     const text = kept[1].feedback;
     assert.equal(text, "Prior visit's output:\n{\"v\":1}\n\nGraph state 'a' visit #2. Prior visit's output is provided above; refine your response based on it.");
     assert.equal(kept[1].feedback, text, 'the same value on every read');
-    assert.deepEqual(Object.keys(kept[1]), ['state', 'step', 'visit', 'stateName', 'signal', 'revision', 'task']);
+    assert.deepEqual(Object.keys(kept[1]), ['state', 'step', 'visit', 'stateName', 'signal', 'revision', 'task', 'transfers']);
   });
 
   test('an update JSON cannot hold is named in the text instead of failing the revisit', async () => {

@@ -55,9 +55,11 @@ export async function runMachineScenario(api, scenario) {
     const feedback = {};
     const tasks = {};
     const predicateCalls = [];
+    const transfers = {};
     for (const state of spec.states ?? []) {
       const options = { feedbackOnRevisit: state.feedbackOnRevisit ?? true };
       if (state.task !== undefined) options.task = state.task;
+      if (state.handoffs !== undefined) options.handoffs = state.handoffs;
       collect(() =>
         machine.addState(state.name, (ctx) => {
           (revisions[ctx.stateName] ??= []).push(ctx.revision && { visit: ctx.revision.visit, previous: ctx.revision.previous });
@@ -66,12 +68,28 @@ export async function runMachineScenario(api, scenario) {
           if (ctx.revision && !ctx.revision.feedback.includes(`visit ${ctx.visit}`)) throw new Error('feedback sentence lacks the visit');
           if (Object.hasOwn(tasks, ctx.stateName) && tasks[ctx.stateName] !== ctx.task) throw new Error('a task changed between visits');
           tasks[ctx.stateName] = ctx.task;
+          if (state.handoffs !== undefined) {
+            // What the state was offered on this visit, then the scenario's choice (a refusal noted).
+            const offered = ctx.transfers.map((t) => t.name);
+            (transfers[ctx.stateName] ??= []).push(offered);
+            const choice = scenario.choices?.[ctx.stateName]?.[ctx.visit - 1];
+            if (typeof choice === 'string') {
+              try {
+                ctx.transfer(choice);
+              } catch (error) {
+                if (!(error instanceof RangeError)) throw error;
+                offered.push(`refused: ${error.message}`);
+              }
+            }
+          }
           return clone(scenario.script?.[ctx.stateName]?.[ctx.visit - 1] ?? undefined);
         }, options),
       );
     }
     (spec.edges ?? []).forEach((edge, index) => {
-      if (edge.predicate !== undefined) {
+      if (edge.transfer) {
+        collect(() => machine.addEdge(edge.from, edge.to, edge.description === undefined ? { transfer: true } : { transfer: true, description: edge.description }));
+      } else if (edge.predicate !== undefined) {
         collect(() => machine.addEdge(edge.from, edge.to, predicateOf(edge.predicate, index, predicateCalls), { description: edge.description ?? '' }));
       } else {
         collect(() => machine.addEdge(edge.from, edge.to, edge.description === undefined ? edge.when : { when: edge.when, description: edge.description }));
@@ -127,6 +145,7 @@ export async function runMachineScenario(api, scenario) {
       for (const s of steps) if (!Object.hasOwn(outputs, s.state) || outputs[s.state].length < s.visit) throw new Error(`no output for step ${s.step}`);
     }
     if (expect.predicateCalls) expectEqual(predicateCalls, expect.predicateCalls, 'predicate calls');
+    if (expect.transfers) expectEqual(transfers, expect.transfers, 'transfers');
     for (const [name, expected] of Object.entries(expect.revisions ?? {})) expectEqual(revisions[name] ?? [], expected, `revisions of ${name}`);
     for (const [name, expected] of Object.entries(expect.feedback ?? {})) expectEqual(feedback[name] ?? [], expected, `feedback of ${name}`);
     for (const [name, expected] of Object.entries(expect.tasks ?? {})) expectEqual(tasks[name], expected, `task of ${name}`);

@@ -177,6 +177,8 @@ function expectHandoff(swarm, session, call) {
     to: 'human',
     edge: 2,
     tool: 'transfer_to_human',
+    requiredVariables: ['ticketId', 'urgency', 'callback', 'budget'],
+    resolvedVariables: { urgency: 4, callback: true, budget: 12.5, ticketId: 'T-42' },
     variables: { urgency: 4, callback: true, budget: 12.5, ticketId: 'T-42' },
     reason: 'asked for a person',
   });

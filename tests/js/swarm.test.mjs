@@ -91,7 +91,7 @@ describe('tool calls', () => {
     const swarm = support();
     const session = swarm.createSession({ variables: { ticketId: 'T-9' } });
     const outcome = swarm.applyToolCall(session, { name: 'transfer_to_human', arguments: { urgency: 4, reason: 'asked for a person' } });
-    assert.deepEqual(outcome, { type: 'handoff', via: 'tool', from: 'triage', to: 'human', edge: 1, tool: 'transfer_to_human', variables: { urgency: 4, ticketId: 'T-9' }, reason: 'asked for a person' });
+    assert.deepEqual(outcome, { type: 'handoff', via: 'tool', from: 'triage', to: 'human', edge: 1, tool: 'transfer_to_human', requiredVariables: ['ticketId', 'urgency'], resolvedVariables: { urgency: 4, ticketId: 'T-9' }, variables: { urgency: 4, ticketId: 'T-9' }, reason: 'asked for a person' });
     assert.deepEqual([session.active, session.hops, session.selections, session.variables.urgency], ['human', 1, { triage: 1 }, 4]);
     assert.equal(session.checkpoints.length, 1);
   });
@@ -139,7 +139,7 @@ describe('rules', () => {
       ],
     });
     const session = swarm.createSession({ variables: { tier: 'gold', category: 'billing' } });
-    assert.deepEqual(swarm.applyRules(session), { type: 'handoff', via: 'rule', from: 'triage', to: 'billing', edge: 1, variables: {}, reason: null });
+    assert.deepEqual(swarm.applyRules(session), { type: 'handoff', via: 'rule', from: 'triage', to: 'billing', edge: 1, requiredVariables: [], resolvedVariables: {}, variables: {}, reason: null });
     const again = swarm.createSession({ variables: { tier: 'gold', accountId: 'A1' } });
     assert.equal(swarm.applyRules(again).to, 'vip');
     assert.equal(swarm.applyRules(again), null);

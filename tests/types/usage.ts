@@ -3,7 +3,7 @@
 import {
   init, HandoffGraph, Condition, compileCondition, evaluateCondition, heapUsed,
   ConditionSyntaxError, CycleError, DefinitionError, GraphValidationError, MaxStepsError, NoEdgeMatchedError,
-  StateMachine, Execution, END, Swarm, TOOL_FORMATS, type Session, type HandoffOutcome, type SwarmEvent, type Approval,
+  StateMachine, Execution, END, Swarm, TOOL_FORMATS, type Session, type HandoffOutcome, type AgentStatus, type SwarmDag, type TransferOption, type SwarmEvent, type Approval,
   type Explanation, type EdgeInfo, type GraphDefinition, type WasmSource, type Run, type StepRecord,
   type MachineEvent, type ExecutionSnapshot, type HandlerContext, type DagModel,
   MissingVariablesError, type AgentEnsembleDagModel, type EdgeContext, type BranchRecord, type FanOutOptions, type MapOptions, type SubgraphOptions, type SubgraphRecord,
@@ -154,6 +154,40 @@ async function swarms(): Promise<void> {
     if (e.type === 'guardrail_tripped') void [e.kind, e.guardrail, e.reason];
   }
   void pending;
+  // The seed systems' rows (issue 17): MAG's handoffs null, outputNodes and continuation edges,
+  // SwarmForge's single transfer tool, handoff variables and queued intents, llm4s's status.
+  const mag = new Swarm({
+    transferTools: 'single',
+    agents: [{ id: 'check', handoffs: null, outputNodes: ['a', 'b'] }, { id: 'a' }, { id: 'b' }],
+    edges: [{ from: 'check', to: 'a', continuation: true }],
+  }, { extractIntents: (input) => [input, { text: input, variables: { topic: 'x' } }] });
+  const magSession = mag.createSession();
+  const status: AgentStatus | undefined = magSession.status;
+  const moved = mag.applyRules(magSession);
+  if (moved !== null && moved.type === 'handoff') void [moved.via === 'continuation', moved.requiredVariables[0], moved.resolvedVariables];
+  for await (const e of mag.runTurn(magSession, 'hi', { model: async () => ({ text: 'x' }), statusEvents: true })) {
+    if (e.type === 'status') void [e.status, e.to, e.error];
+    if (e.type === 'error') void [e.source, e.message];
+    if (e.type === 'intent') void [e.index, e.count, e.text];
+    if (e.type === 'done' && e.answers !== undefined) void [e.answers[0]?.agent, e.queued];
+  }
+  const picture: string = mag.toMermaid({ session: magSession, direction: 'LR' }) + mag.toDot({ session: magSession, checkpoints: [] });
+  const dag: SwarmDag = mag.toDag();
+  void [picture, dag.edges[0]?.via, dag.nodes[0]?.active];
+  // A handoff-enabled StateMachine state (MAG's handoffs in a workflow).
+  const workflow = new StateMachine({ name: 'w', start: 'check' })
+    .addState('check', (ctx) => {
+      const options: readonly TransferOption[] = ctx.transfers;
+      if (options[0] !== undefined) ctx.transfer(options[0].name);
+    }, { handoffs: 2 })
+    .addEdge('check', 'fix', { transfer: true, description: 'Fix it' })
+    .addEdge('check', END, { transfer: true })
+    .addEdge('check', END);
+  // @ts-expect-error: a transfer edge is { transfer: true }
+  workflow.addEdge('check', 'fix', { transfer: false });
+  // @ts-expect-error: transferTools is 'per-target' or 'single'
+  void new Swarm({ transferTools: 'one', agents: [{ id: 'a' }] });
+  void status;
 }
 void swarms;
 

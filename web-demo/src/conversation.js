@@ -42,31 +42,25 @@ export function scriptedModel(script, { delayMs = 30, calls = new Map() } = {}) 
 }
 
 /**
- * The swarm as a DAG model for picture.js: agents as nodes (the entry one starts), edges labelled
- * with their rule or tool, `fired` with how often this conversation took them.
+ * The swarm's DAG model (swarm.toDag({ session }): the core marks the session's active agent and
+ * the handoffs its checkpoints record) in the shape picture.js draws: edges labelled by how they
+ * are taken (rule, tool, both, continuation), `fired` with how often the session took them.
  */
-export function swarmDag(definition, taken) {
-  const positions = new Map();
+export function swarmDag(dag) {
+  const label = (e) => {
+    if (e.via === 'llm') return `tool ${e.tool}`;
+    if (e.via === 'hybrid') return `tool ${e.tool} while ${e.when}`;
+    if (e.via === 'continuation') return e.when === null ? 'continuation' : `continuation when ${e.when}`;
+    return e.when;
+  };
   return {
-    kind: 'swarm',
-    nodes: definition.agents.map((a) => ({ id: a.id, type: 'state', start: a.entry === true || definition.agents.length === 1, description: a.description ?? a.name })),
-    edges: definition.edges.map((e, index) => {
-      const position = positions.get(e.from) ?? 0;
-      positions.set(e.from, position + 1);
-      const count = taken.get(index) ?? 0;
-      const label = e.when === undefined ? `tool ${e.toolName}` : e.offer ? `tool ${e.toolName} while ${e.when}` : e.when;
-      return { from: e.from, to: e.to, when: count > 0 ? `${label} ×${count}` : label, position, unconditional: e.when === undefined, fired: count > 0, firedCount: count, description: e.description };
-    }),
+    ...dag,
+    nodes: dag.nodes.map((n) => ({ ...n, type: 'state' })),
+    edges: dag.edges.map((e) => ({ ...e, when: e.fired ? `${label(e)} ×${e.firedCount}` : label(e), unconditional: e.via === 'llm' })),
   };
 }
 
-/** The definition's edge a handoff event took (for drawing; the swarm decided it). */
-function edgeOf(definition, event) {
-  return definition.edges.findIndex((e) => e.from === event.from && e.to === event.to && (event.via === 'rule' ? e.when !== undefined && e.offer !== true : e.toolName === event.tool));
-}
-
 export function createConversationPanel({ handoffs, onChange }) {
-  const taken = new Map();
   const calls = new Map();
   let running = null;   // the AbortController of the turn under way
   let session = null;   // the session the log belongs to
@@ -117,7 +111,6 @@ export function createConversationPanel({ handoffs, onChange }) {
     if (current === session) return;
     running?.abort();
     session = current;
-    taken.clear();
     calls.clear();
     clear(log);
     setStatus('idle', 'Send a message to run a turn.');
@@ -138,7 +131,6 @@ export function createConversationPanel({ handoffs, onChange }) {
     log.append(item('user', h('span.who', {}, 'you'), h('span.said', {}, text)));
     const model = scriptedModel(script, { calls });
     const callsBefore = new Map(calls);
-    const takenBefore = new Map(taken);
     let bubble = null;
     let bubbleAgent = null;
     try {
@@ -155,8 +147,6 @@ export function createConversationPanel({ handoffs, onChange }) {
           bubble = null;
           if (event.type === 'tool_use') log.append(item('tool_use', h('span.who', {}, event.agent), h('code', {}, `${event.call.name}(${compact(event.call.arguments)})`)));
           else if (event.type === 'handoff') {
-            const index = edgeOf(swarm.toJSON(), event);
-            if (index >= 0) taken.set(index, (taken.get(index) ?? 0) + 1);
             log.append(item('handoff', h('span.badge', {}, event.via === 'rule' ? 'handoff by rule' : 'handoff'), ` ${event.from} → ${event.to}`));
           } else if (event.type === 'handoff_blocked') {
             log.append(item('handoff_blocked', h('span.badge.warn', {}, 'blocked'), ` ${event.from} → ${event.to}: `, h('span.reason', {}, event.rejectionReason)));
@@ -175,8 +165,6 @@ export function createConversationPanel({ handoffs, onChange }) {
       // runTurn put the session back as it was; so do the script's counters and the picture.
       calls.clear();
       for (const [k, v] of callsBefore) calls.set(k, v);
-      taken.clear();
-      for (const [k, v] of takenBefore) taken.set(k, v);
       log.append(item('aborted', h('span.badge.bad', {}, 'stopped'), ' the turn was aborted; the session is as it was before it'));
       setStatus('aborted', 'Stopped: the session is as it was before the turn.');
       onChange?.();
@@ -197,8 +185,8 @@ export function createConversationPanel({ handoffs, onChange }) {
     sync,
     /** The swarm's picture with this conversation's handoffs, or null without a swarm. */
     dag() {
-      const { swarm } = handoffs.current();
-      return swarm ? swarmDag(swarm.toJSON(), taken) : null;
+      const { swarm, session: live } = handoffs.current();
+      return swarm ? swarmDag(swarm.toDag(live ? { session: live } : undefined)) : null;
     },
     get active() {
       return handoffs.current().session?.active;

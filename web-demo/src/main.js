@@ -205,13 +205,13 @@ const shareStatus = h('span.muted', { testid: 'share-status', role: 'status' });
 function model() {
   if (view === 'swarm') {
     const dag = conversation.dag();
-    const { swarm } = handoffs.current();
+    const { swarm, session } = handoffs.current();
     return dag && {
       base: swarm.name.replace(/[^\w.-]+/g, '-') || 'swarm',
       json: () => swarm.toJSON(),
-      dag: () => dag,
-      mermaid: null,
-      dot: null,
+      dag: () => swarm.toDag(session ? { session } : undefined),
+      mermaid: () => swarm.toMermaid(session ? { session } : undefined),
+      dot: () => swarm.toDot(session ? { session } : undefined),
     };
   }
   if (view === 'graph') {
@@ -241,7 +241,7 @@ function updateExportNote() {
     view === 'graph'
       ? 'Exports the graph of the Rules panel, with the route just taken marked.'
       : view === 'swarm'
-        ? 'Exports the swarm of the Handoffs panel (JSON, DAG, SVG), with the handoffs of the conversation marked.'
+        ? "Exports the swarm of the Handoffs panel (swarm.toDag, toMermaid, toDot), with the session's active agent and handoffs marked."
         : `Exports the state machine '${machine.name}', with the fired edges of the current run marked.`;
 }
 

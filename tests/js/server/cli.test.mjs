@@ -138,6 +138,17 @@ describe('serving', () => {
     assert.deepEqual((await request(second.url, 'GET', `sessions/${body.id}/checkpoints`)).body.checkpoints.map((c) => c.turn), [1, 2]);
   });
 
+  test('--trace-log FILE: one JSON line per event of every turn served', async (t) => {
+    const file = path.join(await directory(t), 'trace.jsonl');
+    const server = await serving(t, ['serve', SWARM_FILE, '--model', `module:${MODEL_FILE}`, '--port', '0', '--trace-log', file]);
+    const { body } = await request(server.url, 'POST', 'sessions', {});
+    const result = await turn(server.url, body.id, 'Where is my refund?');
+    const lines = (await readFile(file, 'utf8')).trim().split('\n').map((line) => JSON.parse(line));
+    assert.deepEqual(lines.map((l) => l.type), result.events.map((e) => e.event).filter((e) => e !== 'chunk'));
+    assert.ok(lines.every((l) => l.session === body.id && l.swarm === 'support'));
+    assert.equal((await cli(['serve', SWARM_FILE, '--model', `module:${MODEL_FILE}`, '--trace-log', ''])).code, 2);
+  });
+
   test('HANDOFF_GRAPH_TOKEN: every request needs Authorization: Bearer <token>', async (t) => {
     const server = await serving(t, ['serve', SWARM_FILE, '--model', `module:${MODEL_FILE}`, '--port', '0'], { env: { HANDOFF_GRAPH_TOKEN: 's3cret-token' } });
     for (const headers of [{}, { authorization: 'Bearer wrong' }, { authorization: 'Bearer s3cret-toke' }, { authorization: 'Bearer s3cret-tokenX' }, { authorization: 's3cret-token' }]) {

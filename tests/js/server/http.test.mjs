@@ -111,7 +111,7 @@ describe('routes', () => {
     const events = parseEvents(text);
     assert.deepEqual(events.map((e) => e.event), ['open', 'tool_use', 'handoff', 'tool_result', 'chunk', 'done']);
     for (const e of events) assert.equal(e.data.type, e.event);
-    assert.deepEqual(events[2].data, { type: 'handoff', via: 'tool', from: 'triage', to: 'billing', tool: 'transfer_to_billing', variables: {}, reason: null, edge: 0 });
+    assert.deepEqual(events[2].data, { type: 'handoff', via: 'tool', from: 'triage', to: 'billing', tool: 'transfer_to_billing', requiredVariables: [], resolvedVariables: {}, variables: {}, reason: null, edge: 0 });
     const done = events.at(-1).data;
     assert.deepEqual(done, {
       type: 'done', agent: 'billing', text: 'Billing here: you said "My invoice is wrong".', reason: 'answered',
@@ -120,7 +120,7 @@ describe('routes', () => {
     const session = (await request(url, 'GET', `sessions/${id}`)).body;
     assert.deepEqual([session.version, session.active, session.turn, session.checkpoints], [2, 'billing', 1, []]);
     const { body } = await request(url, 'GET', `sessions/${id}/checkpoints`);
-    const handoff = { type: 'handoff', via: 'tool', from: 'triage', to: 'billing', tool: 'transfer_to_billing', variables: {}, reason: null, edge: 0 };
+    const handoff = { type: 'handoff', via: 'tool', from: 'triage', to: 'billing', tool: 'transfer_to_billing', requiredVariables: [], resolvedVariables: {}, variables: {}, reason: null, edge: 0 };
     assert.deepEqual(body, { checkpoints: [{ turn: 1, hops: 1, active: 'billing', outcome: handoff }] });
     // A second turn: back to triage, one more checkpoint, version 3.
     const second = await turn(url, id, 'Something else');

@@ -1,0 +1,497 @@
+// Tracing: OpenTelemetry spans and a JSON-lines trace log for Swarm turns and StateMachine runs
+// (docs/server.md, "Tracing"). No dependency: spans go through `@opentelemetry/api` when the
+// application has it. The Node entry (js/node.js) tells this module how to import it and how to
+// open a trace log file; the browser entries do not (a bundler would have to resolve the optional
+// package, and there is no file system), so there `tracing: { api }` hands the module over and a
+// trace log is an error. Without a tracer and a log, every hook below is a no-op object: a turn
+// pays a few property reads.
+//
+// Spans follow the OpenTelemetry GenAI semantic conventions where they apply (gen_ai.*:
+// invoke_agent for a turn, chat for a model call, execute_tool for a tool, invoke_workflow for a
+// machine run) and use handoff_graph.* for what those conventions do not name (handoffs, route
+// decisions, state-machine steps). Children are started with the turn's (or run's) span as their
+// explicit parent; the model function, tool handlers and state handlers run with their own span
+// active, so that spans the application makes inside them nest there.
+import { checkOptions } from './options.js';
+import { describe } from './text.js';
+
+const INSTRUMENTATION = 'handoff-graph';
+const INSTRUMENTATION_VERSION = '0.1.0';
+const TRACING_OPTIONS = ['tracerProvider', 'api'];
+
+// How the host imports @opentelemetry/api and opens a trace log (set by js/node.js), or null.
+let importOpenTelemetry = null;
+let openTraceLogFile = null;
+let apiPromise = null;
+
+/** For the Node entry: how to import the OpenTelemetry API and open a trace log file. */
+export function configureTracingHost({ loadOpenTelemetry, openTraceLog }) {
+  importOpenTelemetry = loadOpenTelemetry;
+  openTraceLogFile = openTraceLog;
+}
+
+// The API module, or null when the application does not have it (looked for once per process).
+function loadApi() {
+  if (importOpenTelemetry === null) return Promise.resolve(null);
+  apiPromise ??= importOpenTelemetry().then(
+    (module) => (typeof module?.trace?.getTracer === 'function' ? module : typeof module?.default?.trace?.getTracer === 'function' ? module.default : null),
+    () => null,
+  );
+  return apiPromise;
+}
+
+const isApi = (api) => typeof api?.trace?.setSpan === 'function' && typeof api?.context?.with === 'function';
+
+/**
+ * Checks the `tracing` and `traceLogPath` options of a Swarm or a run; returns the settings that
+ * open() takes. `where` names the options object in errors.
+ */
+export function checkTracing(tracing, traceLogPath, where) {
+  if (tracing !== undefined && tracing !== false) {
+    const { tracerProvider, api } = checkOptions(tracing, TRACING_OPTIONS, `${where}.tracing`);
+    if (tracerProvider !== undefined && typeof tracerProvider?.getTracer !== 'function') {
+      throw new TypeError(`${where}.tracing.tracerProvider must be an OpenTelemetry TracerProvider (with getTracer()), got ${describe(tracerProvider)}`);
+    }
+    if (api !== undefined && !isApi(api)) throw new TypeError(`${where}.tracing.api must be the @opentelemetry/api module (import * as api from '@opentelemetry/api'), got ${describe(api)}`);
+  }
+  if (traceLogPath !== undefined) {
+    if (typeof traceLogPath !== 'string' && !(traceLogPath instanceof URL)) throw new TypeError(`${where}.traceLogPath must be a file path or a file: URL, got ${describe(traceLogPath)}`);
+    if (typeof traceLogPath === 'string' && traceLogPath.length === 0) throw new TypeError(`${where}.traceLogPath must be a file path, got an empty string`);
+    if (openTraceLogFile === null) {
+      throw new TypeError(`${where}.traceLogPath needs a file system: it works in Node (import 'handoff-graph' there); in this runtime, read the turn's events or use OpenTelemetry (options.tracing) instead`);
+    }
+  }
+  return { tracing: tracing === undefined ? {} : tracing, traceLogPath };
+}
+
+// ------------------------------------------------------------------------------------------
+// Spans
+
+const NO_SPAN = Object.freeze({
+  recording: false,
+  set(_attributes) {},
+  fail(_error) {},
+  end() {},
+  run: (fn) => fn(),
+});
+
+/** A span and the context that holds it (children start from that context). */
+class Span {
+  #api;
+  #span;
+  #context;
+  #ended = false;
+
+  constructor(api, span, context) {
+    this.#api = api;
+    this.#span = span;
+    this.#context = api.trace.setSpan(context, span);
+    this.recording = span.isRecording();
+  }
+
+  get context() {
+    return this.#context;
+  }
+
+  /** Sets the attributes whose values are defined (OpenTelemetry refuses undefined and null). */
+  set(attributes) {
+    if (!this.recording) return;
+    for (const [key, value] of Object.entries(attributes)) if (value !== undefined && value !== null) this.#span.setAttribute(key, value);
+  }
+
+  /** Records `error` and sets the span's status to ERROR. */
+  fail(error) {
+    if (this.#ended) return;
+    const message = error instanceof Error ? error.message : String(error);
+    this.#span.recordException(error instanceof Error ? error : { name: 'Error', message });
+    this.#span.setStatus({ code: this.#api.SpanStatusCode.ERROR, message });
+    this.#span.setAttribute('error.type', error instanceof Error ? error.name || 'Error' : '_OTHER');
+  }
+
+  end() {
+    if (this.#ended) return;
+    this.#ended = true;
+    this.#span.end();
+  }
+
+  /** Calls `fn` with this span active (spans made inside it become its children). */
+  run(fn) {
+    return this.#api.context.with(this.#context, fn);
+  }
+}
+
+// The tracer and API of a turn or a run, or null when there are no spans to make.
+async function openTracer({ tracing }) {
+  if (tracing === false) return null;
+  const api = tracing.api ?? (await loadApi());
+  if (api === null) {
+    if (tracing.tracerProvider !== undefined) throw new Error("tracing.tracerProvider needs @opentelemetry/api, which could not be imported: install it, or pass the module as tracing.api");
+    return null;
+  }
+  const provider = tracing.tracerProvider ?? api.trace.getTracerProvider();
+  const tracer = provider.getTracer(INSTRUMENTATION, INSTRUMENTATION_VERSION);
+  if (typeof tracer?.startSpan !== 'function') throw new TypeError(`tracing.tracerProvider.getTracer() returned ${describe(tracer)}, not an OpenTelemetry Tracer`);
+  return { api, tracer };
+}
+
+// ------------------------------------------------------------------------------------------
+// The trace log: one JSON object per line, appended. A turn's lines are written as they happen
+// (a crash keeps what came before it), each in one append of a whole line through one writer
+// per file in the process, so that concurrent turns never interleave within a line; the turn
+// waits for its lines before it ends, and a write that failed fails the turn.
+
+class TraceLog {
+  #file;
+  #base;
+  #writes = [];
+
+  constructor(file, base) {
+    this.#file = file;
+    this.#base = base;
+  }
+
+  write(record) {
+    let line;
+    try {
+      line = `${JSON.stringify({ time: new Date().toISOString(), ...this.#base, ...record })}\n`;
+    } catch (error) {
+      line = `${JSON.stringify({ time: new Date().toISOString(), ...this.#base, type: record.type, unserializable: String(error?.message ?? error) })}\n`;
+    }
+    const written = this.#file.append(line);
+    // Awaited by flush(); until then a failure must not count as an unhandled rejection.
+    written.catch(() => {});
+    this.#writes.push(written);
+  }
+
+  /** Waits for every line written so far; rejects with the first write that failed. */
+  async flush() {
+    const writes = this.#writes;
+    this.#writes = [];
+    const results = await Promise.allSettled(writes);
+    const failed = results.find((r) => r.status === 'rejected');
+    if (failed !== undefined) throw new Error(`the trace log could not be written: ${failed.reason?.message ?? failed.reason}`, { cause: failed.reason });
+  }
+}
+
+// What an event carries that does not belong in a log line: the live session, the SDK's raw response.
+function logRecord(event) {
+  const { session: _session, raw: _raw, ...record } = event;
+  return record;
+}
+
+// ------------------------------------------------------------------------------------------
+// A Swarm turn
+
+const NO_TRACE = Object.freeze({
+  route(_from, _outcome, _edge) {},
+  modelCall: (_agent, _request, call, read) => (async function* () {
+    return yield* read(await call());
+  })(),
+  toolCall: (_agent, _tool, _call, run) => run(),
+});
+
+/** The hooks of a turn without tracing (runTurn's own calls of #rules etc. take it by default). */
+export const NO_TURN_TRACE = NO_TRACE;
+
+class TurnTrace {
+  #api;
+  #tracer;
+  #turn;
+  #swarm;
+
+  constructor(otel, turnSpan, swarm) {
+    this.#api = otel?.api ?? null;
+    this.#tracer = otel?.tracer ?? null;
+    this.#turn = turnSpan;
+    this.#swarm = swarm;
+  }
+
+  /** A child of the turn's span. */
+  child(name, attributes, kind) {
+    if (this.#tracer === null || !this.#turn.recording) return NO_SPAN;
+    const span = this.#tracer.startSpan(name, { attributes: defined(attributes), kind: kind ?? this.#api.SpanKind.INTERNAL }, this.#turn.context);
+    return new Span(this.#api, span, this.#turn.context);
+  }
+
+  /** A rule-edge route decision of agent `from`: `outcome` (a handoff) or null when no rule held. */
+  route(from, outcome, edge) {
+    const span = this.child('handoff_graph.route', {
+      'handoff_graph.swarm': this.#swarm,
+      'gen_ai.agent.name': from,
+      'handoff_graph.route.matched': outcome !== null,
+      'handoff_graph.edge.index': outcome?.edge,
+      'handoff_graph.edge.to': outcome?.to,
+      'handoff_graph.edge.condition': edge?.when,
+    });
+    span.end();
+  }
+
+  /** A handoff (a rule edge or a transfer tool), from its event. */
+  handoff(event) {
+    const span = this.child('handoff_graph.handoff', {
+      'handoff_graph.swarm': this.#swarm,
+      'handoff_graph.handoff.from': event.from,
+      'handoff_graph.handoff.to': event.to,
+      'handoff_graph.edge.index': event.edge,
+      'handoff_graph.handoff.by': event.by ?? (event.tool === undefined ? undefined : 'tool'),
+      'gen_ai.tool.name': event.tool,
+      'handoff_graph.handoff.reason': typeof event.reason === 'string' ? event.reason : undefined,
+    });
+    span.end();
+  }
+
+  /** The model call `call()` of `agent`, its answer read by `read(result)` (a generator). */
+  async *modelCall(agent, request, call, read) {
+    const model = modelName(request);
+    const span = this.child(model === undefined ? 'chat' : `chat ${model}`, {
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.agent.name': agent,
+      'gen_ai.request.model': model,
+      'handoff_graph.tools.offered': Array.isArray(request.tools) ? request.tools.length : Object.keys(request.tools ?? {}).length,
+    }, this.#api?.SpanKind.CLIENT);
+    try {
+      const answer = yield* read(await span.run(call));
+      span.set({
+        'gen_ai.response.finish_reasons': typeof answer.finishReason === 'string' ? [answer.finishReason] : undefined,
+        'gen_ai.usage.input_tokens': tokens(answer.usage, 'inputTokens', 'input_tokens', 'prompt_tokens', 'promptTokens'),
+        'gen_ai.usage.output_tokens': tokens(answer.usage, 'outputTokens', 'output_tokens', 'completion_tokens', 'completionTokens'),
+        'handoff_graph.tool_calls': answer.toolCalls.length,
+      });
+      return answer;
+    } catch (error) {
+      span.fail(error);
+      throw error;
+    } finally {
+      span.end();
+    }
+  }
+
+  /** The agent's own tool `tool` run by `run()` (resolves { kind, value }). */
+  async toolCall(agent, tool, call, run) {
+    const span = this.child(`execute_tool ${tool}`, {
+      'gen_ai.operation.name': 'execute_tool',
+      'gen_ai.agent.name': agent,
+      'gen_ai.tool.name': tool,
+      'gen_ai.tool.type': 'function',
+      'gen_ai.tool.call.id': typeof call?.id === 'string' ? call.id : undefined,
+    });
+    try {
+      const ran = await span.run(run);
+      span.set({ 'handoff_graph.tool.by': ran.kind });
+      return ran;
+    } catch (error) {
+      span.fail(error);
+      throw error;
+    } finally {
+      span.end();
+    }
+  }
+}
+
+function defined(attributes) {
+  const out = {};
+  for (const [key, value] of Object.entries(attributes)) if (value !== undefined && value !== null) out[key] = value;
+  return out;
+}
+
+// The model's name when the request says it: the agent's config (runTurn's agentConfig) or the agent.
+function modelName(request) {
+  const model = request?.config?.model ?? request?.agent?.model;
+  return typeof model === 'string' && model.length > 0 ? model : undefined;
+}
+
+function tokens(usage, ...names) {
+  if (typeof usage !== 'object' || usage === null) return undefined;
+  for (const name of names) if (Number.isFinite(usage[name])) return usage[name];
+  return undefined;
+}
+
+/**
+ * Runs one turn (`run(trace)`, an async generator of the turn's events) inside a turn span and
+ * the trace log, per `settings` (checkTracing). `info`: { swarm, session, agent, approvalId? }.
+ */
+export async function* traceTurn(settings, info, run) {
+  const otel = await openTracer(settings);
+  const log = settings.traceLogPath === undefined ? null : new TraceLog(await openTraceLogFile(settings.traceLogPath), { swarm: info.swarm, session: info.session });
+  if (otel === null && log === null) {
+    yield* run(NO_TRACE);
+    return;
+  }
+  let turnSpan = NO_SPAN;
+  if (otel !== null) {
+    const { api, tracer } = otel;
+    const parent = api.context.active();
+    const span = tracer.startSpan(`invoke_agent ${info.agent}`, {
+      kind: api.SpanKind.INTERNAL,
+      attributes: defined({
+        'gen_ai.operation.name': 'invoke_agent',
+        'gen_ai.agent.name': info.agent,
+        'gen_ai.conversation.id': info.session,
+        'handoff_graph.swarm': info.swarm,
+        'handoff_graph.approval.id': info.approvalId,
+      }),
+    }, parent);
+    turnSpan = new Span(api, span, parent);
+  }
+  const trace = new TurnTrace(otel, turnSpan, info.swarm);
+  let failure = null;
+  try {
+    for await (const event of run(trace)) {
+      if (event.type === 'handoff') trace.handoff(event);
+      else if (event.type === 'open') turnSpan.set({ 'handoff_graph.turn': event.turn });
+      else if (event.type === 'done') turnSpan.set({ 'handoff_graph.turn.reason': event.reason, 'handoff_graph.agent.final': event.agent });
+      else if (event.type === 'guardrail_tripped') turnSpan.set({ 'handoff_graph.guardrail.tripped': `${event.kind}:${event.agent}` });
+      if (log !== null && event.type !== 'chunk') {
+        log.write(logRecord(event));
+        // The turn is not done before its lines are: a failed write fails it, before `done`.
+        if (event.type === 'done') await log.flush();
+      }
+      yield event;
+    }
+  } catch (error) {
+    failure = error;
+    turnSpan.fail(error);
+    if (log !== null) log.write({ type: 'error', name: error?.name ?? 'Error', message: String(error?.message ?? error) });
+    throw error;
+  } finally {
+    turnSpan.end();
+    // A turn that failed reports its own error; a log write that failed meanwhile is secondary.
+    if (log !== null) await log.flush().catch((error) => (failure === null ? Promise.reject(error) : undefined));
+  }
+}
+
+// ------------------------------------------------------------------------------------------
+// A StateMachine run
+
+const NO_STEP = Object.freeze({
+  run: (fn) => fn(),
+  route: () => NO_SPAN,
+  fail(_error) {},
+  end(_record) {},
+});
+const NO_RUN_TRACE = Object.freeze({
+  step: (_begun) => NO_STEP,
+  event(_record) {},
+});
+
+/** The hooks of a machine run without tracing. */
+export const NO_MACHINE_TRACE = NO_RUN_TRACE;
+
+class StepSpan {
+  #api;
+  #tracer;
+  #span;
+
+  constructor(api, tracer, span) {
+    this.#api = api;
+    this.#tracer = tracer;
+    this.#span = span;
+  }
+
+  run(fn) {
+    return this.#span.run(fn);
+  }
+
+  /** The route decision after the handler: a child span, ended by the caller with its outcome. */
+  route() {
+    if (!this.#span.recording) return NO_SPAN;
+    return new Span(this.#api, this.#tracer.startSpan('handoff_graph.route', { kind: this.#api.SpanKind.INTERNAL }, this.#span.context), this.#span.context);
+  }
+
+  fail(error) {
+    this.#span.fail(error);
+  }
+
+  /** Ends the step with its record (next, edge). */
+  end(record) {
+    if (record !== undefined) this.#span.set({ 'handoff_graph.step.next': record.next, 'handoff_graph.edge.index': record.edge });
+    this.#span.end();
+  }
+}
+
+class RunTrace {
+  #otel;
+  #runSpan;
+  #log;
+  #machine;
+  #failure = null;
+
+  constructor(otel, runSpan, log, machine) {
+    this.#otel = otel;
+    this.#runSpan = runSpan;
+    this.#log = log;
+    this.#machine = machine;
+  }
+
+  /** A step's span (a child of the run's), with the handler to run inside it. */
+  step(begun) {
+    if (this.#otel === null || !this.#runSpan.recording) return NO_STEP;
+    const { api, tracer } = this.#otel;
+    const parent = this.#runSpan.context;
+    const span = tracer.startSpan(`handoff_graph.step ${begun.state.name}`, {
+      kind: api.SpanKind.INTERNAL,
+      attributes: { 'handoff_graph.machine': this.#machine, 'handoff_graph.state': begun.state.name, 'handoff_graph.step': begun.step, 'handoff_graph.visit': begun.visit },
+    }, parent);
+    return new StepSpan(api, tracer, new Span(api, span, parent));
+  }
+
+  /** A log line (a step's record). */
+  event(record) {
+    this.#log?.write(record);
+  }
+
+  /** The run ended with `result`. */
+  succeeded(result) {
+    this.#runSpan.set({ 'handoff_graph.run.reason': result.reason, 'handoff_graph.run.steps': result.stepsRun });
+    this.#log?.write({ type: 'end', reason: result.reason, stepsRun: result.stepsRun });
+  }
+
+  /** The run failed with `error`. */
+  failed(error) {
+    this.#failure = error;
+    this.#runSpan.fail(error);
+    this.#log?.write({ type: 'error', name: error?.name ?? 'Error', message: String(error?.message ?? error) });
+  }
+
+  /** Ends the run's span and waits for its log lines: rejects when one could not be written (unless the run failed anyway). */
+  async close() {
+    this.#runSpan.end();
+    if (this.#log !== null) await this.#log.flush().catch((error) => (this.#failure === null ? Promise.reject(error) : undefined));
+  }
+}
+
+/** Sets a route span's attributes from the step's record and the edge that fired (or none), and ends it. */
+export function endRoute(span, record, edge) {
+  span.set({
+    'handoff_graph.route.matched': record.edge !== null,
+    'handoff_graph.edge.index': record.edge,
+    'handoff_graph.edge.to': edge?.to,
+    'handoff_graph.edge.condition': edge?.when ?? undefined,
+    'handoff_graph.edge.description': edge?.description || undefined,
+  });
+  span.end();
+}
+
+const NO_RUN = Object.freeze({ ...NO_RUN_TRACE, succeeded(_result) {}, failed(_error) {}, close: async () => {} });
+
+/**
+ * Opens the trace of a machine run per `settings` (checkTracing): a run span (a child of the
+ * active context) and the trace log. `info`: { machine, runId? }. The caller reports the run's
+ * end (succeeded / failed) and then awaits close().
+ */
+export async function openRunTrace(settings, info) {
+  const otel = await openTracer(settings);
+  const log = settings.traceLogPath === undefined ? null : new TraceLog(await openTraceLogFile(settings.traceLogPath), { machine: info.machine, ...(info.runId === undefined ? {} : { runId: info.runId }) });
+  if (otel === null && log === null) return NO_RUN;
+  let runSpan = NO_SPAN;
+  if (otel !== null) {
+    const { api, tracer } = otel;
+    const parent = api.context.active();
+    const span = tracer.startSpan(`invoke_workflow ${info.machine}`, {
+      kind: api.SpanKind.INTERNAL,
+      attributes: defined({ 'gen_ai.operation.name': 'invoke_workflow', 'handoff_graph.machine': info.machine, 'handoff_graph.run.id': info.runId }),
+    }, parent);
+    runSpan = new Span(api, span, parent);
+  }
+  return new RunTrace(otel, runSpan, log, info.machine);
+}
