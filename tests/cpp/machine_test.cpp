@@ -139,7 +139,7 @@ void run_scenario(const Json& scenario) {
   }
   ASSERT_TRUE(built.problems.empty()) << Json(built.problems).dump();
   Machine& machine = *built.machine;
-  const Json& script = scenario["script"];
+  const Json script = scenario.value("script", Json::object());  // (a scenario may script nothing)
   const Json& spec_edges = scenario["machine"].value("edges", Json::array());
   const Json reducers = scenario["machine"].value("reducers", Json::object());
   Json state = scenario["initialState"];
