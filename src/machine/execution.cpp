@@ -116,9 +116,8 @@ Json Execution::transfers() const {
   if (status_ != Status::InStep) return out;
   const State& state = machine_->states()[current_];
   if (!state.handoffs || selections_[current_] >= *state.handoffs) return out;
-  const auto& positions = machine_->graph().out_edges(state.node);
-  for (std::uint32_t p = 0; p < positions.size(); ++p) {
-    const MachineEdge& edge = machine_->edges()[positions[p]];
+  for (auto position : machine_->graph().out_edges(state.node)) {
+    const MachineEdge& edge = machine_->edges()[position];
     if (!edge.transfer) continue;
     std::string description = !edge.description.empty() ? edge.description
                               : edge.to == kEnd          ? std::string("Finish the run.")
