@@ -71,5 +71,20 @@ export const StepInfo = Object.freeze({
   length: 7,
 });
 
+/** BRANCHES_HEADER: word offsets of the record */
+export const BranchesHeader = Object.freeze({
+  count: 0,
+  concurrency: 1,
+  length: 2,
+});
+
+/** BRANCH: word offsets of the record */
+export const Branch = Object.freeze({
+  state: 0,
+  visit: 1,
+  revision: 2,
+  length: 3,
+});
+
 /** What hg_contract_fingerprint() of a module built from the same header returns. */
-export const FINGERPRINT = 0x8f988b84;
+export const FINGERPRINT = 0x50125d91;

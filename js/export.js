@@ -17,11 +17,16 @@ const FORMATS = {
   mermaid: { method: 'toMermaid', allowed: ['kind', 'direction', ...MARKS] },
 };
 
-// What the core reads of a machine run: its reason and each step's state and fired edge. The
+// What the core reads of a machine run: its reason and each step's state, fired edge and branches. The
 // rest (the state, the outputs) may be large, or hold what JSON cannot, and is not needed.
 function traceOf(highlight) {
   if (typeof highlight !== 'object' || highlight === null || Array.isArray(highlight) || !Array.isArray(highlight.steps)) return highlight;
-  const steps = highlight.steps.map((s) => (typeof s === 'object' && s !== null && !Array.isArray(s) ? { step: s.step, state: s.state, edge: s.edge } : s));
+  const steps = highlight.steps.map((s) => {
+    if (typeof s !== 'object' || s === null || Array.isArray(s)) return s;
+    // A fan-out step's branches are visits too (their states only).
+    if (!Array.isArray(s.branches)) return { step: s.step, state: s.state, edge: s.edge };
+    return { step: s.step, state: s.state, edge: s.edge, branches: s.branches.map((b) => ({ state: b?.state })) };
+  });
   return 'reason' in highlight ? { reason: highlight.reason, steps } : { steps };
 }
 

@@ -241,6 +241,10 @@ export interface HandlerContext<S = Record<string, unknown>> {
   feedback: string | null;
   /** The state's task with its {placeholders} filled from the input variables; null without one. */
   task: string | null;
+  /** In a branch of a fan-out: its position among the branches (in a map, the item's index in the list). */
+  index?: number;
+  /** In a branch of a map: the list's item it runs for. */
+  item?: unknown;
   /**
    * A handoff-enabled state's transfers offered now (its transfer edges, while it has handoffs
    * left in this run); [] otherwise. Give them to the model as tools.
@@ -255,6 +259,39 @@ export interface TransferOption {
   readonly name: string;
   readonly to: string;
   readonly description: string;
+}
+
+/** A branch of a fan-out step: a visit of a branch state. */
+export interface BranchRecord {
+  state: string;
+  visit: number;
+}
+
+/** addFanOut's options. */
+export interface FanOutOptions {
+  /** At most this many branches run at once (an integer from 1 to 1,000,000); all at once by default. */
+  concurrency?: number;
+}
+
+/** addSubgraph's options: which values go in and come out (paths as conditions write them). */
+export interface SubgraphOptions {
+  /** { childKey: 'parent.path' }: the child's initial state; without it, a copy of the parent's whole state. */
+  input?: Record<string, string>;
+  /** { parentKey: 'child.path' }: the step's update; without it, the child's whole final state. */
+  output?: Record<string, string>;
+}
+
+/** What a subgraph step's machine did (its own run). */
+export interface SubgraphRecord {
+  machine: string;
+  reason: 'end' | 'max-steps' | 'aborted';
+  stepsRun: number;
+}
+
+/** addMap's options. */
+export interface MapOptions extends FanOutOptions {
+  /** The path of the list in the state, as conditions write paths: 'docs', 'plan.tasks'. */
+  over: string;
 }
 
 /** What an edge function gets: the merged state, the step, and the update just returned. */
@@ -279,6 +316,10 @@ export interface StepRecord {
   next: string | null;
   /** 0-based index of the fired edge among the state's outgoing edges; null when none fired. */
   edge: number | null;
+  /** A fan-out step's branches, in the order their updates merged; absent on other steps. */
+  branches?: BranchRecord[];
+  /** A subgraph step's: what its machine did; absent on other steps. */
+  subgraph?: SubgraphRecord;
   durationMs: number;
 }
 
@@ -360,13 +401,14 @@ export interface StreamOptions extends TraceOptions {
 }
 
 export type MachineEvent<S = Record<string, unknown>> =
-  | { type: 'step:start'; step: number; stateName: string; visit: number }
+  | { type: 'step:start'; step: number; stateName: string; visit: number; branches?: BranchRecord[] }
   | { type: 'step:end'; step: StepRecord }
   | { type: 'end'; run: Run<S> };
 
 export interface ExecutionSnapshot {
   format: 'handoff-graph/execution';
-  version: 1;
+  /** 2 for snapshots that hold fan-out steps or a fan-out under way. */
+  version: 1 | 2;
   machine: string;
   /** Identifies the machine's definition; resume() refuses a machine that changed. */
   definition: string;
@@ -375,6 +417,12 @@ export interface ExecutionSnapshot {
   step: number;
   visits: Record<string, number>;
   steps: Array<Omit<StepRecord, 'durationMs'>>;
+  /** With status 'fan-out' (taken while a fan-out's branches ran): its branches, and which completed. */
+  branches?: Array<BranchRecord & { done: boolean }>;
+  /** With status 'fan-out': the updates of the completed branches, by branch (null for the others). */
+  branchOutputs?: unknown[];
+  /** With status 'subgraph' (taken while a subgraph ran): the subgraph's own snapshot, as of its last step. */
+  subgraph?: ExecutionSnapshot;
   /** The values the task templates were filled with (machines with templates). */
   variables?: Record<string, unknown>;
   state: unknown;
@@ -389,6 +437,12 @@ export class StateMachine<S extends Record<string, unknown> = Record<string, unk
   readonly name: string;
   /** `handoffs`: the state is handoff-enabled (MAG's handoffs in a workflow) with this many choices per run. */
   addState(name: string, handler?: Handler<S> | null, options?: { feedbackOnRevisit?: boolean; task?: string; handoffs?: number }): this;
+  /** A fan-out state: runs every branch state at once, merges their updates in `branches` order, then routes by its own edges. */
+  addFanOut(name: string, branches: string[], options?: FanOutOptions): this;
+  /** A map state (LangGraph's Send): runs `state` once per item of the list at `over`, merged in list order. */
+  addMap(name: string, state: string, options: MapOptions): this;
+  /** A subgraph state: runs another machine (its own maxSteps) to its end, with input and output mappings. */
+  addSubgraph(name: string, machine: StateMachine<any>, options?: SubgraphOptions): this;
   addEdge(from: string, to: string, when?: string | null | { when?: string | null; description?: string }): this;
   /** A transfer edge of a handoff-enabled state: offered as ctx.transfers, taken when the handler calls ctx.transfer. */
   addEdge(from: string, to: string, transfer: { transfer: true; description?: string }): this;
@@ -428,7 +482,18 @@ export interface MachineDefinition {
   onMaxSteps: 'return' | 'throw' | 'return-with-flag';
   feedbackOnRevisit: boolean;
   noFeedbackStates?: string[];
-  states: Array<{ name: string; feedbackOnRevisit?: false; task?: string; handoffs?: number }>;
+  states: Array<{
+    name: string; feedbackOnRevisit?: false; task?: string; handoffs?: number;
+    /** A fan-out state's branches. */
+    branches?: string[];
+    /** A map state's state and list path. */
+    map?: { state: string; over: string };
+    concurrency?: number;
+    /** A subgraph state's machine, and its mappings. */
+    subgraph?: MachineDefinition;
+    input?: Record<string, string>;
+    output?: Record<string, string>;
+  }>;
   edges: Array<{ from: string; to: string; when?: string; description?: string; transfer?: true }>;
   reducers: Record<string, 'replace' | 'append' | 'merge' | 'sum' | 'custom'>;
 }

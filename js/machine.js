@@ -8,9 +8,10 @@
 import {
   ConditionSyntaxError, DefinitionError, GraphValidationError, MaxStepsError, MissingVariablesError, NoEdgeMatchedError,
 } from './errors.js';
-import { Constants, ExecStatus, StepInfo } from './contract.js';
+import { Branch, BranchesHeader, Constants, ExecStatus, StepInfo } from './contract.js';
 import { exportOf } from './export.js';
 import { adopt, disposable, disposedError, inspectSymbol, release } from './lifetime.js';
+import { resolvePath } from './marshal.js';
 import { checkOptions, edgeArguments, requireArguments } from './options.js';
 import { REDUCERS } from './reducers.js';
 import { requireRuntime } from './runtime.js';
@@ -75,6 +76,40 @@ function merge(state, update, reducers) {
   return next;
 }
 
+// The updates of a fan-out's branches, in branch order, merged into one new state (one copy of
+// the state for the whole join, not one per branch). `null` entries are branches without update.
+function mergeAll(state, updates, reducers) {
+  let next = null;
+  for (const update of updates) {
+    if (update === null) continue;
+    next ??= { ...state };
+    for (const key of Object.keys(update)) {
+      const reducer = reducers.get(key) ?? REDUCERS.replace;
+      put(next, key, reducer(Object.hasOwn(next, key) ? next[key] : undefined, update[key], key));
+    }
+  }
+  return next ?? state;
+}
+
+// What a handler returned, checked: the update (an object) or null; anything else is a TypeError.
+function checkedUpdate(update, stateName) {
+  if (update === undefined || update === null) return null;
+  if (typeof update !== 'object' || Array.isArray(update)) {
+    throw new TypeError(`the handler of state '${stateName}' returned ${describe(update)}; return an object (a partial state update) or nothing`);
+  }
+  return update;
+}
+
+const isThenable = (value) => value !== null && typeof value === 'object' && typeof value.then === 'function';
+
+// A concurrency option: absent, or an integer from 1 to 1,000,000 (the core checks the range).
+function concurrencyArgument(concurrency, what) {
+  if (concurrency !== undefined && (typeof concurrency !== 'number' || !Number.isInteger(concurrency))) {
+    throw new TypeError(`the concurrency of ${what} must be an integer, got ${describe(concurrency)}`);
+  }
+  return concurrency;
+}
+
 // Map key → reducer function, and the names the definition format records ('custom' for functions).
 function toReducers(reducers) {
   if (typeof reducers !== 'object' || reducers === null) throw new TypeError(`reducers must be an object, got ${describe(reducers)}`);
@@ -106,6 +141,9 @@ export class StateMachine {
   #onMaxSteps;
   #reducers;
   #handlers = new Map();  // state name → handler
+  #subgraphs = new Map();  // subgraph state name → the StateMachine it runs
+  #owned = [];             // subgraph machines fromJSON built (this machine disposes them)
+  #sealedBy = null;        // the machine this one is a subgraph of: its definition is fixed
   #predicates = new Map();  // state name → (position among its outgoing edges → function)
   #edgeCounts = new Map();  // state name → outgoing edges so far
   #states = null;         // state index → { name, handler, paths, pathTexts, edges }: built on first run
@@ -154,6 +192,23 @@ export class StateMachine {
     return this.#native;
   }
 
+  // What adds states and edges: refused once this machine is another's subgraph, whose
+  // definition holds a copy of this one's.
+  get #mutable() {
+    const native = this.#live;
+    if (this.#sealedBy !== null) {
+      throw new Error(`machine '${this.#name}' is a subgraph of machine '${this.#sealedBy}', so its states and edges are fixed; build a new machine`);
+    }
+    return native;
+  }
+
+  // Whether `machine` is this one or runs it as a subgraph, at any depth.
+  #runs(machine) {
+    if (machine === this) return true;
+    for (const child of this.#subgraphs.values()) if (child.#runs(machine)) return true;
+    return false;
+  }
+
   get name() {
     return this.#name;
   }
@@ -165,7 +220,7 @@ export class StateMachine {
    * filled from the run's input variables and handed to the handler as `ctx.task`.
    */
   addState(name, handler, options) {
-    const native = this.#live;
+    const native = this.#mutable;
     requireArguments(arguments.length, ['name'], 'addState(name, handler?, options?)');
     name = requireName(name, 'addState(name)');
     if (handler !== undefined && handler !== null && typeof handler !== 'function') {
@@ -186,13 +241,90 @@ export class StateMachine {
   }
 
   /**
+   * Declares a fan-out state: on each visit it runs every state of `branches` at once (each a
+   * visit of that state, with its own handler), waits for all of them, merges their updates in
+   * the order of `branches`, then routes by its own edges. `concurrency` caps how many run at once.
+   */
+  addFanOut(name, branches, options) {
+    const native = this.#mutable;
+    requireArguments(arguments.length, ['name', 'branches'], 'addFanOut(name, branches, options?)');
+    name = requireName(name, 'addFanOut(name)');
+    if (!Array.isArray(branches)) throw new TypeError(`the branches of fan-out state '${name}' must be an array of state names, got ${describe(branches)}`);
+    const names = branches.map((b, i) => requireName(b, `addFanOut('${name}', branches[${i}])`));
+    const { concurrency } = checkOptions(options, ['concurrency'], 'addFanOut options');
+    concurrencyArgument(concurrency, `fan-out state '${name}'`);
+    const problem = native.addFanOut(name, names, concurrency !== undefined, concurrency ?? 0);
+    if (problem !== null) throw rejectAddition(problem);
+    this.#handlers.set(name, null);
+    return this;
+  }
+
+  /**
+   * Declares a map state (LangGraph's Send): on each visit it runs `state` once per item of the
+   * list at `over` (a path such as 'docs' or 'plan.tasks'), each with `ctx.item` and `ctx.index`,
+   * at most `concurrency` at once; the updates merge in list order, then it routes by its edges.
+   */
+  addMap(name, state, options) {
+    const native = this.#mutable;
+    requireArguments(arguments.length, ['name', 'state', 'options'], 'addMap(name, state, { over, concurrency? })');
+    name = requireName(name, 'addMap(name)');
+    state = requireName(state, 'addMap(…, state)');
+    const { over, concurrency } = checkOptions(options, ['over', 'concurrency'], 'addMap options');
+    if (typeof over !== 'string') throw new TypeError(`map state '${name}' needs { over }: the path of a list in the state, got ${describe(over)}`);
+    concurrencyArgument(concurrency, `map state '${name}'`);
+    const problem = native.addMap(name, state, wellFormed(over), concurrency !== undefined, concurrency ?? 0);
+    if (problem !== null) throw rejectAddition(problem);
+    this.#handlers.set(name, null);
+    return this;
+  }
+
+  /**
+   * Declares a subgraph state: each visit runs `machine` (another StateMachine, with its own
+   * maxSteps) to its end, from `input` ({ childKey: 'parent.path' }; default: a copy of the whole
+   * state), and merges `output` ({ parentKey: 'child.path' }; default: the child's whole final
+   * state) as the step's update. The child's definition is copied now, and fixed from now on.
+   */
+  addSubgraph(name, machine, options) {
+    const native = this.#mutable;
+    requireArguments(arguments.length, ['name', 'machine'], 'addSubgraph(name, machine, { input?, output? })');
+    name = requireName(name, 'addSubgraph(name)');
+    if (!(machine instanceof StateMachine)) throw new TypeError(`the machine of subgraph state '${name}' must be a StateMachine, got ${describe(machine)}`);
+    if (machine.#runs(this)) throw new TypeError(`subgraph state '${name}': machine '${machine.#name}' is this machine or runs it, so the run would never end`);
+    const { input, output } = checkOptions(options, ['input', 'output'], 'addSubgraph options');
+    const pairs = (mapping, what) => {
+      if (mapping === undefined) return [];
+      if (typeof mapping !== 'object' || mapping === null || Array.isArray(mapping)) {
+        throw new TypeError(`the ${what} of subgraph state '${name}' must be an object of paths ({ key: 'path' }), got ${describe(mapping)}`);
+      }
+      return Object.entries(mapping).map(([key, path]) => {
+        if (typeof path !== 'string') throw new TypeError(`the ${what} '${key}' of subgraph state '${name}' must be a path (a string), got ${describe(path)}`);
+        return [wellFormed(key), wellFormed(path)];
+      });
+    };
+    const inputPairs = pairs(input, 'input');
+    const outputPairs = pairs(output, 'output');
+    let definition;
+    try {
+      definition = JSON.stringify(machine.toJSON());
+    } catch (error) {
+      throw new TypeError(`subgraph state '${name}': its machine has no definition: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
+    const problem = native.addSubgraph(name, definition, input !== undefined, inputPairs, output !== undefined, outputPairs);
+    if (problem !== null) throw rejectAddition(problem);
+    this.#subgraphs.set(name, machine);
+    this.#handlers.set(name, null);
+    machine.#sealedBy ??= this.#name;
+    return this;
+  }
+
+  /**
    * Adds an edge; `when` is a condition, null/undefined (always), `{ when, description }`, or a
    * function `(ctx) => boolean` (then `options` may give its `{ description }`). A function is
    * called when routing reaches its edge, in declaration order with the conditions: never after
    * the edge that won.
    */
   addEdge(from, to, when, options) {
-    const native = this.#live;
+    const native = this.#mutable;
     requireArguments(arguments.length, ['from', 'to'], 'addEdge(from, to, when?, options?)');
     from = requireName(from, 'addEdge(from)');
     to = requireName(to, 'addEdge(…, to)');
@@ -255,12 +387,15 @@ export class StateMachine {
 
   // Validates, then fixes what runs need per state (the definition is frozen by the first run).
   #prepare() {
-    this.validate();
+    // Once prepared, the machine is frozen (an execution exists), so it stays valid.
+    if (this.#states === null || this.#native === null) this.validate();
     if (this.#states === null) {
       const native = this.#native;
       this.#states = native.stateNames().map((name, index) => ({
         name,
         handler: this.#handlers.get(name) ?? null,
+        fanOut: native.fanOut(index),
+        subgraph: subgraphOf(native.subgraph(index), this.#subgraphs.get(name)),
         paths: native.routePaths(index),
         pathTexts: native.routePathTexts(index),
         edges: native.outEdges(index).map(({ to, when, description, predicate, transfer }, position) => ({
@@ -323,7 +458,10 @@ export class StateMachine {
     }
     const { Execution: NativeExecution } = requireRuntime().module;
     const native = new NativeExecution(prepared.native);
-    const why = native.restore(prepared.native, JSON.stringify(snapshot));
+    let why = native.restore(prepared.native, JSON.stringify(snapshot)) ?? branchOutputsProblem(native.fanOutUnderWay(), snapshot.branchOutputs);
+    if (why === null && native.subgraphUnderWay() !== null && (typeof snapshot.subgraph !== 'object' || snapshot.subgraph === null)) {
+      why = "cannot resume: 'subgraph' must hold the snapshot of the subgraph under way";
+    }
     if (why !== null) {
       native.delete();
       throw new Error(why);
@@ -398,13 +536,33 @@ export class StateMachine {
     }
     const native = machine.#native;
     const names = native.stateNames();
+    const isSubgraph = (name) => names.includes(name) && native.subgraph(names.indexOf(name)) !== null;
     const bound = new Map();
+    const nested = new Map();  // subgraph state → its machine's handlers ('research/web' is 'web' of 'research')
     const errors = [];
     for (const [name, handler] of Object.entries(handlers)) {
       const index = names.indexOf(name);
-      if (index < 0) errors.push({ pointer: '', message: `handlers.${name}: no state '${name}' in the definition` });
+      const slash = name.indexOf('/');
+      if (index < 0 && slash > 0 && isSubgraph(name.slice(0, slash))) {
+        const owner = name.slice(0, slash);
+        if (!nested.has(owner)) nested.set(owner, {});
+        nested.get(owner)[name.slice(slash + 1)] = handler;
+      } else if (index < 0) errors.push({ pointer: '', message: `handlers.${name}: no state '${name}' in the definition` });
       else if (typeof handler !== 'function') errors.push({ pointer: `/states/${index}`, message: `the handler of '${name}' is not a function` });
       else bound.set(name, handler);
+    }
+    const document = JSON.parse(text);
+    for (const [index, name] of names.entries()) {
+      if (!isSubgraph(name)) continue;
+      try {
+        const child = StateMachine.fromJSON(document.states[index].subgraph, { handlers: nested.get(name) ?? {}, reducers });
+        child.#sealedBy = native.options().name;
+        machine.#subgraphs.set(name, child);
+        machine.#owned.push(child);
+      } catch (error) {
+        if (!(error instanceof DefinitionError)) throw error;
+        errors.push(...error.problems.map((p) => ({ pointer: `/states/${index}/subgraph${p.pointer}`, message: `in subgraph '${name}': ${p.message}` })));
+      }
     }
     const functions = new Map();
     for (const [key, reducer] of native.reducers()) {
@@ -443,6 +601,7 @@ export class StateMachine {
   dispose() {
     if (this.#native === null) return;
     for (const ref of this.#executions) ref.deref()?.dispose();
+    for (const child of this.#owned) child.dispose();
     release(this, this.#native);
     this.#native = null;
   }
@@ -482,6 +641,35 @@ function inputVariables(state, names) {
     members.push(`${JSON.stringify(name)}:${wellFormedJSON(text)}`);
   }
   return `{${members.join(',')}}`;
+}
+
+// What a run needs of a subgraph state: the JavaScript machine it runs, and its mappings
+// ([key, path steps] each, from the core; null: the whole state).
+function subgraphOf(described, machine) {
+  if (described === null || machine === undefined) return null;
+  return { machine, input: described.input, output: described.output };
+}
+
+// A new object holding, under each key, the value at its path in `state` (null where none).
+function mapped(state, pairs) {
+  const out = {};
+  for (const [key, steps] of pairs) put(out, key, resolvePath(state, steps));
+  return out;
+}
+
+// Why a snapshot's fan-out under way cannot continue: the core says which branches completed, and
+// `branchOutputs` must hold each one's update (an object, or null for none). null when it fits.
+function branchOutputsProblem(under, outputs) {
+  if (under === null) return null;
+  if (!Array.isArray(outputs) || outputs.length !== under.done.length) {
+    return `cannot resume: 'branchOutputs' must list an update (or null) for each of the fan-out's ${under.done.length} branches`;
+  }
+  for (let i = 0; i < outputs.length; i++) {
+    const update = outputs[i];
+    if (update !== null && (typeof update !== 'object' || Array.isArray(update))) return `cannot resume: branchOutputs[${i}] is not an update (an object or null)`;
+    if (!under.done[i] && update !== null) return `cannot resume: branchOutputs[${i}] holds an update, but that branch had not completed`;
+  }
+  return null;
 }
 
 /**
@@ -544,10 +732,15 @@ export class Execution {
   #steps = [];
   #updates = new Map();  // state name → the update of its latest visit (revision.previous)
   #outputs = new Map();  // state name → every visit's update, in visit order (run.outputs)
-  #tasks;                // state index → its task, filled (fixed once the execution exists)
+  #tasks;                // state index → its task, filled (fixed once the execution exists), read when first needed
   #failed = null;
   #running = false;
   #abortRequested = false;
+  #fanOut = null;            // the fan-out step under way (its branches, updates, completions)
+  #branchController = null;  // aborts the branches of the fan-out under way
+  #resumedFanOut = null;     // a snapshot's fan-out under way, continued by the next step
+  #child = null;             // the subgraph step under way: { exec, latest } (its execution, its latest snapshot)
+  #resumedSubgraph = null;   // a snapshot's subgraph under way: { under, snapshot }
   #self = new WeakRef(this);
   #trace = NO_MACHINE_TRACE;  // spans and log lines of the run under way (js/tracing.js)
 
@@ -561,14 +754,36 @@ export class Execution {
     }
     prepared.executions.add(this.#self);
     adopt(this, native);
-    // Read once: a task is filled before the first step and never changes (one call per state
-    // here instead of one per step).
-    this.#tasks = prepared.states.map((_, index) => native.task(index));
+    // A task is filled before the first step and never changes: read once per state (#task).
+    this.#tasks = new Array(prepared.states.length);
     if (snapshot !== null) {
       const durations = Array.isArray(snapshot.durations) ? snapshot.durations : [];
-      this.#steps = snapshot.steps.map((s, i) => Object.freeze({ ...s, durationMs: durations[i] ?? 0 }));
+      this.#steps = snapshot.steps.map((s, i) => {
+        const record = { ...s };
+        if (Array.isArray(s.branches)) record.branches = Object.freeze(s.branches.map((b) => Object.freeze({ ...b })));
+        if (typeof s.subgraph === 'object' && s.subgraph !== null) record.subgraph = Object.freeze({ ...s.subgraph });
+        record.durationMs = durations[i] ?? 0;
+        return Object.freeze(record);
+      });
       this.#restoreOutputs(snapshot);
+      // Taken while a fan-out's branches ran: the core restored the step under way and which
+      // branches completed; their updates are the snapshot's (branchOutputs).
+      const under = native.fanOutUnderWay();
+      if (under !== null) this.#resumedFanOut = { under, outputs: snapshot.branchOutputs };
+      const inSubgraph = native.subgraphUnderWay();
+      if (inSubgraph !== null) this.#resumedSubgraph = { under: inSubgraph, snapshot: snapshot.subgraph };
     }
+  }
+
+  // A state's task, read from the core on its first visit (a machine of many states, such as a
+  // fan-out's, would otherwise pay one call per state for every run).
+  #task(index) {
+    let task = this.#tasks[index];
+    if (task === undefined) {
+      task = this.#native.task(index);
+      this.#tasks[index] = task;
+    }
+    return task;
   }
 
   // Every visit's update from the snapshot's `outputs`. A snapshot written before outputs were
@@ -577,7 +792,12 @@ export class Execution {
   #restoreOutputs(snapshot) {
     const known = typeof snapshot.outputs === 'object' && snapshot.outputs !== null ? snapshot.outputs : null;
     const latest = typeof snapshot.updates === 'object' && snapshot.updates !== null ? snapshot.updates : {};
-    for (const { state, visit } of this.#steps) {
+    const visits = [];
+    for (const { state, visit, branches } of this.#steps) {
+      visits.push({ state, visit });
+      if (branches !== undefined) visits.push(...branches);
+    }
+    for (const { state, visit } of visits) {
       const list = this.#outputs.get(state) ?? [];
       this.#outputs.set(state, list);
       const saved = known !== null && Object.hasOwn(known, state) && Array.isArray(known[state]) ? known[state] : null;
@@ -635,7 +855,11 @@ export class Execution {
   /** Per state, every visit's update in visit order: a new object of new arrays. */
   get outputs() {
     const outputs = {};
-    for (const [name, list] of this.#outputs) put(outputs, name, list.slice());
+    for (const [name, list] of this.#outputs) {
+      // Assignment is the fast path (a fan-out's machine has many states); only __proto__ needs put.
+      if (name === '__proto__') put(outputs, name, list.slice());
+      else outputs[name] = list.slice();
+    }
     return outputs;
   }
 
@@ -644,12 +868,21 @@ export class Execution {
     this.#live;
     if (this.#failed !== null) throw new Error('this execution failed; start a new one or resume a snapshot', { cause: this.#failed });
     const runtime = requireRuntime();
+    if (this.#resumedFanOut !== null) return this.#beginResumedFanOut(signal);
+    if (this.#resumedSubgraph !== null) {
+      const resumed = this.#resumedSubgraph;
+      this.#resumedSubgraph = null;
+      const { state: index, step, visit } = resumed.under;
+      const state = this.#prepared.states[index];
+      return { index, state, step, visit, finished: false, ctx: null, signal, childSnapshot: resumed.snapshot, resumedSubgraph: resumed };
+    }
     const index = runtime.execBegin(this.#address);
     if (index < 0) throw new Error('this execution has finished');
     const info = runtime.execInfo();
     const state = this.#prepared.states[index];
     const step = info[StepInfo.step];
     const visit = info[StepInfo.visit];
+    if (state.fanOut !== null) return this.#beginFanOut(index, state, step, visit, signal, false);
     let revision = null;
     let previous = null;
     if (info[StepInfo.revision] === 1) {
@@ -666,20 +899,276 @@ export class Execution {
       };
       handoff = { transfers: Object.freeze(JSON.parse(native.transfers()).map(Object.freeze)), choose };
     }
-    const ctx = new HandlerContext(this.#state, step, visit, state.name, signal, revision, this.#tasks[index], previous, runtime.module, handoff);
-    return { index, state, step, visit, finished: false, ctx };
+    const ctx = new HandlerContext(this.#state, step, visit, state.name, signal, revision, this.#task(index), previous, runtime.module, handoff);
+    return { index, state, step, visit, finished: false, ctx, signal, childSnapshot: null };
+  }
+
+  // A fan-out step begun: for a map, the core counts the list's items (marshalled at its path);
+  // then the core's branches. `resumed`: the step was restored from a snapshot, the list counted.
+  #beginFanOut(index, state, step, visit, signal, resumed) {
+    const runtime = requireRuntime();
+    const { map, overPath } = state.fanOut;
+    let items = null;
+    if (map !== undefined) {
+      items = resolvePath(this.#state, overPath[0]);
+      const count = resumed ? 0 : runtime.writer.call(this.#state, overPath, this.#prepared.ids, runtime.execItems, this.#address);
+      if (count < 0) {
+        throw this.#fail(new TypeError(`map state '${state.name}' maps over '${map.over}', which is not a list: it holds ${describe(items)}`));
+      }
+    }
+    const words = runtime.execBranches(this.#address);
+    const count = words[BranchesHeader.count];
+    const branches = new Array(count);
+    for (let i = 0, at = BranchesHeader.length; i < count; i++, at += Branch.length) {
+      branches[i] = { index: words[at + Branch.state], visit: words[at + Branch.visit], revision: words[at + Branch.revision] === 1 };
+    }
+    return {
+      index, state, step, visit, finished: false, ctx: null, signal, branches, items,
+      concurrency: words[BranchesHeader.concurrency],
+      updates: new Array(count).fill(null),
+      done: new Array(count).fill(false),
+    };
+  }
+
+  #beginResumedFanOut(signal) {
+    const resumed = this.#resumedFanOut;
+    const { under, outputs } = resumed;
+    this.#resumedFanOut = null;
+    const begun = this.#beginFanOut(under.state, this.#prepared.states[under.state], under.step, under.visit, signal, true);
+    begun.resumed = resumed;  // put back if the step is abandoned before its branches run
+    begun.done = under.done.slice();
+    begun.updates = begun.done.map((done, i) => (done && outputs[i] !== undefined ? outputs[i] : null));
+    return begun;
+  }
+
+  // What a branch's handler gets: a handler context for a visit of the branch state, with the
+  // branch's `index` (and, in a map, its `item`) and the fan-out's shared signal.
+  #branchContext(begun, i, signal) {
+    const branch = begun.branches[i];
+    const state = this.#prepared.states[branch.index];
+    let revision = null;
+    let previous = null;
+    if (branch.revision) {
+      previous = this.#updates.has(state.name) ? this.#updates.get(state.name) : null;
+      revision = Object.freeze({ visit: branch.visit, previous, feedback: this.#native.feedbackOf(branch.index) });
+    }
+    const ctx = /** @type {HandlerContext & { index: number, item?: unknown }} */ (
+      new HandlerContext(this.#state, begun.step, branch.visit, state.name, signal, revision, this.#task(branch.index), previous, requireRuntime().module));
+    ctx.index = i;
+    if (begun.items !== null) ctx.item = Array.isArray(begun.items) ? begun.items[i] : undefined;
+    return ctx;
+  }
+
+  // A failed step: the error ends the execution, with the steps before it attached.
+  #fail(error) {
+    this.#failed = error;
+    if (typeof error === 'object' && error !== null) error.steps = this.#steps.slice();
+    return error;
+  }
+
+  // Runs a fan-out's branches (at most `concurrency` at once, started in branch order), each
+  // completion told to the core; the first failure aborts the others' signal and, once every
+  // started branch has settled, fails the step. Then merges the updates in branch order and routes.
+  async #finishFanOut(begun) {
+    const { state, branches } = begun;
+    begun.finished = true;
+    // One span for the step; the branches' handlers run inside it.
+    const span = this.#trace.step(begun);
+    const started = performance.now();
+    const states = this.#prepared.states;
+    const runtime = requireRuntime();
+    const address = this.#address;
+    const controller = new AbortController();
+    const outer = begun.signal;
+    const forward = () => controller.abort(outer.reason);
+    if (outer !== undefined && outer !== null) {
+      if (outer.aborted) controller.abort(outer.reason);
+      else outer.addEventListener('abort', forward, { once: true });
+    }
+    if (this.#abortRequested) controller.abort();
+    this.#branchController = controller;
+    this.#fanOut = begun;
+    let failure = null;
+    const fail = (error, i) => {
+      if (failure !== null) return;
+      failure = { error, i };
+      controller.abort(error);
+    };
+    const accept = (i, update) => {
+      try {
+        begun.updates[i] = checkedUpdate(update, states[branches[i].index].name);
+      } catch (error) {
+        fail(error, i);
+        return;
+      }
+      begun.done[i] = true;
+      if (this.#native !== null) runtime.execBranchDone(address, i);
+    };
+    // Settles once every started branch has (a count, not Promise.all: no array of promises).
+    let unsettled = 1;
+    let allSettled;
+    const joined = new Promise((resolve) => {
+      allSettled = resolve;
+    });
+    const settled = () => {
+      if (--unsettled === 0) allSettled();
+    };
+    const start = (i) => {
+      const { handler, subgraph } = states[branches[i].index];
+      let result;
+      try {
+        if (subgraph !== null) {
+          // A branch that is a subgraph: its machine runs as the branch (no snapshot of it is kept).
+          result = span.run(() => this.#runSubgraph(states[branches[i].index], controller.signal, null, null)).then((ran) => ran.update);
+        } else if (handler !== null) {
+          const ctx = this.#branchContext(begun, i, controller.signal);
+          result = span.run(() => handler(ctx));
+        }
+      } catch (error) {
+        fail(error, i);
+        return null;
+      }
+      if (isThenable(result)) {
+        unsettled++;
+        return Promise.resolve(result).then(
+          (update) => {
+            accept(i, update);
+            settled();
+          },
+          (error) => {
+            fail(error, i);
+            settled();
+          },
+        );
+      }
+      accept(i, result);
+      return null;
+    };
+    const pending = [];
+    const limit = begun.concurrency > 0 ? begun.concurrency : branches.length;
+    if (limit >= branches.length) {
+      for (let i = 0; i < branches.length && failure === null; i++) {
+        if (!begun.done[i]) start(i);
+      }
+      settled();
+      if (unsettled > 0) pending.push(joined);
+    } else {
+      let next = 0;
+      const worker = async () => {
+        while (next < branches.length && failure === null) {
+          const i = next++;
+          if (begun.done[i]) continue;
+          const promise = start(i);
+          if (promise !== null) await promise;
+        }
+      };
+      for (let w = 0; w < limit; w++) pending.push(worker());
+    }
+    try {
+      if (pending.length > 0) await Promise.all(pending);
+    } finally {
+      outer?.removeEventListener?.('abort', forward);
+      this.#branchController = null;
+      this.#fanOut = null;
+    }
+    // (Set by the branches' callbacks, which the type checker does not follow.)
+    const failed = /** @type {{ error: any, i: number } | null} */ (failure);
+    if (failed !== null) {
+      const error = this.#fail(failed.error);
+      if (typeof error === 'object' && error !== null) {
+        const branch = branches[failed.i];
+        error.branch = Object.freeze({ state: states[branch.index].name, visit: branch.visit, index: failed.i });
+      }
+      span.fail(error);
+      span.end();
+      throw error;
+    }
+    try {
+      this.#live;  // a branch may have disposed this execution or its machine
+      this.#state = mergeAll(this.#state, begun.updates, this.#prepared.reducers);
+    } catch (error) {
+      this.#fail(error);
+      span.fail(error);
+      span.end();
+      throw error;
+    }
+    const durationMs = performance.now() - started;
+    const records = new Array(branches.length);
+    for (let i = 0; i < branches.length; i++) {
+      const name = states[branches[i].index].name;
+      this.#keepOutput(name, begun.updates[i]);
+      records[i] = Object.freeze({ state: name, visit: branches[i].visit });
+    }
+    this.#keepOutput(state.name, null);
+    return this.#record(begun, null, durationMs, Object.freeze(records), span);
+  }
+
+  // Runs a subgraph state's machine to its end (or continues it from `childSnapshot`), on the
+  // state as it is now; resolves the update its output mapping makes and what the child did.
+  // `track` ({ exec, latest }) keeps the child's snapshot after each of its steps, for a snapshot
+  // of this execution taken meanwhile. A child's failure is this step's, with `subgraph` attached.
+  async #runSubgraph(state, signal, childSnapshot, track) {
+    const { machine, input, output } = state.subgraph;
+    const exec = childSnapshot !== null ? machine.resume(childSnapshot) : machine.start(input === null ? { ...this.#state } : mapped(this.#state, input));
+    try {
+      let onStep;
+      if (track !== null) {
+        const keep = () => {
+          try {
+            track.latest = exec.snapshot();
+          } catch {
+            track.latest = null;  // a state JSON cannot hold: this execution's snapshot() says so
+          }
+        };
+        track.exec = exec;
+        keep();
+        onStep = keep;
+      }
+      let run;
+      try {
+        run = await exec.run(signal === undefined || signal === null ? { onStep } : { onStep, signal });
+      } catch (error) {
+        if (typeof error === 'object' && error !== null) error.subgraph = Object.freeze({ state: state.name, steps: Array.isArray(error.steps) ? error.steps : [] });
+        throw error;
+      }
+      return {
+        update: output === null ? run.state : mapped(run.state, output),
+        run: Object.freeze({ machine: machine.name, reason: run.reason, stepsRun: run.stepsRun }),
+      };
+    } finally {
+      exec.dispose();
+    }
+  }
+
+  // The update of a visit that ran: the state's latest (revision.previous) and one more output.
+  #keepOutput(name, output) {
+    this.#updates.set(name, output);
+    let visits = this.#outputs.get(name);
+    if (visits === undefined) {
+      visits = [];
+      this.#outputs.set(name, visits);
+    }
+    visits.push(output);
   }
 
   // Runs the handler, merges its update and routes. Returns the step's record and the error the
   // step ends the run with (no edge matched; max steps with onMaxSteps 'throw'), if any.
   async #finish(begun) {
+    if (begun.branches !== undefined) return this.#finishFanOut(begun);
     const { state, ctx } = begun;
     begun.finished = true;
     const span = this.#trace.step(begun);
     const started = performance.now();
     let update;
     try {
-      update = state.handler === null ? undefined : span.run(() => state.handler(ctx));
+      if (state.subgraph !== null) {
+        this.#child = { exec: null, latest: null };
+        const ran = await span.run(() => this.#runSubgraph(state, begun.signal, begun.childSnapshot, this.#child));
+        begun.subgraphRun = ran.run;
+        update = ran.update;
+      } else {
+        update = state.handler === null ? undefined : span.run(() => state.handler(ctx));
+      }
       if (update !== null && typeof update === 'object' && typeof update.then === 'function') update = await update;
       if (update !== undefined && update !== null && (typeof update !== 'object' || Array.isArray(update))) {
         throw new TypeError(`the handler of state '${state.name}' returned ${describe(update)}; return an object (a partial state update) or nothing`);
@@ -691,17 +1180,18 @@ export class Execution {
       span.fail(error);
       span.end();
       throw error;
+    } finally {
+      this.#child = null;
     }
     const durationMs = performance.now() - started;
     const output = update ?? null;
-    this.#updates.set(state.name, output);
-    let visits = this.#outputs.get(state.name);
-    if (visits === undefined) {
-      visits = [];
-      this.#outputs.set(state.name, visits);
-    }
-    visits.push(output);
+    this.#keepOutput(state.name, output);
+    return this.#record(begun, output, durationMs, null, span);
+  }
 
+  // Routes the step and records it (`branches`: a fan-out step's, else null) in its trace span.
+  #record(begun, output, durationMs, branches, span) {
+    const { state } = begun;
     const runtime = requireRuntime();
     this.#live;
     const route = span.route();
@@ -717,14 +1207,17 @@ export class Execution {
     const info = runtime.execInfo();
     const next = info[StepInfo.next];
     const edge = info[StepInfo.edge];
-    const record = Object.freeze({
+    const fields = {
       step: begun.step,
       state: state.name,
       visit: begun.visit,
       next: next === Constants.NextEnd ? END : next >= 0 ? this.#prepared.states[next].name : null,
       edge: edge === Constants.NoEdge ? null : edge,
-      durationMs,
-    });
+    };
+    if (branches !== null) fields.branches = branches;
+    if (begun.subgraphRun !== undefined) fields.subgraph = begun.subgraphRun;
+    fields.durationMs = durationMs;
+    const record = Object.freeze(fields);
     this.#steps.push(record);
     endRoute(route, record, record.edge === null ? undefined : state.edges[record.edge]);
     span.end(record);
@@ -823,8 +1316,15 @@ export class Execution {
   /** Stops the run: at once between steps, or as soon as the step under way finishes. */
   abort() {
     const native = this.#live;
-    if (this.#running) this.#abortRequested = true;
-    else requireRuntime().execAbort(native.address());
+    // A step under way, or a resumed fan-out's (the core is in its step): its branches' signal is
+    // aborted, and the run stops once the step is over.
+    if (this.#running || this.#resumedFanOut !== null || this.#resumedSubgraph !== null) {
+      this.#abortRequested = true;
+      this.#branchController?.abort();
+      this.#child?.exec?.abort();
+    } else {
+      requireRuntime().execAbort(native.address());
+    }
   }
 
   /** Runs to the end. Resolves { reason, stepsRun, state, steps }. */
@@ -900,11 +1400,18 @@ export class Execution {
       let outcome;
       try {
         begun = this.#begin(signal);
-        yield { type: 'step:start', step: begun.step, stateName: begun.state.name, visit: begun.visit };
+        const event = { type: 'step:start', step: begun.step, stateName: begun.state.name, visit: begun.visit };
+        if (begun.branches !== undefined) {
+          event.branches = begun.branches.map((b) => ({ state: this.#prepared.states[b.index].name, visit: b.visit }));
+        }
+        yield event;
         outcome = await this.#finish(begun);
       } finally {
-        // The consumer stopped listening before the handler ran: the step never happened.
-        if (begun !== null && !begun.finished && this.#native !== null) requireRuntime().execCancel(this.#address);
+        // The consumer stopped listening before the handler ran: the step never happened (a
+        // resumed fan-out stays as the snapshot left it, its completed branches kept).
+        if (begun !== null && !begun.finished && begun.resumed !== undefined) this.#resumedFanOut = begun.resumed;
+        else if (begun !== null && !begun.finished && begun.resumedSubgraph !== undefined) this.#resumedSubgraph = begun.resumedSubgraph;
+        else if (begun !== null && !begun.finished && this.#native !== null) requireRuntime().execCancel(this.#address);
         this.#endStep();
       }
       yield { type: 'step:end', step: outcome.record };
@@ -915,7 +1422,10 @@ export class Execution {
 
   /** Plain JSON that machine.resume() continues exactly (taken between steps). */
   snapshot() {
-    if (this.#running) throw new Error('snapshot() is taken between steps; a step is running');
+    if (this.#running && this.#fanOut === null && this.#child === null) {
+      throw new Error("snapshot() is taken between steps (or while a fan-out's branches or a subgraph run); a step is running");
+    }
+    if (this.#child !== null && this.#child.latest === null) throw new Error('the subgraph under way has no snapshot (its state is not JSON)');
     if (this.#failed !== null && !(this.#failed instanceof NoEdgeMatchedError)) {
       throw new Error('this execution failed in a handler; there is no consistent state to snapshot', { cause: this.#failed });
     }
@@ -924,6 +1434,17 @@ export class Execution {
     saved.updates = JSON.parse(JSON.stringify(Object.fromEntries(this.#updates)));
     saved.outputs = JSON.parse(JSON.stringify(this.outputs));
     saved.durations = this.#steps.map((s) => s.durationMs);
+    // The updates of the fan-out's branches completed so far (null for the others), by branch.
+    const fanOut = this.#fanOut;
+    if (fanOut !== null) saved.branchOutputs = JSON.parse(JSON.stringify(fanOut.updates.map((u, i) => (fanOut.done[i] ? u : null))));
+    else if (this.#resumedFanOut !== null) saved.branchOutputs = JSON.parse(JSON.stringify(this.#resumedFanOut.outputs));
+    // The subgraph under way: its own snapshot, as of its last step (the one it is in reruns).
+    if (this.#child !== null) saved.subgraph = this.#child.latest;
+    else if (this.#resumedSubgraph !== null) saved.subgraph = this.#resumedSubgraph.snapshot;
+    // What each subgraph step's child did: the core does not know it; a resumed execution shows it.
+    this.#steps.forEach((s, i) => {
+      if (s.subgraph !== undefined) saved.steps[i].subgraph = { ...s.subgraph };
+    });
     return saved;
   }
 

@@ -4,7 +4,7 @@
 // browser.js, inline.js) say where the module is by default and how to fetch a location; this file
 // does the rest, and words the errors: a load that fails says where it looked and how to pass the
 // module with init({ wasm }).
-import { FINGERPRINT, StepInfo } from './contract.js';
+import { Branch, BranchesHeader, FINGERPRINT, StepInfo } from './contract.js';
 import { StateWriter } from './marshal.js';
 import { checkOptions } from './options.js';
 
@@ -90,6 +90,17 @@ async function load(platform, options) {
     execStatus: module._hg_exec_status,
     execAbort: module._hg_exec_abort,
     execCancel: module._hg_exec_cancel,
+    execItems: module._hg_exec_items,
+    execBranchDone: module._hg_exec_branch_done,
+    // The fan-out step's branches: a copy of the words hg_exec_branches points at (contract.js
+    // BranchesHeader, then Branch records), or null.
+    execBranches(address) {
+      const at = module._hg_exec_branches(address) >>> 2;
+      if (at === 0) return null;
+      const heap = new Int32Array(module.HEAPU8.buffer);
+      const count = heap[at + BranchesHeader.count];
+      return heap.slice(at, at + BranchesHeader.length + count * Branch.length);
+    },
     // What the last execBegin/execComplete did: int32 words laid out as contract.js StepInfo.
     execInfo() {
       if (info.length === 0) info = new Int32Array(module.HEAPU8.buffer, infoAddress * 4, StepInfo.length);

@@ -403,6 +403,87 @@ val machine_add_predicate_edge(Machine& m, const std::string& from, const std::s
   return added ? val::null() : edge_rejection(added.error());
 }
 
+// A fan-out state: null, or { problem } (machine_add_state's codes and the fan-out ones).
+val machine_add_fan_out(Machine& m, const std::string& name, val branches, bool has_concurrency, double concurrency) {
+  std::vector<std::string> names;
+  auto count = branches["length"].as<std::size_t>();
+  for (std::size_t i = 0; i < count; ++i) names.push_back(branches[i].as<std::string>());
+  auto added = m.add_fan_out(name, names, has_concurrency ? std::optional<double>(concurrency) : std::nullopt);
+  return added ? val::null() : problem_value(added.error());
+}
+
+val machine_add_map(Machine& m, const std::string& name, const std::string& branch, const std::string& over,
+                    bool has_concurrency, double concurrency) {
+  auto added = m.add_map(name, branch, over, has_concurrency ? std::optional<double>(concurrency) : std::nullopt);
+  return added ? val::null() : problem_value(added.error());
+}
+
+// A subgraph state running the machine of the definition text `child` (another machine's
+// toJSON()); `input` and `output` are [[key, path], ...] when given. null, or { code, message, pointer }.
+val machine_add_subgraph(Machine& m, const std::string& name, const std::string& child, bool has_input, val input, bool has_output,
+                         val output) {
+  auto document = handoff::condition::Json::parse(child, nullptr, /*allow_exceptions=*/false);
+  auto loaded = handoff::definition::machine_from_json(document);
+  if (!loaded) {
+    handoff::machine::Problem p{"bad-subgraph", "subgraph state '" + name + "': its machine does not load: " + handoff::definition::describe(loaded.error()),
+                                "/states/" + std::to_string(m.states().size()) + "/subgraph"};
+    return problem_value(p);
+  }
+  auto pairs = [](bool has, val list) -> std::optional<Machine::Mapping> {
+    if (!has) return std::nullopt;
+    Machine::Mapping out;
+    auto count = list["length"].as<std::size_t>();
+    for (std::size_t i = 0; i < count; ++i) out.emplace_back(list[i][0].as<std::string>(), list[i][1].as<std::string>());
+    return out;
+  };
+  std::shared_ptr<const Machine> machine(std::move(loaded.value()));
+  auto added = m.add_subgraph(name, machine, pairs(has_input, input), pairs(has_output, output));
+  return added ? val::null() : problem_value(added.error());
+}
+
+// null for a state that is not a subgraph; { input, output }, each null (whole state) or
+// [[key, path steps], ...].
+val machine_subgraph(const Machine& m, std::uint32_t state) {
+  const auto& subgraph = m.states()[state].subgraph;
+  if (!subgraph) return val::null();
+  auto mapping = [](const std::optional<std::vector<handoff::machine::StateMapping>>& entries) {
+    if (!entries) return val::null();
+    val out = val::array();
+    std::vector<Path> paths;
+    for (const auto& e : *entries) paths.push_back(e.path);
+    val steps = paths_array(paths);
+    for (std::size_t i = 0; i < entries->size(); ++i) {
+      val pair = val::array();
+      pair.set(0, val((*entries)[i].key));
+      pair.set(1, steps[i]);
+      out.set(i, pair);
+    }
+    return out;
+  };
+  val out = val::object();
+  out.set("input", mapping(subgraph->input));
+  out.set("output", mapping(subgraph->output));
+  return out;
+}
+
+// null for a plain state; { branches, concurrency } or { map: { state, over }, concurrency, overPath }.
+val machine_fan_out(const Machine& m, std::uint32_t state) {
+  const auto& fan_out = m.states()[state].fan_out;
+  if (!fan_out) return val::null();
+  val out = val::object();
+  if (fan_out->is_map()) {
+    val map = val::object();
+    map.set("state", val(fan_out->map_state));
+    map.set("over", val(fan_out->over));
+    out.set("map", map);
+    out.set("overPath", paths_array({fan_out->over_path}));
+  } else {
+    out.set("branches", strings_array(fan_out->branches));
+  }
+  if (fan_out->concurrency > 0) out.set("concurrency", val(fan_out->concurrency));
+  return out;
+}
+
 val machine_validate(const Machine& m) {
   val out = val::array();
   auto problems = m.validate();
@@ -559,6 +640,29 @@ val execution_task(const Execution& e, std::uint32_t state) {
 
 int execution_max_steps_flag(const Execution& e) { return e.max_steps_flag(); }
 
+// A restored execution's subgraph under way: { state, step, visit }, or null.
+val execution_subgraph_under_way(const Execution& e) {
+  if (!e.in_subgraph()) return val::null();
+  val out = val::object();
+  out.set("state", val(e.current_state()));
+  out.set("step", val(e.steps_run()));
+  out.set("visit", val(e.visit()));
+  return out;
+}
+
+// A restored execution's fan-out under way: { state, step, visit, done: [bool per branch] }, or null.
+val execution_fan_out_under_way(const Execution& e) {
+  if (!e.fan_out() || e.awaiting_items()) return val::null();
+  val out = val::object();
+  out.set("state", val(e.current_state()));
+  out.set("step", val(e.steps_run()));
+  out.set("visit", val(e.visit()));
+  val done = val::array();
+  for (std::uint32_t i = 0; i < e.branches().size(); ++i) done.set(i, val(e.branch_completed(i)));
+  out.set("done", done);
+  return out;
+}
+
 // [[path, preview], ...]: what the conditions read on a step where no edge matched.
 val execution_unmatched_reads(const Execution& e) {
   val out = val::array();
@@ -574,6 +678,9 @@ val execution_unmatched_reads(const Execution& e) {
 
 // What the last hg_exec_* call did, read by JS through a view of memory (contract.h StepInfo).
 handoff::contract::StepInfo exec_info;
+
+// The fan-out step's branches as hg_exec_branches hands them out: a BranchesHeader, then records.
+std::vector<std::int32_t> branch_words;
 
 }  // namespace
 
@@ -627,7 +734,7 @@ EMSCRIPTEN_KEEPALIVE std::int32_t hg_exec_begin(Execution* execution) {
 // Routes the step begun, on the state JS marshalled; exec_info then holds the step's record.
 // Returns the new status.
 EMSCRIPTEN_KEEPALIVE std::int32_t hg_exec_complete(Execution* execution, std::uint32_t cell_count) {
-  if (execution == nullptr || execution->status() != handoff::machine::Status::InStep) return -1;
+  if (execution == nullptr || execution->status() != handoff::machine::Status::InStep || !execution->joined()) return -1;
   const Machine& m = execution->machine();
   const auto& state = m.states()[execution->current_state()];
   auto status = execution->complete_step(
@@ -644,6 +751,41 @@ EMSCRIPTEN_KEEPALIVE std::int32_t hg_exec_verdict(Execution* execution, std::int
   auto status = execution->answer_predicate(matched != 0);
   exec_info = execution->step_info();
   return static_cast<std::int32_t>(status);
+}
+
+// The branches of the fan-out step under way (contract.h BranchesHeader then BranchInfo records,
+// int32 words), valid until the next call; null when the step does not fan out or a map's list is
+// not marshalled yet.
+EMSCRIPTEN_KEEPALIVE const std::int32_t* hg_exec_branches(const Execution* execution) {
+  if (execution == nullptr || !execution->fan_out() || execution->awaiting_items()) return nullptr;
+  const auto& branches = execution->branches();
+  constexpr std::size_t header = sizeof(handoff::contract::BranchesHeader) / sizeof(std::int32_t);
+  constexpr std::size_t record = sizeof(handoff::contract::BranchInfo) / sizeof(std::int32_t);
+  branch_words.assign(header + record * branches.size(), 0);
+  auto* head = reinterpret_cast<handoff::contract::BranchesHeader*>(branch_words.data());
+  head->count = static_cast<std::int32_t>(branches.size());
+  head->concurrency = static_cast<std::int32_t>(execution->concurrency());
+  auto* records = reinterpret_cast<handoff::contract::BranchInfo*>(branch_words.data() + header);
+  for (std::uint32_t i = 0; i < branches.size(); ++i) {
+    records[i] = {static_cast<std::int32_t>(branches[i].state), static_cast<std::int32_t>(branches[i].visit),
+                  execution->branch_revision(i) ? 1 : 0};
+  }
+  return branch_words.data();
+}
+
+// A map step's list, marshalled by JS at the map's path: the number of branches, or -1 when the
+// value there is not a list (or the step is not a map awaiting its list).
+EMSCRIPTEN_KEEPALIVE std::int32_t hg_exec_items(Execution* execution, std::uint32_t cell_count) {
+  if (execution == nullptr || !execution->awaiting_items()) return -1;
+  const Machine& m = execution->machine();
+  const auto* list = transfer_slots(m.graph().strings(), cell_count, 1);
+  auto count = execution->set_items(list[0]);
+  return count ? static_cast<std::int32_t>(*count) : -1;
+}
+
+// Branch `branch` of the fan-out under way completed: 1, or 0 when there is no such branch pending.
+EMSCRIPTEN_KEEPALIVE std::int32_t hg_exec_branch_done(Execution* execution, std::uint32_t branch) {
+  return execution != nullptr && execution->complete_branch(branch) ? 1 : 0;
 }
 
 EMSCRIPTEN_KEEPALIVE std::int32_t hg_exec_status(const Execution* execution) {
@@ -694,6 +836,11 @@ EMSCRIPTEN_BINDINGS(handoff_graph) {
       .function("addState", &machine_add_state)
       .function("addEdge", &machine_add_edge)
       .function("addPredicateEdge", &machine_add_predicate_edge)
+      .function("addFanOut", &machine_add_fan_out)
+      .function("addMap", &machine_add_map)
+      .function("fanOut", &machine_fan_out)
+      .function("addSubgraph", &machine_add_subgraph)
+      .function("subgraph", &machine_subgraph)
       .function("setHandoffs", &machine_set_handoffs)
       .function("addTransferEdge", &machine_add_transfer_edge)
       .function("edgeCount", &machine_edge_count)
@@ -717,9 +864,12 @@ EMSCRIPTEN_BINDINGS(handoff_graph) {
       .function("snapshot", &execution_snapshot)
       .function("unmatchedReads", &execution_unmatched_reads)
       .function("feedback", &Execution::feedback)
+      .function("feedbackOf", &Execution::feedback_of)
       .function("bindVariables", &execution_bind_variables)
       .function("task", &execution_task)
       .function("maxStepsFlag", &execution_max_steps_flag)
+      .function("fanOutUnderWay", &execution_fan_out_under_way)
+      .function("subgraphUnderWay", &execution_subgraph_under_way)
       .function("transfers", &execution_transfers)
       .function("chooseTransfer", &execution_choose_transfer);
 

@@ -78,6 +78,17 @@
   X(edge)                             \
   X(revision)
 
+// A fan-out step's branches (machine/execution.h), at what hg_exec_branches returns: this header,
+// then `count` BRANCH records. `revision` is 1 when revision feedback applies to the branch's visit.
+#define HANDOFF_CONTRACT_BRANCHES_HEADER(X) \
+  X(count)                                  \
+  X(concurrency)
+
+#define HANDOFF_CONTRACT_BRANCH(X) \
+  X(state)                         \
+  X(visit)                         \
+  X(revision)
+
 namespace handoff::contract {
 
 #define HANDOFF_CONTRACT_ENUMERATOR(name, value) name = (value),
@@ -93,6 +104,14 @@ static_assert(sizeof(StepInfo) == 7 * sizeof(std::int32_t), "JS reads StepInfo a
 
 struct TransferHeader {
   HANDOFF_CONTRACT_TRANSFER_HEADER(HANDOFF_CONTRACT_FIELD)
+};
+
+struct BranchesHeader {
+  HANDOFF_CONTRACT_BRANCHES_HEADER(HANDOFF_CONTRACT_FIELD)
+};
+
+struct BranchInfo {
+  HANDOFF_CONTRACT_BRANCH(HANDOFF_CONTRACT_FIELD)
 };
 
 #undef HANDOFF_CONTRACT_ENUMERATOR
@@ -164,6 +183,16 @@ constexpr std::uint32_t fingerprint() {
     auto add = HANDOFF_CONTRACT_HASH_VALUE("STEP_INFO");
     position = 0;
     HANDOFF_CONTRACT_STEP_INFO(HANDOFF_CONTRACT_RECORD_ENTRY)
+  }
+  {
+    auto add = HANDOFF_CONTRACT_HASH_VALUE("BRANCHES_HEADER");
+    position = 0;
+    HANDOFF_CONTRACT_BRANCHES_HEADER(HANDOFF_CONTRACT_RECORD_ENTRY)
+  }
+  {
+    auto add = HANDOFF_CONTRACT_HASH_VALUE("BRANCH");
+    position = 0;
+    HANDOFF_CONTRACT_BRANCH(HANDOFF_CONTRACT_RECORD_ENTRY)
   }
 #undef HANDOFF_CONTRACT_HASH_VALUE
 #undef HANDOFF_CONTRACT_ENTRY

@@ -45,6 +45,15 @@ Dag dag_of(const machine::Machine& machine) {
   for (const auto& state : machine.states()) {
     Node node{state.name, "state", "", start && *start == state.name, std::nullopt};
     if (state.task) node.task = state.task->source();
+    if (state.fan_out) {
+      if (state.fan_out->is_map()) {
+        node.branches = {state.fan_out->map_state};
+        node.map_over = state.fan_out->over;
+      } else {
+        node.branches = state.fan_out->branches;
+      }
+    }
+    if (state.subgraph) node.subgraph = std::make_shared<const Dag>(dag_of(*state.subgraph->machine));
     node.declared = declared++;
     dag.nodes.push_back(std::move(node));
   }
@@ -143,6 +152,14 @@ Expected<void, std::string> apply_trace(Dag& dag, const Json& trace) {
       Node* n = node(state);
       if (n == nullptr || n->type == "end") return unexpected("steps[" + std::to_string(i) + "]: no state '" + state + "'");
       n->visits = *n->visits + 1;
+      // A fan-out step's branches are visits of their states too.
+      if (s.contains("branches") && s["branches"].is_array()) {
+        for (const Json& b : s["branches"]) {
+          Node* branch = b.is_object() && b.contains("state") && b["state"].is_string() ? node(b["state"].get<std::string>()) : nullptr;
+          if (branch == nullptr || branch->type == "end") return unexpected("steps[" + std::to_string(i) + "]: a branch names no state");
+          branch->visits = *branch->visits + 1;
+        }
+      }
       auto step = s.contains("step") && s["step"].is_number_unsigned() ? s["step"].get<std::uint32_t>()
                                                                        : static_cast<std::uint32_t>(i + 1);
       if (s.contains("edge") && !s["edge"].is_null()) {
@@ -185,6 +202,9 @@ Json to_json(const Dag& dag) {
     if (n.start) node["start"] = true;
     if (!n.description.empty()) node["description"] = n.description;
     if (n.visits) node["visits"] = *n.visits;
+    if (n.map_over) node["map"] = {{"state", n.branches.front()}, {"over", *n.map_over}};
+    else if (!n.branches.empty()) node["branches"] = n.branches;
+    if (n.subgraph) node["subgraph"] = to_json(*n.subgraph);
     if (n.active) node["active"] = true;
     nodes.push_back(std::move(node));
   }
@@ -283,6 +303,66 @@ const char* swarm_arrow(const Edge& e) {
 
 bool conditional(const Edge& e) { return e.when.has_value() || e.predicate; }
 
+// The label of a fan-out's link to a branch: "parallel", or for a map "each in <path>".
+std::string branch_label(const Node& n) { return n.map_over ? "each in " + *n.map_over : std::string("parallel"); }
+
+// A subgraph state's machine as a flowchart `subgraph` block after the parent's links (so that
+// these keep their numbers): its states with ids prefixed by the parent state's, its edges, its
+// own subgraphs nested; a dotted link from the subgraph state to the block.
+void mermaid_cluster(const Dag& child, const std::string& owner, const std::string& prefix, const std::string& indent, std::string& out) {
+  auto ids = generated_ids(child);
+  const std::string block = prefix + "sub";
+  out += indent + "subgraph " + block + "[\"" + mermaid_text(child.name) + "\"]\n";
+  for (const Node& n : child.nodes) {
+    std::string label = "\"" + mermaid_text(node_label(n)) + "\"";
+    out += indent + "  " + prefix + ids[n.id] + (n.type == "end" ? "([" + label + "])" : "[" + label + "]") + "\n";
+  }
+  for (const Edge& e : child.edges) {
+    std::string label = edge_label(e);
+    out += indent + "  " + prefix + ids[e.from] + (conditional(e) ? " -->" : " -.->");
+    if (!label.empty()) out += "|\"" + mermaid_text(label) + "\"|";
+    out += " " + prefix + ids[e.to] + "\n";
+  }
+  for (const Node& n : child.nodes) {
+    for (const std::string& b : n.branches) {
+      if (ids.count(b)) out += indent + "  " + prefix + ids[n.id] + " ==>|\"" + mermaid_text(branch_label(n)) + "\"| " + prefix + ids[b] + "\n";
+    }
+  }
+  for (const Node& n : child.nodes) {
+    if (n.subgraph) mermaid_cluster(*n.subgraph, prefix + ids[n.id], prefix + ids[n.id] + "_", indent + "  ", out);
+  }
+  out += indent + "end\n";
+  out += indent + owner + " -.- " + block + "\n";
+}
+
+// The same as a state diagram's composite state: `owner`'s inner states.
+void mermaid_composite(const Dag& child, const std::string& owner, const std::string& prefix, const std::string& indent, std::string& out) {
+  auto ids = generated_ids(child);
+  out += indent + "state " + owner + " {\n";
+  for (const Node& n : child.nodes) {
+    if (n.type == "end") continue;
+    out += indent + "  state \"" + mermaid_text(node_label(n)) + "\" as " + prefix + ids[n.id] + "\n";
+  }
+  for (const Node& n : child.nodes) {
+    if (n.start) out += indent + "  [*] --> " + prefix + ids[n.id] + "\n";
+  }
+  for (const Edge& e : child.edges) {
+    out += indent + "  " + prefix + ids[e.from] + " --> " + (e.to == machine::kEnd ? "[*]" : prefix + ids[e.to]);
+    std::string label = edge_label(e);
+    if (!label.empty()) out += " : " + mermaid_text(label);
+    out += "\n";
+  }
+  for (const Node& n : child.nodes) {
+    for (const std::string& b : n.branches) {
+      if (ids.count(b)) out += indent + "  " + prefix + ids[n.id] + " --> " + prefix + ids[b] + " : " + mermaid_text(branch_label(n)) + "\n";
+    }
+  }
+  for (const Node& n : child.nodes) {
+    if (n.subgraph) mermaid_composite(*n.subgraph, prefix + ids[n.id], prefix + ids[n.id] + "_", indent + "  ", out);
+  }
+  out += indent + "}\n";
+}
+
 }  // namespace
 
 std::string to_mermaid(const Dag& dag, const MermaidOptions& options) {
@@ -310,6 +390,14 @@ std::string to_mermaid(const Dag& dag, const MermaidOptions& options) {
       if (!e.fired_at.empty()) label += (label.empty() ? "" : " ") + std::string("(fired ×") + std::to_string(e.fired_at.size()) + ")";
       if (!label.empty()) out += " : " + mermaid_text(label);
       out += "\n";
+    }
+    for (const Node& n : dag.nodes) {
+      for (const std::string& b : n.branches) {
+        if (ids.count(b)) out += "  " + ids[n.id] + " --> " + ids[b] + " : " + mermaid_text(branch_label(n)) + "\n";  // undeclared: not drawn
+      }
+    }
+    for (const Node& n : dag.nodes) {
+      if (n.subgraph) mermaid_composite(*n.subgraph, ids[n.id], ids[n.id] + "_", "  ", out);
     }
     for (const Node& n : dag.nodes) {
       if (n.type != "end" && n.visits && *n.visits > 0) out += "  class " + ids[n.id] + " visited\n";
@@ -350,6 +438,14 @@ std::string to_mermaid(const Dag& dag, const MermaidOptions& options) {
     (e.fired_at.empty() ? unfired_links : fired_links).push_back(link);
     ++link;
   }
+  for (const Node& n : dag.nodes) {
+    for (const std::string& b : n.branches) {
+      if (ids.count(b)) out += "  " + ids[n.id] + " ==>|\"" + mermaid_text(branch_label(n)) + "\"| " + ids[b] + "\n";  // undeclared: not drawn
+    }
+  }
+  for (const Node& n : dag.nodes) {
+    if (n.subgraph) mermaid_cluster(*n.subgraph, ids[n.id], ids[n.id] + "_", "  ", out);
+  }
   for (std::size_t l : fired_links) out += "  linkStyle " + std::to_string(l) + " stroke:" + kFired + ",stroke-width:3px\n";
   bool any_active = false;
   for (const Node& n : dag.nodes) {
@@ -382,6 +478,35 @@ std::string dot_string(const std::string& text) {
     else out.append(text, at, i - at);
   }
   return out + "\"";
+}
+
+// A subgraph state's machine as a `cluster` (its states prefixed by the subgraph state's id), with
+// a dotted edge from the subgraph state to the child's start.
+void dot_cluster(const Dag& child, const std::string& owner, const std::string& prefix, const std::string& indent, std::string& out) {
+  auto ids = generated_ids(child);
+  out += indent + "subgraph \"cluster_" + prefix + "\" {\n";
+  out += indent + "  label=" + dot_string(child.name) + "; style=rounded;\n";
+  for (const Node& n : child.nodes) {
+    out += indent + "  " + prefix + ids[n.id] + " [label=" + dot_string(node_label(n)) + (n.type == "end" ? ", shape=doublecircle, style=solid" : "") + "];\n";
+  }
+  for (const Edge& e : child.edges) {
+    std::string label = edge_label(e);
+    bool visible = std::any_of(label.begin(), label.end(), [](char c) { return c != ' ' && c != '\n' && c != '\t' && c != '\r'; });
+    out += indent + "  " + prefix + ids[e.from] + " -> " + prefix + ids[e.to] + " [" + (visible ? "label=" + dot_string(label) + ", " : "") +
+           (conditional(e) ? "style=solid" : "style=dashed") + "];\n";
+  }
+  for (const Node& n : child.nodes) {
+    for (const std::string& b : n.branches) {
+      if (ids.count(b)) out += indent + "  " + prefix + ids[n.id] + " -> " + prefix + ids[b] + " [label=" + dot_string(branch_label(n)) + ", style=bold, arrowhead=onormal];\n";
+    }
+  }
+  for (const Node& n : child.nodes) {
+    if (n.subgraph) dot_cluster(*n.subgraph, prefix + ids[n.id], prefix + ids[n.id] + "_", indent + "  ", out);
+  }
+  out += indent + "}\n";
+  for (const Node& n : child.nodes) {
+    if (n.start) out += indent + owner + " -> " + prefix + ids[n.id] + " [style=dotted, arrowhead=none];\n";
+  }
 }
 
 }  // namespace
@@ -428,6 +553,15 @@ std::string to_dot(const Dag& dag) {
     }
     for (std::size_t i = 0; i < attributes.size(); ++i) out += (i ? ", " : "") + attributes[i];
     out += "];\n";
+  }
+  for (const Node& n : dag.nodes) {
+    for (const std::string& b : n.branches) {
+      if (!ids.count(b)) continue;  // an undeclared branch (validate() reports it) is not drawn
+      out += "  " + ids[n.id] + " -> " + ids[b] + " [label=" + dot_string(branch_label(n)) + ", style=bold, arrowhead=onormal];\n";
+    }
+  }
+  for (const Node& n : dag.nodes) {
+    if (n.subgraph) dot_cluster(*n.subgraph, ids[n.id], ids[n.id] + "_", "  ", out);
   }
   return out + "}\n";
 }

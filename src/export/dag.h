@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -22,6 +23,8 @@ namespace handoff::dag {
 
 using condition::Json;
 
+struct Dag;
+
 struct Node {
   std::string id;
   std::string type;  // "node" (a graph's), "state" or "end" (a machine's)
@@ -31,6 +34,12 @@ struct Node {
   std::optional<std::string> task = std::nullopt;  // a machine state's task text
   std::int32_t declared = -1;           // a machine state's position in declaration order
   bool active = false;                  // a swarm's agent a session is at
+  // A fan-out state's branches (a map state's: its one state, with `map_over` its list's path).
+  // Drawn as bold links to each branch, after every edge (so edges keep their link numbers).
+  std::vector<std::string> branches = {};
+  std::optional<std::string> map_over = std::nullopt;
+  // A subgraph state's machine: drawn as a Mermaid `subgraph` / DOT `cluster` after everything else.
+  std::shared_ptr<const Dag> subgraph = nullptr;
 };
 
 struct Edge {

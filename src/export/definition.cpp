@@ -141,6 +141,21 @@ Json to_json(const machine::Machine& m) {
     Json s = {{"name", state.name}};
     if (!state.feedback_on_revisit) s["feedbackOnRevisit"] = false;
     if (state.task) s["task"] = state.task->source();
+    if (state.fan_out) {
+      const machine::FanOut& f = *state.fan_out;
+      if (f.is_map()) s["map"] = {{"state", f.map_state}, {"over", f.over}};
+      else s["branches"] = f.branches;
+      if (f.concurrency > 0) s["concurrency"] = f.concurrency;
+    }
+    if (state.subgraph) {
+      s["subgraph"] = to_json(*state.subgraph->machine);
+      for (auto [mapping, member] : {std::pair{&state.subgraph->input, "input"}, std::pair{&state.subgraph->output, "output"}}) {
+        if (!*mapping) continue;
+        Json m = Json::object();
+        for (const auto& entry : **mapping) m[entry.key] = entry.path_text;
+        s[member] = std::move(m);
+      }
+    }
     if (state.handoffs) s["handoffs"] = *state.handoffs;
     states.push_back(std::move(s));
   }
@@ -171,7 +186,17 @@ Json to_json(const machine::Machine& m) {
   return out;
 }
 
+namespace {
+Expected<std::unique_ptr<machine::Machine>, std::vector<Problem>> machine_from_json_at(const Json& document, std::size_t depth);
+}
+
 Expected<std::unique_ptr<machine::Machine>, std::vector<Problem>> machine_from_json(const Json& document) {
+  return machine_from_json_at(document, 1);
+}
+
+namespace {
+
+Expected<std::unique_ptr<machine::Machine>, std::vector<Problem>> machine_from_json_at(const Json& document, std::size_t depth) {
   Reader r;
   if (!document.is_object()) {
     r.problem("", "expected an object");
@@ -225,7 +250,7 @@ Expected<std::unique_ptr<machine::Machine>, std::vector<Problem>> machine_from_j
       r.problem(pointer, "expected an object");
       continue;
     }
-    r.only(state, pointer, {"name", "feedbackOnRevisit", "task", "handoffs"});
+    r.only(state, pointer, {"name", "feedbackOnRevisit", "task", "handoffs", "branches", "map", "concurrency", "subgraph", "input", "output"});
     std::optional<std::uint32_t> handoffs = r.count(state, pointer, "handoffs");
     const std::string* name = r.string(state, pointer, "name", true);
     const std::string* task = r.string(state, pointer, "task", false);
@@ -235,6 +260,98 @@ Expected<std::unique_ptr<machine::Machine>, std::vector<Problem>> machine_from_j
       else r.problem(pointer + "/feedbackOnRevisit", "expected true or false");
     }
     if (!name) continue;
+    // A fan-out state (`branches`) or a map state (`map`: { state, over }), with its `concurrency`.
+    const bool has_branches = state.contains("branches");
+    const bool has_map = state.contains("map");
+    std::optional<double> concurrency;
+    if (auto it = state.find("concurrency"); it != state.end()) {
+      if (!it->is_number()) r.problem(pointer + "/concurrency", "expected a number");
+      else if (!has_branches && !has_map) r.problem(pointer + "/concurrency", "only a fan-out state (branches) or a map state (map) has a concurrency");
+      else concurrency = it->get<double>();
+    }
+    // A subgraph state: { name, subgraph: <a machine definition>, input?, output? }.
+    if (state.contains("subgraph")) {
+      if (has_branches || has_map || state.contains("task") || state.contains("feedbackOnRevisit") || state.contains("concurrency") ||
+          state.contains("handoffs")) {
+        r.problem(pointer, "a subgraph state runs its machine: it has no 'branches', 'map', 'concurrency', 'task', 'feedbackOnRevisit' or 'handoffs'");
+        continue;
+      }
+      if (depth + 1 > machine::kMaxSubgraphDepth) {
+        r.problem(pointer + "/subgraph", "subgraphs may nest " + std::to_string(machine::kMaxSubgraphDepth) + " machines deep");
+        continue;
+      }
+      auto child = machine_from_json_at(state["subgraph"], depth + 1);
+      if (!child) {
+        for (const Problem& p : child.error()) r.problem(pointer + "/subgraph" + p.pointer, p.message);
+        continue;
+      }
+      std::optional<machine::Machine::Mapping> mappings[2];
+      const char* members[2] = {"input", "output"};
+      bool ok = true;
+      for (int k = 0; k < 2; ++k) {
+        auto it = state.find(members[k]);
+        if (it == state.end()) continue;
+        if (!it->is_object()) {
+          r.problem(pointer + "/" + members[k], "expected an object: { key: \"path\" }");
+          ok = false;
+          continue;
+        }
+        mappings[k].emplace();
+        for (auto m = it->begin(); m != it->end(); ++m) {
+          if (m->is_string()) mappings[k]->emplace_back(m.key(), m->get<std::string>());
+          else {
+            r.problem(pointer + "/" + members[k] + "/" + pointer_token(m.key()), "expected a path (a string)");
+            ok = false;
+          }
+        }
+      }
+      if (!ok) continue;
+      auto added = machine->add_subgraph(*name, std::shared_ptr<const machine::Machine>(std::move(child.value())), mappings[0], mappings[1]);
+      if (!added) r.problem(added.error().pointer.empty() ? pointer : added.error().pointer, added.error().message);
+      continue;
+    }
+    if (state.contains("input") || state.contains("output")) {
+      r.problem(pointer, "only a subgraph state has an 'input' or 'output'");
+      continue;
+    }
+    if (has_branches && has_map) {
+      r.problem(pointer, "a state has either 'branches' (a fan-out) or 'map', not both");
+      continue;
+    }
+    if (has_branches || has_map) {
+      if (state.contains("task") || state.contains("feedbackOnRevisit") || state.contains("handoffs")) {
+        r.problem(pointer, "a fan-out or map state runs no handler of its own: it has no 'task', 'feedbackOnRevisit' or 'handoffs'");
+        continue;
+      }
+      Expected<void, machine::Problem> added = {};
+      if (has_branches) {
+        const Json& list = state["branches"];
+        std::vector<std::string> branches;
+        bool ok = list.is_array();
+        for (std::size_t j = 0; ok && j < list.size(); ++j) {
+          if (list[j].is_string()) branches.push_back(list[j].get<std::string>());
+          else ok = false;
+        }
+        if (!ok) {
+          r.problem(pointer + "/branches", "expected an array of state names");
+          continue;
+        }
+        added = machine->add_fan_out(*name, branches, concurrency);
+      } else {
+        const Json& map = state["map"];
+        if (!map.is_object()) {
+          r.problem(pointer + "/map", "expected { \"state\", \"over\" }");
+          continue;
+        }
+        r.only(map, pointer + "/map", {"state", "over"});
+        const std::string* branch = r.string(map, pointer + "/map", "state", true);
+        const std::string* over = r.string(map, pointer + "/map", "over", true);
+        if (!branch || !over) continue;
+        added = machine->add_map(*name, *branch, *over, concurrency);
+      }
+      if (!added) r.problem(added.error().pointer.empty() ? pointer : added.error().pointer, added.error().message);
+      continue;
+    }
     auto added = machine->add_state(*name, feedback, task ? std::optional<std::string_view>(*task) : std::nullopt);
     if (!added) r.problem(pointer + (added.error().code == "bad-task" ? "/task" : "/name"), added.error().message);
     else if (handoffs) (void)machine->set_handoffs(*name, *handoffs);
@@ -248,6 +365,8 @@ Expected<std::unique_ptr<machine::Machine>, std::vector<Problem>> machine_from_j
   if (!r.problems.empty()) return unexpected(std::move(r.problems));
   return machine;
 }
+
+}  // namespace
 
 std::optional<std::string> portability_problem(const machine::Machine& m) {
   const auto& edges = m.edges();

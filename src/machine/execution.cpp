@@ -13,7 +13,10 @@ using condition::ValueRef;
 namespace {
 
 constexpr const char* kSnapshotFormat = "handoff-graph/execution";
+// Version 2 snapshots hold fan-outs (step records with branches, or a fan-out under way) or a
+// subgraph under way, which a version-1 reader would misread; the others are still version 1.
 constexpr int kSnapshotVersion = 1;
+constexpr int kFanOutSnapshotVersion = 2;
 
 // Identifies a machine's definition (FNV-1a over its definition JSON), so that a snapshot is
 // only resumed on the machine it was taken from, not on one whose states or edges changed.
@@ -62,7 +65,50 @@ std::uint32_t Execution::begin_step() {
   ++visits_[current_];
   route_from_ = 0;
   chosen_.reset();
+  branches_.clear();
+  branch_done_.clear();
+  branches_pending_ = 0;
+  items_pending_ = false;
+  if (const auto& fan_out = machine_->states()[current_].fan_out) {
+    if (fan_out->is_map()) {
+      items_pending_ = true;
+    } else {
+      for (std::uint32_t b : machine_->branch_states(current_)) branches_.push_back({b, ++visits_[b]});
+      branch_done_.assign(branches_.size(), false);
+      branches_pending_ = static_cast<std::uint32_t>(branches_.size());
+    }
+  }
   return current_;
+}
+
+std::optional<std::uint32_t> Execution::set_items(ValueRef list) {
+  if (!items_pending_ || list.kind() != condition::Kind::Array) return std::nullopt;
+  std::uint32_t b = machine_->branch_states(current_).front();
+  std::uint32_t count = list.count();
+  branches_.reserve(count);
+  for (std::uint32_t i = 0; i < count; ++i) branches_.push_back({b, ++visits_[b]});
+  branch_done_.assign(count, false);
+  branches_pending_ = count;
+  items_pending_ = false;
+  return count;
+}
+
+bool Execution::complete_branch(std::uint32_t branch) {
+  if (status_ != Status::InStep || branch >= branches_.size() || branch_done_[branch]) return false;
+  branch_done_[branch] = true;
+  --branches_pending_;
+  return true;
+}
+
+bool Execution::branch_revision(std::uint32_t branch) const {
+  const auto& fan_out = machine_->states()[current_].fan_out;
+  if (!fan_out || fan_out->is_map() || branch >= branches_.size()) return false;
+  return branches_[branch].visit > 1 && machine_->feedback_applies(branches_[branch].state);
+}
+
+std::uint32_t Execution::concurrency() const {
+  const auto& fan_out = machine_->states()[current_].fan_out;
+  return fan_out ? fan_out->concurrency : 0;
 }
 
 Json Execution::transfers() const {
@@ -70,9 +116,8 @@ Json Execution::transfers() const {
   if (status_ != Status::InStep) return out;
   const State& state = machine_->states()[current_];
   if (!state.handoffs || selections_[current_] >= *state.handoffs) return out;
-  const auto& positions = machine_->graph().out_edges(state.node);
-  for (std::uint32_t p = 0; p < positions.size(); ++p) {
-    const MachineEdge& edge = machine_->edges()[positions[p]];
+  for (auto position : machine_->graph().out_edges(state.node)) {
+    const MachineEdge& edge = machine_->edges()[position];
     if (!edge.transfer) continue;
     std::string description = !edge.description.empty() ? edge.description
                               : edge.to == kEnd          ? std::string("Finish the run.")
@@ -172,9 +217,11 @@ Expected<void, Execution::BindError> Execution::bind_variables(const Json& varia
   return {};
 }
 
-std::string Execution::feedback() const {
-  const std::string& name = machine_->states()[current_].name;
-  return "This is visit " + std::to_string(visits_[current_]) + " of state '" + name +
+std::string Execution::feedback() const { return feedback_of(current_); }
+
+std::string Execution::feedback_of(std::uint32_t state) const {
+  const std::string& name = machine_->states()[state].name;
+  return "This is visit " + std::to_string(visits_[state]) + " of state '" + name +
          "'. Its previous visit's update is in revision.previous: refine it rather than starting over.";
 }
 
@@ -225,6 +272,7 @@ void Execution::write_reserved(const condition::Path& path) {
 }
 
 Status Execution::complete_step(const ValueRef* state_slots) {
+  if (status_ != Status::InStep || !joined()) return status_;
   if (chosen_) {  // the model chose: the transfer edge fires, whatever the regular edges say
     std::uint32_t position = *chosen_;
     chosen_.reset();
@@ -280,7 +328,8 @@ Status Execution::answer_predicate(bool matched) {
 Status Execution::no_edge_matched(const std::vector<condition::Path>& paths) {
   unmatched_reads_.clear();
   for (std::size_t i = 0; i < paths.size(); ++i) unmatched_reads_.emplace_back(paths[i].text(), condition::preview_text(slots_[i], 60));
-  history_.push_back({step_, current_, visits_[current_], kNextNone, -1});
+  history_.push_back({step_, current_, visits_[current_], kNextNone, -1, std::move(branches_)});
+  branches_.clear();
   status_ = Status::NoEdgeMatched;
   return status_;
 }
@@ -288,7 +337,8 @@ Status Execution::no_edge_matched(const std::vector<condition::Path>& paths) {
 Status Execution::finish_step(std::int32_t edge) {
   const auto& graph = machine_->graph();
   const State& state = machine_->states()[current_];
-  StepRecord record{step_, current_, visits_[current_], kNextNone, edge};
+  StepRecord record{step_, current_, visits_[current_], kNextNone, edge, std::move(branches_)};
+  branches_.clear();
   const std::string& target = graph.name(graph.edges()[graph.out_edges(state.node)[edge]].to);
   if (target == kEnd) {
     record.next = kNextEnd;
@@ -304,6 +354,11 @@ Status Execution::finish_step(std::int32_t edge) {
 
 void Execution::cancel_step() {
   if (status_ != Status::InStep) return;
+  for (const Branch& b : branches_) --visits_[b.state];
+  branches_.clear();
+  branch_done_.clear();
+  branches_pending_ = 0;
+  items_pending_ = false;
   chosen_.reset();
   --visits_[current_];
   --step_;
@@ -320,24 +375,44 @@ Json Execution::snapshot() const {
   for (std::uint32_t i = 0; i < states.size(); ++i) {
     if (visits_[i] > 0) visits[states[i].name] = visits_[i];
   }
+  bool fan_outs = false;
+  auto branch_list = [&](const std::vector<Branch>& branches, const std::vector<bool>* done) {
+    Json list = Json::array();
+    for (std::size_t i = 0; i < branches.size(); ++i) {
+      Json b = {{"state", states[branches[i].state].name}, {"visit", branches[i].visit}};
+      if (done) b["done"] = static_cast<bool>((*done)[i]);
+      list.push_back(std::move(b));
+    }
+    return list;
+  };
   Json steps = Json::array();
   for (const StepRecord& r : history_) {
     Json next = r.next == kNextEnd ? Json(kEnd) : r.next == kNextNone ? Json(nullptr) : Json(states[r.next].name);
-    steps.push_back({{"step", r.step},
-                     {"state", states[r.state].name},
-                     {"visit", r.visit},
-                     {"next", std::move(next)},
-                     {"edge", r.edge < 0 ? Json(nullptr) : Json(r.edge)}});
+    Json step = {{"step", r.step},
+                 {"state", states[r.state].name},
+                 {"visit", r.visit},
+                 {"next", std::move(next)},
+                 {"edge", r.edge < 0 ? Json(nullptr) : Json(r.edge)}};
+    if (states[r.state].fan_out) {
+      step["branches"] = branch_list(r.branches, nullptr);
+      fan_outs = true;
+    }
+    steps.push_back(std::move(step));
   }
+  // A fan-out under way (its list known): the step begun, and which branches completed.
+  const bool in_fan_out = fan_out() && !items_pending_ && route_from_ == 0;
+  // A subgraph under way: the step begun (the host adds the child's own snapshot).
+  const bool in_subgraph = status_ == Status::InStep && states[current_].subgraph && route_from_ == 0;
   Json out = {{"format", kSnapshotFormat},
-          {"version", kSnapshotVersion},
+          {"version", fan_outs || in_fan_out || in_subgraph ? kFanOutSnapshotVersion : kSnapshotVersion},
           {"machine", machine_->options().name},
           {"definition", fingerprint(*machine_)},
-          {"status", status_name(status_)},
+          {"status", in_fan_out ? "fan-out" : in_subgraph ? "subgraph" : status_name(status_)},
           {"current", states[current_].name},
           {"step", step_},
           {"visits", std::move(visits)},
           {"steps", std::move(steps)}};
+  if (in_fan_out) out["branches"] = branch_list(branches_, &branch_done_);
   Json selections = Json::object();
   for (std::uint32_t i = 0; i < states.size(); ++i) {
     if (selections_[i] > 0) selections[states[i].name] = selections_[i];
@@ -354,8 +429,8 @@ Expected<Execution, std::string> Execution::restore(Machine& machine, const Json
   if (!snapshot.is_object() || !snapshot.contains("format") || snapshot["format"] != kSnapshotFormat) {
     return fail("not a snapshot (expected format \"" + std::string(kSnapshotFormat) + "\")");
   }
-  if (!snapshot.contains("version") || snapshot["version"] != kSnapshotVersion) {
-    return fail("unsupported snapshot version (this library reads version 1)");
+  if (!snapshot.contains("version") || (snapshot["version"] != kSnapshotVersion && snapshot["version"] != kFanOutSnapshotVersion)) {
+    return fail("unsupported snapshot version (this library reads versions 1 and 2)");
   }
   if (!snapshot.contains("machine") || snapshot["machine"] != machine.options().name) {
     return fail("the snapshot is of another machine");
@@ -375,6 +450,7 @@ Expected<Execution, std::string> Execution::restore(Machine& machine, const Json
   else if (status == "max-steps") execution.status_ = Status::MaxSteps;
   else if (status == "no-edge-matched") execution.status_ = Status::NoEdgeMatched;
   else if (status == "aborted") execution.status_ = Status::Aborted;
+  else if (status == "fan-out" || status == "subgraph") execution.status_ = Status::InStep;
   else if (!status.is_string()) return fail("a snapshot is taken between steps; its status must be a string");
   else return fail("a snapshot is taken between steps; status " + status.dump(-1, ' ', false, Json::error_handler_t::replace) + " is not one");
 
@@ -386,6 +462,14 @@ Expected<Execution, std::string> Execution::restore(Machine& machine, const Json
     return fail("'step' must be a step count within maxSteps");
   }
   execution.step_ = snapshot["step"].get<std::uint32_t>();
+  const bool in_fan_out = status == "fan-out";
+  if (in_fan_out && (!machine.states()[*current].fan_out || execution.step_ == 0)) {
+    return fail("a fan-out under way must be at a fan-out state, after its step began");
+  }
+  const bool in_subgraph = status == "subgraph";
+  if (in_subgraph && (!machine.states()[*current].subgraph || execution.step_ == 0)) {
+    return fail("a subgraph under way must be at a subgraph state, after its step began");
+  }
 
   const Json& visits = snapshot.contains("visits") ? snapshot["visits"] : Json();
   if (!visits.is_object()) return fail("'visits' must be an object");
@@ -395,6 +479,35 @@ Expected<Execution, std::string> Execution::restore(Machine& machine, const Json
     execution.visits_[*state] = it.value().get<std::uint32_t>();
   }
 
+  // Each branch names a branch state of `fan_out` (the map's state, for a map) with a visit it had.
+  auto read_branches = [&](const Json& list, std::uint32_t fan_out, bool with_done,
+                           std::vector<Branch>& out, std::vector<bool>& done) -> bool {
+    if (!list.is_array()) return false;
+    const auto& allowed = machine.branch_states(fan_out);
+    const bool is_map = machine.states()[fan_out].fan_out->is_map();
+    if (!is_map && list.size() != allowed.size()) return false;
+    for (std::size_t j = 0; j < list.size(); ++j) {
+      const Json& b = list[j];
+      if (!b.is_object()) return false;
+      auto state = state_of(b.contains("state") ? b["state"] : Json());
+      if (!state || *state != allowed[is_map ? 0 : j] || !b.contains("visit") || !count(b["visit"])) return false;
+      auto visit = b["visit"].get<std::uint64_t>();
+      if (visit < 1 || visit > execution.visits_[*state]) return false;
+      if (with_done && (!b.contains("done") || !b["done"].is_boolean())) return false;
+      out.push_back({*state, static_cast<std::uint32_t>(visit)});
+      done.push_back(with_done && b["done"].get<bool>());
+    }
+    return true;
+  };
+  if (in_fan_out) {
+    std::vector<bool> done;
+    if (!read_branches(snapshot.contains("branches") ? snapshot["branches"] : Json(), *current, true, execution.branches_, done)) {
+      return fail("'branches' must list the fan-out's branches, each with its state, visit and done");
+    }
+    execution.branch_done_ = std::move(done);
+    execution.branches_pending_ = 0;
+    for (bool d : execution.branch_done_) execution.branches_pending_ += d ? 0 : 1;
+  }
   if (snapshot.contains("selections")) {
     const Json& selections = snapshot["selections"];
     if (!selections.is_object()) return fail("'selections' must be an object");
@@ -409,7 +522,8 @@ Expected<Execution, std::string> Execution::restore(Machine& machine, const Json
   }
 
   const Json& steps = snapshot.contains("steps") ? snapshot["steps"] : Json();
-  if (!steps.is_array() || steps.size() != execution.step_) return fail("'steps' must list every step run");
+  const std::size_t steps_done = execution.step_ - (in_fan_out || in_subgraph ? 1 : 0);
+  if (!steps.is_array() || steps.size() != steps_done) return fail("'steps' must list every step run");
   for (std::size_t i = 0; i < steps.size(); ++i) {
     const Json& s = steps[i];
     if (!s.is_object()) return fail("a step must be an object");
@@ -417,8 +531,10 @@ Expected<Execution, std::string> Execution::restore(Machine& machine, const Json
     if (!state || !s.contains("step") || !count(s["step"]) || !s.contains("visit") || !count(s["visit"])) {
       return fail("a step lacks its state, step or visit");
     }
-    // Step i is step i + 1, and no visit can outnumber the steps run so far.
-    if (s["step"].get<std::uint64_t>() != i + 1 || s["visit"].get<std::uint64_t>() < 1 || s["visit"].get<std::uint64_t>() > i + 1) {
+    // Step i is step i + 1, and no visit can outnumber the steps run so far (branches aside: a
+    // fan-out step visits its branch states too).
+    const std::uint64_t most = machine.has_fan_outs() ? execution.visits_[*state] : i + 1;
+    if (s["step"].get<std::uint64_t>() != i + 1 || s["visit"].get<std::uint64_t>() < 1 || s["visit"].get<std::uint64_t>() > most) {
       return fail("steps[" + std::to_string(i) + "] is not step " + std::to_string(i + 1) + " with a visit from 1 to " +
                   std::to_string(i + 1));
     }
@@ -429,8 +545,15 @@ Expected<Execution, std::string> Execution::restore(Machine& machine, const Json
     else if (!next.is_null()) return fail("a step's 'next' is not a state of this machine");
     const Json& edge = s.contains("edge") ? s["edge"] : Json();
     if (!edge.is_null() && !count(edge)) return fail("a step's 'edge' must be an index or null");
+    std::vector<Branch> branches;
+    if (machine.states()[*state].fan_out) {
+      std::vector<bool> unused;
+      if (!read_branches(s.contains("branches") ? s["branches"] : Json(), *state, false, branches, unused)) {
+        return fail("steps[" + std::to_string(i) + "] is a fan-out step; its 'branches' must list its branches");
+      }
+    }
     execution.history_.push_back({s["step"].get<std::uint32_t>(), *state, s["visit"].get<std::uint32_t>(), next_index,
-                                  edge.is_null() ? -1 : edge.get<std::int32_t>()});
+                                  edge.is_null() ? -1 : edge.get<std::int32_t>(), std::move(branches)});
   }
   if (!machine.template_variables().empty()) {
     const Json& variables = snapshot.contains("variables") ? snapshot["variables"] : Json();

@@ -10,6 +10,13 @@
 // complete_step() (the host marshals the state again, since the function may have run anything).
 // So an edge after the winner is never asked, exactly as with conditions.
 //
+// Fan-out states (FanOut): begin_step() of one counts the step and the fan-out state's visit, and
+// one visit of each branch state, in declaration order (for a map, once the host has marshalled
+// the list: set_items); the host runs the branches, reports each one that completed
+// (complete_branch), and merges their updates in branch order; complete_step() routes only once
+// every branch has completed (the join). A snapshot may be taken while branches are under way: it
+// says which have completed, and a restored execution resumes the same step, with the rest.
+//
 // A snapshot is plain JSON; restore() continues exactly where it was taken.
 #pragma once
 
@@ -33,12 +40,20 @@ using Status = contract::ExecStatus;
 inline constexpr auto kNextEnd = static_cast<std::int32_t>(contract::kNextEnd);    // StepRecord::next when the step routed to END
 inline constexpr auto kNextNone = static_cast<std::int32_t>(contract::kNextNone);  // when no edge matched
 
+// One branch of a fan-out step: a visit of a branch state. A map's branches are its state's
+// visits in list order (item i is branches[i]).
+struct Branch {
+  std::uint32_t state;
+  std::uint32_t visit;
+};
+
 struct StepRecord {
   std::uint32_t step;   // 1-based
   std::uint32_t state;  // index into Machine::states()
   std::uint32_t visit;  // 1-based visit of that state
   std::int32_t next;    // a state index, kNextEnd or kNextNone
   std::int32_t edge;    // position among the state's outgoing edges, or -1
+  std::vector<Branch> branches = {};  // a fan-out step's branches, in merge order; empty otherwise
 };
 
 class Execution {
@@ -62,6 +77,29 @@ class Execution {
   // Whether this visit gets revision feedback, and the sentence for it.
   bool revision_applies() const;
   std::string feedback() const;
+  // The sentence for a visit of `state` (a branch's).
+  std::string feedback_of(std::uint32_t state) const;
+
+  // The step under way fans out: its branches (known once set_items answered, for a map).
+  bool fan_out() const { return status_ == Status::InStep && machine_->states()[current_].fan_out.has_value(); }
+  bool awaiting_items() const { return items_pending_; }
+  const std::vector<Branch>& branches() const { return branches_; }
+  bool branch_completed(std::uint32_t branch) const { return branch_done_[branch]; }
+  // Whether branch `branch`'s visit gets revision feedback: a static fan-out's branch revisited
+  // (a map's items are different work each time: never).
+  bool branch_revision(std::uint32_t branch) const;
+  // At most this many branches at once; 0: all.
+  std::uint32_t concurrency() const;
+  // A map step's list (the value at its `over` path): one branch per item. nullopt, and nothing
+  // counted, when the value is not a list.
+  std::optional<std::uint32_t> set_items(condition::ValueRef list);
+  // The host's word that branch `branch` completed (its update is the host's to keep). False for
+  // a branch that does not exist or had completed already.
+  bool complete_branch(std::uint32_t branch);
+  // The step under way runs a subgraph (the host runs the child machine).
+  bool in_subgraph() const { return status_ == Status::InStep && machine_->states()[current_].subgraph != nullptr; }
+  // Whether routing may run: no branch under way (always, on a step that does not fan out).
+  bool joined() const { return !items_pending_ && branches_pending_ == 0; }
   // The revision feedback a handler can hand straight to a model (the seed's auto-feedback): the
   // prior visit's output, then "Graph state '<name>' visit #N. Prior visit's output is provided
   // above; refine your response based on it." `prior_output_json` is the JSON text of the update
@@ -104,7 +142,8 @@ class Execution {
 
   // Routes the step begun: `state_slots[i]` is the host's value at
   // machine().graph().route_paths(node)[i] on the merged state; reserved names are supplied here.
-  // Continues from the edge after the last one a host function declined.
+  // Continues from the edge after the last one a host function declined. Refused (the status stays
+  // InStep) before the join.
   Status complete_step(const condition::ValueRef* state_slots);
   // The host's verdict on the edge awaited (status AwaitingPredicate): true fires it and the step
   // ends as any step does; false leaves the step in InStep, to be continued by complete_step.
@@ -135,6 +174,10 @@ class Execution {
   std::vector<condition::ValueRef> slots_;
   std::vector<std::pair<std::string, std::string>> unmatched_reads_;
   std::uint32_t route_from_ = 0;  // the first edge position still to try in the step under way
+  std::vector<Branch> branches_;  // the fan-out step under way's branches
+  std::vector<bool> branch_done_;
+  std::uint32_t branches_pending_ = 0;
+  bool items_pending_ = false;    // a map step begun, its list not yet marshalled
   std::vector<std::uint32_t> selections_;  // per state: transfers chosen in this run
   std::optional<std::uint32_t> chosen_;    // the transfer edge (position) chosen in the step under way
   condition::Json variables_ = condition::Json::object();

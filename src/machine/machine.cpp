@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 #include <unordered_set>
 
 #include "condition/json_state.h"
@@ -19,6 +20,17 @@ bool blank(std::string_view name) {
 }
 
 std::string in_quotes(std::string_view s) { return "'" + std::string(s) + "'"; }
+
+// A member name as a JSON pointer token ('~' and '/' escaped).
+std::string definition_token(std::string_view key) {
+  std::string out;
+  for (char c : key) {
+    if (c == '~') out += "~0";
+    else if (c == '/') out += "~1";
+    else out += c;
+  }
+  return out;
+}
 
 std::string describe_edge(std::size_t index, const MachineEdge& edge) {
   return "edge " + std::to_string(index) + " (" + in_quotes(edge.from) + " -> " + in_quotes(edge.to) + ")";
@@ -125,6 +137,124 @@ Expected<void, EdgeRejection> Machine::add_predicate_edge(std::string_view from,
   return {};
 }
 
+namespace {
+
+// A concurrency is absent (0: every branch at once) or an integer from 1 to kMaxConcurrency.
+std::optional<std::uint32_t> concurrency_of(std::optional<double> value) {
+  if (!value) return 0;
+  double v = *value;
+  if (!(v >= 1 && v <= kMaxConcurrency && std::floor(v) == v)) return std::nullopt;
+  return static_cast<std::uint32_t>(v);
+}
+
+std::string number_text(double v) {
+  if (!std::isfinite(v)) return "a non-finite number";
+  if (std::floor(v) == v && std::fabs(v) < 1e15) return std::to_string(static_cast<long long>(v));
+  return condition::Json(v).dump();
+}
+
+}  // namespace
+
+Expected<void, Problem> Machine::add_fan_out(std::string_view name, const std::vector<std::string>& branches,
+                                             std::optional<double> concurrency) {
+  if (frozen_) return unexpected(frozen_problem());
+  const std::size_t index = states_.size();
+  auto refuse = [&](std::string code, std::string message, std::string pointer) {
+    return unexpected(Problem{std::move(code), "fan-out state " + in_quotes(name) + ": " + std::move(message), std::move(pointer)});
+  };
+  if (branches.empty()) return refuse("no-branches", "it has no branches (list at least one state)", at("states", index, "branches"));
+  std::unordered_set<std::string_view> seen;
+  for (std::size_t j = 0; j < branches.size(); ++j) {
+    const std::string pointer = at("states", index, "branches") + "/" + std::to_string(j);
+    if (blank(branches[j])) return refuse("blank-name", "branch " + std::to_string(j) + " is blank", pointer);
+    if (branches[j] == kEnd) return refuse("end-as-branch", "END cannot be a branch", pointer);
+    if (branches[j] == name) return refuse("fan-out-to-itself", "it lists itself as a branch", pointer);
+    if (!seen.insert(branches[j]).second) {
+      return refuse("duplicate-branch", "branch " + in_quotes(branches[j]) + " is listed twice", pointer);
+    }
+  }
+  auto limit = concurrency_of(concurrency);
+  if (!limit) {
+    return refuse("bad-concurrency", "concurrency must be an integer from 1 to 1000000, got " + number_text(*concurrency),
+                  at("states", index, "concurrency"));
+  }
+  if (auto added = add_state(name, true); !added) return added;
+  states_.back().fan_out = FanOut{branches, "", "", {}, *limit};
+  ++fan_outs_;
+  return {};
+}
+
+Expected<void, Problem> Machine::add_map(std::string_view name, std::string_view branch, std::string_view over,
+                                         std::optional<double> concurrency) {
+  if (frozen_) return unexpected(frozen_problem());
+  const std::size_t index = states_.size();
+  auto refuse = [&](std::string code, std::string message, std::string pointer) {
+    return unexpected(Problem{std::move(code), "map state " + in_quotes(name) + ": " + std::move(message), std::move(pointer)});
+  };
+  const std::string state_pointer = at("states", index, "map") + "/state";
+  if (blank(branch)) return refuse("blank-name", "the state to run per item is blank", state_pointer);
+  if (branch == kEnd) return refuse("end-as-branch", "END cannot be a branch", state_pointer);
+  if (branch == name) return refuse("fan-out-to-itself", "it maps itself over the list", state_pointer);
+  // `over` is one path, written as the condition language writes paths, so that it reads the state
+  // exactly as conditions do.
+  const std::string over_pointer = at("states", index, "map") + "/over";
+  auto parsed = state_path(over);
+  if (!parsed) return refuse("bad-map-path", "cannot map over " + in_quotes(over) + ": " + parsed.error(), over_pointer);
+  condition::Path path = std::move(parsed.value());
+  auto limit = concurrency_of(concurrency);
+  if (!limit) {
+    return refuse("bad-concurrency", "concurrency must be an integer from 1 to 1000000, got " + number_text(*concurrency),
+                  at("states", index, "concurrency"));
+  }
+  if (auto added = add_state(name, true); !added) return added;
+  states_.back().fan_out = FanOut{{}, std::string(branch), std::string(over), std::move(path), *limit};
+  ++fan_outs_;
+  return {};
+}
+
+Expected<condition::Path, std::string> state_path(std::string_view text) {
+  condition::Interner scratch;
+  auto compiled = condition::Condition::compile(text, scratch);
+  if (!compiled) return unexpected(compiled.error().message);
+  const auto& paths = compiled.value().paths();
+  if (paths.size() != 1 || paths[0].text() != text) {
+    return unexpected(paths.size() == 1 ? "write the path as " + in_quotes(paths[0].text())
+                                        : std::string("it must be one path into the state, such as 'docs' or 'plan.tasks'"));
+  }
+  if (is_reserved(paths[0])) return unexpected(std::string("$ names are the machine's, not the state's"));
+  return paths[0];
+}
+
+Expected<void, Problem> Machine::add_subgraph(std::string_view name, const std::shared_ptr<const Machine>& child,
+                                              const std::optional<Mapping>& input, const std::optional<Mapping>& output) {
+  if (frozen_) return unexpected(frozen_problem());
+  const std::size_t index = states_.size();
+  auto refuse = [&](std::string code, std::string message, std::string pointer) {
+    return unexpected(Problem{std::move(code), "subgraph state " + in_quotes(name) + ": " + std::move(message), std::move(pointer)});
+  };
+  if (child->depth() + 1 > kMaxSubgraphDepth) {
+    return refuse("subgraph-too-deep", "subgraphs may nest " + std::to_string(kMaxSubgraphDepth) + " machines deep, this would be " +
+                                           std::to_string(child->depth() + 1), at("states", index, "subgraph"));
+  }
+  auto subgraph = std::make_shared<Subgraph>();
+  subgraph->machine = child;
+  for (auto [mapping, member, target] : {std::tuple{&input, "input", &subgraph->input}, std::tuple{&output, "output", &subgraph->output}}) {
+    if (!*mapping) continue;
+    target->emplace();
+    for (const auto& [key, path_text] : **mapping) {
+      const std::string pointer = at("states", index, member) + "/" + definition_token(key);
+      if (blank(key)) return refuse("bad-mapping", std::string("its ") + member + " has a blank key", pointer);
+      auto path = state_path(path_text);
+      if (!path) return refuse("bad-mapping", std::string("its ") + member + " '" + key + "' reads " + in_quotes(path_text) + ": " + path.error(), pointer);
+      (*target)->push_back({key, path_text, std::move(path.value())});
+    }
+  }
+  if (auto added = add_state(name, true); !added) return added;
+  states_.back().subgraph = std::move(subgraph);
+  depth_ = std::max(depth_, child->depth() + 1);
+  return {};
+}
+
 Expected<void, Problem> Machine::set_handoffs(std::string_view state, std::uint32_t count) {
   if (frozen_) return unexpected(frozen_problem());
   auto index = state_index(state);
@@ -186,6 +316,14 @@ void Machine::freeze() {
   feedback_.clear();
   for (const State& s : states_) feedback_.push_back(options_.feedback_on_revisit && s.feedback_on_revisit && !excluded.count(s.name));
   template_variables_ = collect_template_variables(states_);
+  // Validation found every branch declared (an execution needs a valid machine).
+  branch_states_.assign(states_.size(), {});
+  for (std::size_t i = 0; i < states_.size(); ++i) {
+    if (!states_[i].fan_out) continue;
+    const FanOut& f = *states_[i].fan_out;
+    if (f.is_map()) branch_states_[i].push_back(state_index(f.map_state).value_or(0));
+    for (const std::string& b : f.branches) branch_states_[i].push_back(state_index(b).value_or(0));
+  }
 }
 
 bool Machine::feedback_applies(std::uint32_t state) const { return frozen_ && feedback_[state]; }
@@ -267,8 +405,51 @@ std::vector<Problem> Machine::validate() const {
                           at("states", i)});
     }
   }
+  // Fan-out branches: declared, and not fan-outs themselves. A state that is only ever a branch
+  // needs no edge of its own (the fan-out state routes after the join); one that an edge or the
+  // start also reaches does.
+  std::vector<bool> reached(states_.size());
+  if (options_.start) {
+    if (auto s = state_index(*options_.start)) reached[*s] = true;
+  }
+  for (const MachineEdge& edge : edges_) {
+    if (auto to = state_index(edge.to)) reached[*to] = true;
+  }
+  std::vector<bool> branch_only(states_.size());
   for (std::size_t i = 0; i < states_.size(); ++i) {
-    if (!has_edge[i]) {
+    if (!states_[i].fan_out) continue;
+    const FanOut& f = *states_[i].fan_out;
+    const std::string kind = f.is_map() ? "map state " : "fan-out state ";
+    std::vector<std::pair<std::string, std::string>> listed;  // (name, pointer)
+    if (f.is_map()) listed.emplace_back(f.map_state, at("states", i, "map") + "/state");
+    for (std::size_t j = 0; j < f.branches.size(); ++j) listed.emplace_back(f.branches[j], at("states", i, "branches") + "/" + std::to_string(j));
+    for (const auto& [branch, pointer] : listed) {
+      auto b = state_index(branch);
+      if (!b) {
+        problems.push_back({"unknown-branch", kind + in_quotes(states_[i].name) + " runs " + in_quotes(branch) +
+                                                  ", which is not a declared state", pointer});
+      } else if (states_[*b].fan_out) {
+        problems.push_back({"nested-fan-out", kind + in_quotes(states_[i].name) + " runs " + in_quotes(branch) +
+                                                  ", which fans out itself; a branch must be a plain state", pointer});
+      } else if (states_[*b].handoffs) {
+        // A branch's handler cannot choose where the run goes: the fan-out state routes.
+        problems.push_back({"handoff-branch", kind + in_quotes(states_[i].name) + " runs " + in_quotes(branch) +
+                                                  ", which is handoff-enabled; a branch cannot choose the next state", pointer});
+      } else {
+        branch_only[*b] = !reached[*b];
+      }
+    }
+  }
+  // A subgraph's own problems, at their pointers inside it.
+  for (std::size_t i = 0; i < states_.size(); ++i) {
+    if (!states_[i].subgraph) continue;
+    for (const Problem& p : states_[i].subgraph->machine->validate()) {
+      problems.push_back({"invalid-subgraph", "subgraph state " + in_quotes(states_[i].name) + ": " + p.code + ": " + p.message,
+                          at("states", i, "subgraph") + p.pointer});
+    }
+  }
+  for (std::size_t i = 0; i < states_.size(); ++i) {
+    if (!has_edge[i] && !branch_only[i]) {
       problems.push_back({"no-outgoing-edge", "state " + in_quotes(states_[i].name) +
                                                   " has no outgoing edge (add an edge to END to finish there)",
                           at("states", i)});

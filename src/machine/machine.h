@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -67,6 +68,46 @@ struct EdgeRejection {
   std::optional<condition::SyntaxError> syntax;
 };
 
+// The largest concurrency a fan-out may declare (docs/limits.md); fan-outs without one run every
+// branch at once.
+inline constexpr double kMaxConcurrency = 1'000'000;
+
+// A state whose work is other states run concurrently (docs/state-machine.md "Fan-out"): a static
+// fan-out runs each of `branches` once; a map runs `map_state` once per item of the list at
+// `over` in the state. Either way the branches join at this state, which then routes by its own
+// edges. A branch may not itself fan out.
+struct FanOut {
+  std::vector<std::string> branches;  // static: the branch states, in declaration order
+  std::string map_state;              // dynamic: the state run per item ("" for a static fan-out)
+  std::string over;                   // dynamic: the list's path, as written
+  condition::Path over_path;
+  std::uint32_t concurrency = 0;      // at most this many branches run at once; 0: all at once
+  bool is_map() const { return !map_state.empty(); }
+};
+
+class Machine;
+
+// How many machines deep subgraphs may nest (docs/limits.md): definitions, exports and snapshots
+// recurse once per level.
+inline constexpr std::size_t kMaxSubgraphDepth = 16;
+
+// One member of a subgraph's input or output: `key` of the receiving state takes the value at
+// `path` of the giving one.
+struct StateMapping {
+  std::string key;
+  std::string path_text;
+  condition::Path path;
+};
+
+// A state whose work is another machine (docs/state-machine.md "Subgraphs"): the host runs the
+// child to its end, with its own maxSteps, from the input (the parent's state when no mapping
+// is given) and merges the output (the child's final state when none) as the step's update.
+struct Subgraph {
+  std::shared_ptr<const Machine> machine;
+  std::optional<std::vector<StateMapping>> input;   // child key <- parent path
+  std::optional<std::vector<StateMapping>> output;  // parent key <- child path
+};
+
 struct State {
   std::string name;
   bool feedback_on_revisit;
@@ -75,6 +116,8 @@ struct State {
   // A handoff-enabled state (MAG's handoffs in a workflow): how many times per run the model may
   // choose the next state through the state's transfer edges; then its regular edges route.
   std::optional<std::uint32_t> handoffs = std::nullopt;
+  std::optional<FanOut> fan_out = std::nullopt;
+  std::shared_ptr<const Subgraph> subgraph = nullptr;
 };
 
 struct MachineEdge {
@@ -104,6 +147,24 @@ class Machine {
   // template that does not parse.
   Expected<void, Problem> add_state(std::string_view name, bool feedback_on_revisit = true,
                                     std::optional<std::string_view> task = std::nullopt);
+  // A fan-out state (FanOut): refuses at once what the call shows wrong (a blank, END or duplicate
+  // name, no branches, a blank or repeated branch, a branch that is the state itself, a
+  // concurrency that is not an integer from 1 to kMaxConcurrency); unknown and nested branches are
+  // reported by validate().
+  Expected<void, Problem> add_fan_out(std::string_view name, const std::vector<std::string>& branches,
+                                      std::optional<double> concurrency = std::nullopt);
+  // A map state: runs `branch` once per item of the list at `over`, a path such as `docs` or
+  // `plan.tasks` (written canonically; reserved names refused).
+  Expected<void, Problem> add_map(std::string_view name, std::string_view branch, std::string_view over,
+                                  std::optional<double> concurrency = std::nullopt);
+  // A subgraph state running `child` (a copy of its definition). Refuses at once a blank, END or
+  // duplicate name, a mapping with a blank key or a path that is not one canonical path, and
+  // nesting deeper than kMaxSubgraphDepth; the child's own problems are reported by validate().
+  using Mapping = std::vector<std::pair<std::string, std::string>>;
+  Expected<void, Problem> add_subgraph(std::string_view name, const std::shared_ptr<const Machine>& child,
+                                       const std::optional<Mapping>& input, const std::optional<Mapping>& output);
+  // How many machines deep this one's subgraphs nest (1: none).
+  std::size_t depth() const { return depth_; }
   // Parses `when` at once, and refuses a blank endpoint or an edge from END; unknown endpoints are
   // reported by validate(), since the states may be declared later.
   Expected<void, EdgeRejection> add_edge(std::string_view from, std::string_view to,
@@ -119,8 +180,8 @@ class Machine {
   Expected<void, EdgeRejection> add_transfer_edge(std::string_view from, std::string_view to,
                                                   std::string_view description = {});
 
-  // Every problem, in a fixed order: the name, maxSteps, start, edges (in order), states without
-  // edges, noFeedbackStates (in order).
+  // Every problem, in a fixed order: the name, maxSteps, start, edges (in order), fan-out branches
+  // (in state order), states without edges, noFeedbackStates (in order).
   std::vector<Problem> validate() const;
 
   const MachineOptions& options() const { return options_; }
@@ -131,6 +192,9 @@ class Machine {
   // The edge at `position` among `state`'s outgoing edges.
   const MachineEdge& out_edge(std::uint32_t state, std::uint32_t position) const;
   bool has_predicates() const { return predicates_ > 0; }
+  // Once frozen: the branch states of a fan-out state (its map state, for a map), by index.
+  const std::vector<std::uint32_t>& branch_states(std::uint32_t state) const { return branch_states_[state]; }
+  bool has_fan_outs() const { return fan_outs_ > 0; }
   // Whether a revisit of `state` gets revision feedback: the machine's option, the state's, and
   // noFeedbackStates.
   bool feedback_applies(std::uint32_t state) const;
@@ -151,6 +215,9 @@ class Machine {
   std::unordered_map<std::string, std::uint32_t> state_of_name_;
   std::vector<MachineEdge> edges_;  // edges_[i] is graph_.edges()[i]
   std::size_t predicates_ = 0;
+  std::size_t fan_outs_ = 0;
+  std::size_t depth_ = 1;
+  std::vector<std::vector<std::uint32_t>> branch_states_;  // once frozen
   mutable std::unordered_map<graph::NodeId, std::vector<bool>> reserved_;
   bool frozen_ = false;
   std::vector<bool> feedback_;               // per state, once frozen: feedback_applies
@@ -159,5 +226,9 @@ class Machine {
 
 // Whether `path` names one of the values a running machine supplies itself.
 bool is_reserved(const condition::Path& path);
+
+// One path into a state, written as conditions write paths (canonically: `docs`, `plan.tasks`,
+// `a['b-c']`), not a reserved name; the error says why not.
+Expected<condition::Path, std::string> state_path(std::string_view text);
 
 }  // namespace handoff::machine

@@ -186,6 +186,24 @@ test('web demo in Chromium', { timeout: 60_000 }, async (t) => {
       assert.equal(await byId(page, 'outcome').getAttribute('data-reason'), 'ready');
     });
 
+    await t.test('a fan-out example shows its branches side by side in the trace and linked in the picture', async () => {
+      await byId(page, 'example-research-fan-out').click();
+      await byId(page, 'speed').selectOption('0');
+      assert.equal(await page.locator('[data-testid="graph-svg"] path.edge.branch').count(), 4, 'one link per branch: three searches and the map');
+      await byId(page, 'run').click();
+      await page.waitForSelector('[data-testid="outcome"][data-reason="end"]');
+      const branches = await page.locator('[data-testid="trace"] li.trace-step').evaluateAll((lis) =>
+        lis.map((li) => [...li.querySelectorAll('.step-branches .branch')].map((b) => `${b.dataset.state}#${b.dataset.visit}:${b.querySelector('code')?.textContent ?? ''}`)));
+      assert.deepEqual(branches, [
+        ['web#1:{"found":"web: 3 pages"}', 'docs#1:{"found":"docs: 1 page"}', 'papers#1:{"found":"papers: 2 papers"}'],
+        ['summarizeOne#1:{"summaries":"web, in short"}', 'summarizeOne#2:{"summaries":"docs, in short"}', 'summarizeOne#3:{"summaries":"papers, in short"}'],
+        [],
+      ]);
+      assert.match(await svgText(page), /each in found/);
+      assert.deepEqual(JSON.parse(await text(page, 'machine-state')).summaries, ['web, in short', 'docs, in short', 'papers, in short']);
+      await shot(page, 'machine-fan-out');
+    });
+
     await t.test('a machine stops at maxSteps, and fails when no edge matches', async () => {
       await byId(page, 'example-critique').click();
       await byId(page, 'speed').selectOption('0');

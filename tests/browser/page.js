@@ -86,6 +86,28 @@ const modes = {
     return { conditionsRun, scenariosRun, machinesRun, handoffsRun, failures, ms: performance.now() - started };
   },
 
+  // tests/vectors/fanout.json and subgraphs.json: branches run concurrently in the browser's
+  // event loop too, subgraphs nest.
+  async fanout() {
+    const api = await import(PACKAGE);
+    await api.init();
+    const { runFanOutScenario } = await import('/tests/js/fanout-runner.js');
+    const { runSubgraphScenario } = await import('/tests/js/subgraph-runner.js');
+    const fanOuts = (await getJSON('/tests/vectors/fanout.json')).scenarios;
+    const subgraphs = (await getJSON('/tests/vectors/subgraphs.json')).scenarios;
+    const failures = [];
+    for (const [scenarios, runScenario] of [[fanOuts, runFanOutScenario], [subgraphs, runSubgraphScenario]]) {
+      for (const scenario of scenarios) {
+        try {
+          await runScenario(api, scenario);
+        } catch (e) {
+          failures.push({ name: scenario.name, message: String(e?.message ?? e) });
+        }
+      }
+    }
+    return { run: fanOuts.length, subgraphsRun: subgraphs.length, failures };
+  },
+
   // The boundary's promises (tests/js/boundary-cases.js), the same cases Node runs.
   async boundary() {
     const api = await import(PACKAGE);

@@ -6,7 +6,7 @@ import {
   StateMachine, Execution, END, Swarm, TOOL_FORMATS, type Session, type HandoffOutcome, type AgentStatus, type SwarmDag, type TransferOption, type SwarmEvent, type Approval,
   type Explanation, type EdgeInfo, type GraphDefinition, type WasmSource, type Run, type StepRecord,
   type MachineEvent, type ExecutionSnapshot, type HandlerContext, type DagModel,
-  MissingVariablesError, type AgentEnsembleDagModel, type EdgeContext,
+  MissingVariablesError, type AgentEnsembleDagModel, type EdgeContext, type BranchRecord, type FanOutOptions, type MapOptions, type SubgraphOptions, type SubgraphRecord,
 } from 'handoff-graph';
 
 interface Ticket extends Record<string, unknown> {
@@ -46,6 +46,51 @@ async function machines(): Promise<void> {
   void [reason, record, resumed.done, m.validate(), dag, text];
 }
 void machines;
+
+// Fan-out and map states (docs/state-machine.md#fan-out).
+async function fanOuts(): Promise<void> {
+  const m = new StateMachine<{ docs: string[]; found?: string[] }>({ name: 'fan', start: 'search', reducers: { found: 'append' } })
+    .addFanOut('search', ['web', 'papers'], { concurrency: 2 })
+    .addMap('each', 'one', { over: 'docs', concurrency: 4 })
+    .addState('web', async (ctx) => ({ found: [`${ctx.stateName}#${ctx.index ?? 0}`] }))
+    .addState('papers', (ctx) => (ctx.signal?.aborted ? null : { found: [] }))
+    .addState('one', (ctx) => ({ found: [String(ctx.item)] }))
+    .addEdge('search', 'each')
+    .addEdge('each', END);
+  // @ts-expect-error: a map needs { over }
+  m.addMap('broken', 'one', { concurrency: 2 });
+  // @ts-expect-error: branches are a list of names
+  m.addFanOut('broken', 'web');
+  const run = await m.run({ docs: ['a'] });
+  const branches: BranchRecord[] | undefined = run.steps[0].branches;
+  const visit: number | undefined = branches?.[0].visit;
+  const snapshot = m.start({ docs: [] }).snapshot();
+  const version: 1 | 2 = snapshot.version;
+  const done: boolean | undefined = snapshot.branches?.[0].done;
+  const fanOutOptions: FanOutOptions = { concurrency: 3 };
+  const mapOptions: MapOptions = { over: 'plan.tasks' };
+  const states = m.toJSON().states.map((s) => s.branches ?? s.map?.state ?? s.concurrency);
+  for await (const event of m.stream({ docs: [] })) if (event.type === 'step:start') void event.branches;
+  void [visit, version, done, fanOutOptions, mapOptions, states];
+}
+void fanOuts;
+
+// Subgraph states (docs/state-machine.md#subgraphs).
+async function subgraphs(): Promise<void> {
+  const child = new StateMachine<{ topic?: string; summary?: string }>({ name: 'team', start: 'a' }).addState('a').addEdge('a', END);
+  const options: SubgraphOptions = { input: { topic: 'question' }, output: { findings: 'summary' } };
+  const m = new StateMachine<{ question: string; findings?: string }>({ name: 'desk', start: 'research' })
+    .addSubgraph('research', child, options)
+    .addEdge('research', END);
+  // @ts-expect-error: mappings are paths (strings)
+  m.addSubgraph('bad', child, { input: { topic: 1 } });
+  const run = await m.run({ question: 'q' });
+  const record: SubgraphRecord | undefined = run.steps[0].subgraph;
+  const inner: ExecutionSnapshot | undefined = m.start({ question: 'q' }).snapshot().subgraph;
+  const nested = m.toJSON().states[0].subgraph?.states.length;
+  void [record?.stepsRun, inner, nested];
+}
+void subgraphs;
 
 // The AgentEnsemble rows (docs/coming-from-agentensemble.md).
 async function agentEnsemble(): Promise<void> {

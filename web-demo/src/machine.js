@@ -18,6 +18,7 @@ export function createMachinePanel({ onChange }) {
   let lastDag = null;          // the picture of the last definition that loaded
   let blocked = true;          // problems that prevent running
   let updates = [];            // updates[step] = what the scripted handler returned
+  let branchUpdates = [];      // branchUpdates[step][branch] = what a fan-out step's branch returned
   const parsed = { definition: null, scripts: null, state: null };
   let runToken = 0;
   let running = false;
@@ -88,7 +89,13 @@ export function createMachinePanel({ onChange }) {
       const script = parsed.scripts.value?.[name];
       const update = Array.isArray(script) ? script[Math.min(ctx.visit, script.length) - 1] : script;
       const copy = update === undefined ? null : structuredClone(update);
-      updates[ctx.step] = copy;
+      // A fan-out's branches share its step: each keeps its own update, by branch.
+      if (ctx.index === undefined) {
+        updates[ctx.step] = copy;
+      } else {
+        branchUpdates[ctx.step] ??= [];
+        branchUpdates[ctx.step][ctx.index] = copy;
+      }
       return copy;
     };
   }
@@ -108,6 +115,7 @@ export function createMachinePanel({ onChange }) {
     exec = null;
     failure = null;
     updates = [];
+    branchUpdates = [];
     render();
     onChange?.(user);
   }
@@ -338,6 +346,14 @@ export function createMachinePanel({ onChange }) {
             ? h('div.step-via', {}, `edge #${s.edge} `, edge.when == null ? h('i', {}, 'always') : h('code', {}, edge.when))
             : null,
           update !== undefined ? h('div.step-update', {}, 'update ', h('code', {}, update === null ? 'nothing' : compact(update))) : null,
+          s.branches === undefined
+            ? null
+            : h('div.step-branches', { testid: 'branches' }, ...s.branches.map((b, i) => {
+              const out = branchUpdates[s.step]?.[i];
+              return h('div.branch', { 'data-state': b.state, 'data-visit': b.visit },
+                h('b', {}, b.state), h('span.visit', {}, `visit ${b.visit}`),
+                out === undefined ? null : h('div.step-update', {}, h('code', {}, out === null ? 'nothing' : compact(out))));
+            })),
         ),
       );
     });

@@ -30,6 +30,7 @@ const STYLE = `
   .edge.unconditional { stroke-dasharray: 6 4; }
   .edge.fired { stroke: ${ACCENT}; stroke-width: 3; }
   .edge.start { stroke: #1e293b; }
+  .edge.branch { stroke-width: 3; stroke-dasharray: 2 3; }
   .edge-label rect { fill: #ffffff; stroke: #e2e8f0; }
   .edge-label text { font: ${FONT_LABEL}; fill: #334155; }
   .edge-label text .pos { fill: #94a3b8; }
@@ -121,6 +122,17 @@ export function renderDag(dag, { selected, current, failed = false, title } = {}
     g.setNode(n.id, { width, height: sub ? 48 : 36, label, sub, model: n });
   }
   if (start) g.setEdge(START, start.id, { width: 0, height: 0, start: true }, 'start');
+  // A fan-out's links to its branches (a map's to its state): bold, labelled, never "fired";
+  // added last first, as the edges are, so that the first branch is drawn leftmost.
+  for (const n of dag.nodes) {
+    const branches = n.map ? [n.map.state] : [...(n.branches ?? [])].reverse();
+    const text = n.map ? `each in ${n.map.over}` : 'parallel';
+    for (const b of branches) {
+      if (!nodes.has(b)) continue;
+      const lines = [[{ text }]];
+      g.setEdge(n.id, b, { width: measure(text, FONT_LABEL) + 12, height: LABEL_LINE + 6, labelpos: 'c', lines, branch: true, model: { from: n.id, to: b } }, `branch:${n.id}:${b}`);
+    }
+  }
   // Edges added last first: dagre's ordering then puts a node's edge #0 leftmost.
   for (let i = dag.edges.length - 1; i >= 0; i--) {
     const e = dag.edges[i];
@@ -184,7 +196,7 @@ export function renderDag(dag, { selected, current, failed = false, title } = {}
       continue;
     }
     const m = edge.model;
-    const cls = ['edge', m.unconditional ? 'unconditional' : '', m.fired ? 'fired' : ''].filter(Boolean).join(' ');
+    const cls = ['edge', edge.branch ? 'branch' : '', m.unconditional ? 'unconditional' : '', m.fired ? 'fired' : ''].filter(Boolean).join(' ');
     const path = el('path', {
       class: cls,
       d: pathOf(edge.points),
