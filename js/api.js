@@ -4,6 +4,7 @@
 import { ConditionSyntaxError, CycleError, DefinitionError } from './errors.js';
 import { exportOf } from './export.js';
 import { disposeSymbol, registry } from './lifetime.js';
+import { PathReaders, compileDecider } from './marshal.js';
 import { requireRuntime } from './runtime.js';
 import { describe, edgeArguments, wellFormed } from './text.js';
 
@@ -21,6 +22,36 @@ function requireLive(native, what) {
   return native;
 }
 
+// Node id → what route() needs for it. A graph is usually routed from the same node many times
+// in a row, so the last one found is remembered; deleting any entry (a node gained an edge) or
+// clearing forgets it.
+class RouteCache extends Map {
+  #lastNode = null;
+  #lastRoute = undefined;
+
+  lookup(node) {
+    if (node === this.#lastNode) return this.#lastRoute;
+    const route = this.get(node);
+    if (route !== undefined) {
+      this.#lastNode = node;
+      this.#lastRoute = route;
+    }
+    return route;
+  }
+
+  delete(node) {
+    this.#lastNode = null;
+    this.#lastRoute = undefined;
+    return super.delete(node);
+  }
+
+  clear() {
+    this.#lastNode = null;
+    this.#lastRoute = undefined;
+    super.clear();
+  }
+}
+
 // Maps the strings a core string table knows to their ids: marshalled state strings equal to
 // one of them travel as an integer.
 function learnStrings(ids, strings) {
@@ -31,9 +62,9 @@ export class HandoffGraph {
   #native;
   #address;
   #ids = new Map();
-  // node id → { id, paths, targets }: what route() needs, built on first use, dropped when the
-  // node gains an edge.
-  #routes = new Map();
+  // node id → { id, paths, targets, decide }: what route() needs, built on first use, dropped when
+  // the node gains an edge.
+  #routes = new RouteCache();
 
   /** @param {{ onCycle?: 'error' | 'allow' }} [options] */
   constructor(options = {}) {
@@ -101,14 +132,21 @@ export class HandoffGraph {
   }
 
   #route(node) {
-    let route = this.#routes.get(node);
+    let route = this.#routes.lookup(node);
     if (route === undefined) {
       const id = this.#live.find(wellFormed(node));
       if (id < 0) return null;  // not cached: the node may be created later
+      const paths = new PathReaders(this.#native.routePaths(id));
+      const targets = this.#native.outEdges(id).map((edge) => edge.to);
+      const { writer, route: coreRoute } = requireRuntime();
+      const ids = this.#ids;
+      const address = this.#address;
       route = {
         id,
-        paths: this.#native.routePaths(id),
-        targets: this.#native.outEdges(id).map((edge) => edge.to),
+        paths,
+        targets,
+        // Marshal the node's paths, then one call: the core returns the winning edge's position.
+        decide: compileDecider(writer, paths, ids, coreRoute, address, id),
       };
       this.#routes.set(node, route);
     }
@@ -121,8 +159,7 @@ export class HandoffGraph {
     if (typeof node !== 'string') requireNodeId(node, 'route(node)');
     const route = this.#route(node);
     if (route === null) return null;
-    const runtime = requireRuntime();
-    const index = runtime.writer.call(state, route.paths, this.#ids, runtime.route, this.#address, route.id);
+    const index = route.decide(state);
     return index < 0 ? null : route.targets[index];
   }
 

@@ -16,6 +16,7 @@ const KIND_ARRAY = 5;
 const KIND_OBJECT = 6;
 const TRUNCATED = 0x100;
 const NO_ID = 0xffffffff;
+const UNINTERNED = 0xfffffffe;  // not any string the core knows (src/condition/value.h)
 // src/condition/limits.h
 const MAX_COMPARE_DEPTH = 64;
 const MAX_STATE_CELLS = 1 << 20;
@@ -45,29 +46,106 @@ function readMember(object, key) {
 /**
  * The value at `steps` (from the core: [isIndex, key, index] each) in `state`, or null. Missing
  * keys, indexes out of range, steps through non-containers and anything that throws (a getter or
- * a Proxy trap on the way) read as null. This is the per-route hot loop: no allocation, one
- * try for the whole walk.
+ * a Proxy trap on the way) read as null. Routes use the compiled form of the same walk
+ * (`compilePaths`); this one serves error messages.
  */
 export function resolvePath(state, steps) {
-  let value = state;
-  try {
-    for (let s = 0; s < steps.length; s++) {
-      if (typeof value !== 'object' || value === null) return null;
-      const step = steps[s];
-      let key = step[1];
-      if (isArray(value)) {
-        if (!step[0]) return null;
-        const length = value.length;
-        key = step[2] < 0 ? step[2] + length : step[2];
-        if (key < 0 || key >= length) return null;
-      }
-      if (!propertyIsEnumerable.call(value, key)) return null;
-      value = value[key];
-    }
-  } catch {
-    return null;
+  return compilePath(steps)(state);
+}
+
+// Property keys as the engine stores them (internalized): a lookup with a key that is not costs
+// a string-table search on every call, and the path keys the core hands over are fresh strings.
+function internalize(key) {
+  const keys = Object.keys({ [key]: 0 });
+  return keys.length === 1 ? keys[0] : key;
+}
+
+// An index step reads an array element; on any other object it reads the key of its decimal text,
+// which as a number is the same key when it is an array index (cheaper to look up).
+const ARRAY_INDEX_LIMIT = 2 ** 32 - 1;
+function objectKey(isIndex, key, index) {
+  if (isIndex && index >= 0 && index < ARRAY_INDEX_LIMIT && String(index) === key) return index;
+  return internalize(key);
+}
+
+// One step on anything: own enumerable properties only, nothing through the prototype chain. The
+// caller catches (a revoked Proxy throws in isArray, a trap or getter anywhere).
+function step(value, isIndex, key, index) {
+  if (typeof value !== 'object' || value === null) return MISSING;
+  if (isArray(value)) {
+    if (!isIndex) return MISSING;
+    const length = value.length;
+    const i = index < 0 ? index + length : index;
+    if (i < 0 || i >= length || !propertyIsEnumerable.call(value, i)) return MISSING;
+    return value[i];
   }
-  return value;
+  return propertyIsEnumerable.call(value, key) ? value[key] : MISSING;
+}
+
+/**
+ * Compiles a path into a reader: `state` → the value at the path, or null. The per-route hot
+ * loop: no allocation, one try for the whole walk, keys prepared once.
+ */
+export function compilePath(steps) {
+  const n = steps.length;
+  const isIndex = steps.map((s) => s[0]);
+  const keys = steps.map((s) => objectKey(s[0], s[1], s[2]));
+  const indexes = steps.map((s) => s[2]);
+  if (n === 1 && !isIndex[0]) {
+    // The commonest path, `category`: a top-level key.
+    const key = keys[0];
+    return (state) => {
+      if (typeof state !== 'object' || state === null) return null;
+      try {
+        if (isArray(state) || !propertyIsEnumerable.call(state, key)) return null;
+        return state[key];
+      } catch {
+        return null;
+      }
+    };
+  }
+  return (state) => {
+    let value = state;
+    try {
+      for (let s = 0; s < n; s++) {
+        value = step(value, isIndex[s], keys[s], indexes[s]);
+        if (value === MISSING) return null;
+      }
+    } catch {
+      return null;
+    }
+    return value;
+  };
+}
+
+/** The readers of a node's or condition's paths, compiled once; what `StateWriter.call` takes. */
+export class PathReaders {
+  constructor(paths) {
+    this.count = paths.length;
+    this.read = paths.map(compilePath);
+    // For a path that is one key (`category`), the key itself: the writer reads it inline.
+    this.keys = paths.map((steps) => (steps.length === 1 && !steps[0][0] ? internalize(steps[0][1]) : null));
+  }
+}
+
+// Raw path arrays (as a state machine keeps them) → their compiled readers.
+const compiledPaths = new WeakMap();
+function readersOf(paths) {
+  if (paths instanceof PathReaders) return paths;
+  let readers = compiledPaths.get(paths);
+  if (readers === undefined) {
+    readers = new PathReaders(paths);
+    compiledPaths.set(paths, readers);
+  }
+  return readers;
+}
+
+/**
+ * `(state) => fn(a, b, cells)` for one node or condition: `writer.call` with its arguments bound,
+ * made once per node so that a route is one closure call away.
+ */
+export function compileDecider(writer, readers, ids, fn, a, b) {
+  return (state) => writer.call(state, readers, ids, fn, a, b);
 }
 
 export class StateWriter {
@@ -106,6 +184,7 @@ export class StateWriter {
     this.u32 = new Uint32Array(buffer);
     this.f64 = new Float64Array(buffer);
     this.u8 = new Uint8Array(buffer);
+    return this.u32;
   }
 
   /**
@@ -115,18 +194,19 @@ export class StateWriter {
    * so the outer answer does not change.
    */
   call(state, paths, ids, fn, a, b) {
+    const readers = readersOf(paths);
     if (!this.busy) {
       this.busy = true;
       try {
-        return fn(a, b, paths.length === 0 ? 0 : this.write(state, paths, ids));
+        return fn(a, b, readers.count === 0 ? 0 : this.write(state, readers, ids));
       } finally {
         this.busy = false;
       }
     }
-    if (paths.length === 0) return fn(a, b, 0);
+    if (readers.count === 0) return fn(a, b, 0);
     const saved = this.#save();
     try {
-      return fn(a, b, this.write(state, paths, ids));
+      return fn(a, b, this.write(state, readers, ids));
     } finally {
       this.#restore(saved);
     }
@@ -156,26 +236,70 @@ export class StateWriter {
    * Writes the value at each path of `state`; slot i starts at the cell the core finds in the slot
    * table. `ids` maps the strings the core knows to their ids. Returns the number of cells.
    */
-  write(state, paths, ids) {
+  write(state, readers, ids) {
     // Growing WebAssembly memory (by anyone) detaches old views.
     if (this.u32.length === 0) this.refreshViews();
-    if (paths.length > this.slotCapacity) this.reserve(this.cellCapacity, this.byteCapacity, paths.length);
+    const count = readers.count;
+    if (count > this.slotCapacity) this.reserve(this.cellCapacity, this.byteCapacity, count);
     this.cells = 0;
     this.bytes = 0;
     this.exhausted = false;
     this.work = 0;
     this.ids = ids;
-    this.slotCount = paths.length;
-    for (let i = 0; i < paths.length; i++) {
-      const value = resolvePath(state, paths[i]);
-      this.slotStart = this.cells;
-      this.u32[this.slotWords + i] = this.cells;
-      this.value(value, 0);
+    this.slotCount = count;
+    const { keys, read } = readers;
+    const plain = typeof state === 'object' && state !== null;
+    // Each path is read, then written, in order: reading runs user code (getters, Proxy traps)
+    // whose effects on the paths after it must be seen as they happen.
+    for (let i = 0; i < count; i++) {
+      const key = keys[i];
+      let v = null;
+      if (key === null) {
+        v = read[i](state);
+      } else if (plain) {
+        // read[i] inlined for a one-key path, the commonest case by far.
+        try {
+          if (!isArray(state) && propertyIsEnumerable.call(state, key)) v = state[key];
+        } catch {
+          v = null;
+        }
+      }
+      const u32 = this.u32.length === 0 ? this.refreshViews() : this.u32;  // a getter may have grown memory
+      const cell = this.cells;
+      u32[this.slotWords + i] = cell;
+      // Scalars are written here; containers and strings the core does not know by value().
+      if (cell < this.cellCapacity) {
+        const w = this.cellWords + cell * 4;
+        if (typeof v === 'string') {
+          const id = ids.get(v);
+          this.work++;
+          if (id === undefined) {
+            this.unknownString(v);
+          } else {
+            u32[w] = KIND_STRING;
+            u32[w + 1] = id;
+            this.cells = cell + 1;
+          }
+          continue;
+        }
+        if (typeof v === 'number') {
+          u32[w] = KIND_NUMBER;
+          this.f64[this.cellDoubles + cell * 2 + 1] = v;
+          this.cells = cell + 1;
+          this.work++;
+          continue;
+        }
+      }
+      this.slotStart = cell;
+      this.value(v, 0);
     }
     return this.cells;
   }
 
   cell(kind, a) {
+    // Reading the state may have run code (a getter, a Proxy trap) that grew memory, which
+    // detaches the views.
+    if (this.u32.length === 0) this.refreshViews();
     if (this.cells >= this.cellCapacity) this.reserve(this.cellCapacity * 2, this.byteCapacity, this.slotCapacity);
     const w = this.cellWords + this.cells * 4;
     this.u32[w] = kind;
@@ -183,29 +307,22 @@ export class StateWriter {
     return this.cells++;
   }
 
+  // `typeof v === '…'` tests compile to type checks; a `switch (typeof v)` calls a builtin.
   value(v, depth) {
     this.work++;
-    switch (typeof v) {
-      case 'string':
-        this.string(v);
-        return;
-      case 'number':
-        this.number(v);
-        return;
-      case 'boolean':
-        this.cell(v ? KIND_TRUE : KIND_FALSE, 0);
-        return;
-      case 'bigint':
-        this.number(Number(v));
-        return;
-      case 'object':
-        if (v !== null) {
-          this.container(v, depth);
-          return;
-        }
+    if (typeof v === 'string') {
+      this.string(v);
+    } else if (typeof v === 'number') {
+      this.number(v);
+    } else if (typeof v === 'boolean') {
+      this.cell(v ? KIND_TRUE : KIND_FALSE, 0);
+    } else if (typeof v === 'object' && v !== null) {
+      this.container(v, depth);
+    } else if (typeof v === 'bigint') {
+      this.number(Number(v));
+    } else {
+      this.cell(KIND_NULL, 0);  // null, undefined, functions and symbols
     }
-    // null, undefined, functions and symbols
-    this.cell(KIND_NULL, 0);
   }
 
   number(n) {
@@ -219,7 +336,13 @@ export class StateWriter {
       this.cell(KIND_STRING, id);
       return;
     }
+    this.unknownString(s);
+  }
+
+  unknownString(s) {
     // Unknown to the core: send the UTF-8 bytes (lone surrogates become U+FFFD, as the spec says).
+    // An ASCII string the map does not hold is no string the core knows, and the cell says so;
+    // any other may still equal one once its lone surrogates are replaced, so the core looks.
     const index = this.cell(KIND_STRING, NO_ID);
     const worst = s.length * 3;
     if (this.bytes + worst > this.byteCapacity) {
@@ -228,15 +351,18 @@ export class StateWriter {
     const at = this.bytesBase + this.bytes;
     let written = 0;
     const u8 = this.u8;
-    for (; written < s.length && written < 64; written++) {
+    const length = s.length;
+    for (; written < length && written < 64; written++) {
       const c = s.charCodeAt(written);
       if (c >= 0x80) break;
       u8[at + written] = c;
     }
-    if (written < s.length) {
-      written = encoder.encodeInto(s, u8.subarray(at, this.bytesBase + this.byteCapacity)).written;
-    }
     const w = this.cellWords + index * 4;
+    if (written < length) {
+      written = encoder.encodeInto(s, u8.subarray(at, this.bytesBase + this.byteCapacity)).written;
+    } else {
+      this.u32[w + 1] = UNINTERNED;
+    }
     this.u32[w + 2] = this.bytes;
     this.u32[w + 3] = written;
     this.bytes += written;
@@ -282,6 +408,7 @@ export class StateWriter {
         if (depth === 0) this.exhausted = false;  // only this path's value is cut
         return;
       }
+      if (this.u32.length === 0) this.refreshViews();
       const w = this.cellWords + start * 4;
       this.u32[w + 1] = members;
       this.u32[w + 2] = this.cells - start;

@@ -16,7 +16,11 @@ constexpr TapeView kBools{kBoolCells, 2, nullptr, nullptr};
 
 
 bool same_string(ValueRef a, ValueRef b) {
-  if (a.string_id() != kNoId && b.string_id() != kNoId) return a.string_id() == b.string_id();
+  std::uint32_t x = a.string_id();
+  std::uint32_t y = b.string_id();
+  if (x < kUninterned && y < kUninterned) return x == y;
+  // An interned string and one known not to be: different, without reading bytes.
+  if ((x < kUninterned && y == kUninterned) || (x == kUninterned && y < kUninterned)) return false;
   return a.text() == b.text();
 }
 
@@ -39,6 +43,14 @@ class Comparison {
         return kind == Kind::Array ? equal_elements(a, b, depth) : equal_members(a, b, depth);
     }
     return false;
+  }
+
+  // `item in list` for a constant list of scalars whose keys are `set`: one lookup, charged to the
+  // budget as the scan it replaces would be, so that every answer stays the same.
+  bool contains_key(ValueRef list, const KeyTable& set, ValueRef item, const Interner& strings) {
+    if (!spend(list.count())) return false;
+    ScalarKey key;
+    return scalar_key(item, strings, key) && set.find(key) != KeyTable::kAbsent;
   }
 
   bool contains(ValueRef container, ValueRef item) {
@@ -173,14 +185,19 @@ class Evaluation {
       case Op::Not: return !test(n.lhs);
       case Op::Eq: return comparison_.equals(value(n.lhs), value(n.rhs), 0);
       case Op::Ne: return !comparison_.equals(value(n.lhs), value(n.rhs), 0);
-      case Op::In: return comparison_.contains(value(n.rhs), value(n.lhs));
-      case Op::NotIn: return !comparison_.contains(value(n.rhs), value(n.lhs));
+      case Op::In: return contains(n);
+      case Op::NotIn: return !contains(n);
       case Op::Lt:
       case Op::Le:
       case Op::Gt:
       case Op::Ge: return order(n.op, value(n.lhs), value(n.rhs));
     }
     return false;
+  }
+
+  bool contains(const Condition::Node& n) {
+    if (n.set == Condition::kNoSet) return comparison_.contains(value(n.rhs), value(n.lhs));
+    return comparison_.contains_key(value(n.rhs), condition_.sets_[n.set], value(n.lhs), *condition_.strings_);
   }
 
   // Numbers with numbers, strings with strings (code point order, which UTF-8 byte order is);

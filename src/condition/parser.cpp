@@ -315,6 +315,7 @@ Expected<Condition, SyntaxError> Condition::compile(std::string_view source, Int
     return unexpected(SyntaxError{index, root.error().problem + " at column " + std::to_string(index + 1)});
   }
   condition.root_ = root.value();
+  condition.build_sets();
   return condition;
 }
 

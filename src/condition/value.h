@@ -9,7 +9,8 @@
 //
 // Cell layout (all little-endian uint32 words; JS writes them directly):
 //   word 0  kind (Kind), plus kTruncated for a container whose children were not written
-//   word 1  String: interned id or kNoId.   Array/Object: number of elements / members
+//   word 1  String: interned id, kNoId (not looked up) or kUninterned (known to be no interned
+//           string).   Array/Object: number of elements / members
 //   word 2+3 Number: the double.  String: byte offset and length in the byte arena.
 //            Array/Object: word 2 = cells in the subtree, itself included (1 when truncated)
 // An object's members are written as a String key cell followed by the value's subtree.
@@ -29,6 +30,9 @@ enum class Kind : std::uint32_t { Null = 0, False = 1, True = 2, Number = 3, Str
 
 inline constexpr std::uint32_t kTruncated = 0x100;
 inline constexpr std::uint32_t kNoId = 0xFFFFFFFFu;
+// A string the writer looked up and did not find: unequal to every interned string (so to every
+// string literal), which spares the evaluator a lookup of its bytes. Ids are below both values.
+inline constexpr std::uint32_t kUninterned = 0xFFFFFFFEu;
 
 struct alignas(8) Cell {  // 8-aligned so JS can write the double through a Float64Array
   std::uint32_t kind;
@@ -70,10 +74,12 @@ class ValueRef {
     std::memcpy(&d, cell().w, sizeof d);
     return d;
   }
+  // The interned id, or kNoId / kUninterned.
   std::uint32_t string_id() const { return cell().a; }
+  bool interned() const { return cell().a < kUninterned; }
   std::string_view text() const {
     const Cell& c = cell();
-    if (c.a != kNoId) return tape_->strings->view(c.a);
+    if (c.a < kUninterned) return tape_->strings->view(c.a);
     return {tape_->bytes + c.w[0], c.w[1]};
   }
   std::uint32_t count() const { return cell().a; }  // elements of an array, members of an object
@@ -103,7 +109,7 @@ class TapeBuilder {
     return add({static_cast<std::uint32_t>(b ? Kind::True : Kind::False), 0, {0, 0}});
   }
   std::uint32_t add_number(double d);
-  // `id` is the interned id of `text`, or kNoId; the bytes are always kept too.
+  // `id` is the interned id of `text`, kNoId or kUninterned; the bytes are always kept too.
   std::uint32_t add_string(std::string_view text, std::uint32_t id);
   // Open a container; close it with end_container once its children are added.
   std::uint32_t begin_container(Kind kind);

@@ -94,10 +94,54 @@ Expected<void, EdgeError> HandoffGraph::add_edge(std::string_view from, std::str
     }
     condition->bind_slots(slots);
   }
+  plan_edge(node, static_cast<std::uint32_t>(node.out.size()), condition);
   node.out.push_back(static_cast<std::uint32_t>(edges_.size()));
   nodes_[target].in.push_back(source);
   edges_.push_back(Edge{source, target, std::move(condition), std::string(description)});
   return {};
+}
+
+void HandoffGraph::add_to_switch(Switch& sw, const std::vector<condition::ScalarKey>& keys, std::uint32_t position) {
+  for (const condition::ScalarKey& key : keys) {
+    bool inserted;
+    std::uint32_t& value = sw.table.find_or_insert(key, position, inserted);
+    if (inserted) continue;
+    if ((value & Switch::kMany) == 0) {
+      if (value == position) continue;  // a key listed twice by one edge
+      sw.many.push_back({value, position});
+      value = Switch::kMany | static_cast<std::uint32_t>(sw.many.size() - 1);
+    } else if (std::vector<std::uint32_t>& list = sw.many[value & ~Switch::kMany]; list.back() != position) {
+      list.push_back(position);
+    }
+  }
+}
+
+// Extends the node's routing plan by its edge at `position` (the last), in O(the edge's keys):
+// an edge guarded by the same slot as the segment before joins it (turning a single edge into a
+// switch), anything else starts a segment of its own.
+void HandoffGraph::plan_edge(Node& node, std::uint32_t position, const std::optional<Condition>& condition) {
+  Condition::Guard guard;
+  bool guarded = condition && condition->guard(guard);
+  node.exact.push_back(guarded && guard.exact);
+  if (guarded && !node.segments.empty()) {
+    Segment& last = node.segments.back();
+    if (last.switch_index != kNoSwitch && node.switches[last.switch_index].slot == guard.slot) {
+      add_to_switch(node.switches[last.switch_index], guard.keys, position);
+      return;
+    }
+    if (last.switch_index == kNoSwitch && last.guard_slot == guard.slot) {
+      Condition::Guard previous;
+      edges_[node.out[last.first]].condition->guard(previous);
+      Switch sw;
+      sw.slot = guard.slot;
+      add_to_switch(sw, previous.keys, last.first);
+      add_to_switch(sw, guard.keys, position);
+      last.switch_index = static_cast<std::uint32_t>(node.switches.size());
+      node.switches.push_back(std::move(sw));
+      return;
+    }
+  }
+  node.segments.push_back({position, kNoSwitch, guarded ? guard.slot : kNoSlot});
 }
 
 void HandoffGraph::next_epoch() const {
@@ -215,11 +259,29 @@ std::vector<std::string> HandoffGraph::node_names() const {
   return names;
 }
 
+// The first edge in order whose condition holds, by the plan: a single edge is evaluated; a
+// switch looks its slot's value up and evaluates only the edges whose guard accepts it, in order
+// (the others' conditions are false), skipping even that for edges that are exactly their guard.
 std::int32_t HandoffGraph::route(NodeId node, const condition::ValueRef* slots) const {
-  const std::vector<std::uint32_t>& out = nodes_[node].out;
-  for (std::uint32_t i = 0; i < out.size(); ++i) {
-    const Edge& edge = edges_[out[i]];
-    if (!edge.condition || edge.condition->evaluate(slots)) return static_cast<std::int32_t>(i);
+  const Node& n = nodes_[node];
+  for (const Segment& segment : n.segments) {
+    if (segment.switch_index == kNoSwitch) {
+      const Edge& edge = edges_[n.out[segment.first]];
+      if (!edge.condition || edge.condition->evaluate(slots)) return static_cast<std::int32_t>(segment.first);
+      continue;
+    }
+    const Switch& sw = n.switches[segment.switch_index];
+    condition::ScalarKey key;
+    if (!condition::scalar_key(slots[sw.slot], *strings_, key)) continue;
+    std::uint32_t found = sw.table.find(key);
+    if (found == condition::KeyTable::kAbsent) continue;
+    if ((found & Switch::kMany) == 0) {
+      if (n.exact[found] || edges_[n.out[found]].condition->evaluate(slots)) return static_cast<std::int32_t>(found);
+      continue;
+    }
+    for (std::uint32_t position : sw.many[found & ~Switch::kMany]) {
+      if (n.exact[position] || edges_[n.out[position]].condition->evaluate(slots)) return static_cast<std::int32_t>(position);
+    }
   }
   return -1;
 }

@@ -5,6 +5,12 @@
 // union of the paths its edges' conditions read, so a caller marshals those paths once and the
 // node's edges are tried in insertion order against the same tape.
 //
+// A node is compiled as a whole, not edge by edge: consecutive edges whose conditions each test
+// one path against constants (`intent == 'refund'`, `country in [...]`, or an `and` holding such a
+// test; condition.h, Guard) form a switch, decided by one hash lookup of that path's value, which
+// leaves only the edges whose test can hold to be evaluated, in order. The answer is the one
+// trying every edge in order gives (explain() still does that), only faster.
+//
 // With the cycle policy `Error`, the graph stays acyclic: it maintains a topological order
 // incrementally (Pearce & Kelly, "A dynamic topological sort algorithm for directed acyclic
 // graphs", 2007), so an edge that agrees with the order costs O(1) and one that does not searches
@@ -91,6 +97,23 @@ class HandoffGraph {
   std::optional<std::string> route(std::string_view node, const condition::Json& state) const;
 
  private:
+  static constexpr std::uint32_t kNoSwitch = 0xFFFFFFFFu;
+  static constexpr std::uint32_t kNoSlot = 0xFFFFFFFFu;
+  // One edge tried on its own, or a switch: a run of edges guarded by tests of one slot.
+  struct Segment {
+    std::uint32_t first;                 // position of its first edge among the node's out edges
+    std::uint32_t switch_index = kNoSwitch;
+    std::uint32_t guard_slot = kNoSlot;  // a single edge's guard slot, so that the next may join it
+  };
+  // Keys of the slot's value → the positions of the edges whose guard accepts it, ascending: a
+  // position, or kMany | index into `many` when there are several.
+  struct Switch {
+    static constexpr std::uint32_t kMany = 0x80000000u;
+    std::uint32_t slot;
+    condition::KeyTable table;
+    std::vector<std::vector<std::uint32_t>> many;
+  };
+
   struct Node {
     std::string name;
     std::string description;
@@ -99,7 +122,14 @@ class HandoffGraph {
     std::int64_t order = 0;          // topological position (policy Error only)
     std::vector<condition::Path> paths;
     std::unordered_map<std::string, std::uint32_t> slot_of_path;
+    // The routing plan: the outgoing edges in order, cut into segments (see route()).
+    std::vector<Segment> segments;
+    std::vector<Switch> switches;
+    std::vector<bool> exact;  // per outgoing edge: its condition is exactly its guard
   };
+
+  void plan_edge(Node& node, std::uint32_t position, const std::optional<condition::Condition>& condition);
+  static void add_to_switch(Switch& sw, const std::vector<condition::ScalarKey>& keys, std::uint32_t position);
 
   NodeId create_node(std::string_view id, bool as_source);
   bool order_allows(NodeId from, NodeId to);
