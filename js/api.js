@@ -4,7 +4,7 @@
 import { ConditionSyntaxError, CycleError, DefinitionError } from './errors.js';
 import { exportOf } from './export.js';
 import { disposeSymbol, registry } from './lifetime.js';
-import { PathReaders, compileDecider } from './marshal.js';
+import { PathReaders, StandaloneHandle, compileDecider, compileStandalone, describeStandalone } from './marshal.js';
 import { requireRuntime } from './runtime.js';
 import { describe, edgeArguments, wellFormed } from './text.js';
 
@@ -259,28 +259,37 @@ export class HandoffGraph {
 export class Condition {
   #native;
   #address;
-  #paths;
   #ids = new Map();
   #source;
-  #pathTexts;
+  #pathTexts = null;
+  #decide = null;
 
   /** Prefer compileCondition(source). */
   constructor(source) {
     const runtime = requireRuntime();
     if (typeof source !== 'string') throw new TypeError(`a condition must be a string, got ${describe(source)}`);
-    const native = new runtime.module.StandaloneCondition();
-    const error = native.compile(wellFormed(source));
-    if (error !== null) {
-      native.delete();
-      throw syntaxError(error, source);
-    }
-    this.#native = native;
-    this.#address = native.address();
+    const compiled = compileStandalone(runtime.module, wellFormed(source));
+    if (typeof compiled !== 'number') throw syntaxError(compiled, source);
+    this.#native = new StandaloneHandle(runtime.module, compiled);
+    this.#address = compiled;
     this.#source = source;
-    this.#paths = native.paths();
-    this.#pathTexts = Object.freeze(native.pathTexts());
-    learnStrings(this.#ids, native.strings());
-    registry?.register(this, native, this);
+    registry?.register(this, this.#native, this);
+  }
+
+  // The paths and strings, fetched from the core on first use rather than by every compile.
+  #describe() {
+    if (this.#native === null) {
+      // Disposed before anything asked: describe a fresh copy.
+      const copy = new Condition(this.#source);
+      this.#pathTexts = copy.paths;
+      copy.dispose();
+      return;
+    }
+    const runtime = requireRuntime();
+    const { paths, texts, strings } = describeStandalone(runtime.module, this.#address);
+    this.#pathTexts = Object.freeze(texts);
+    learnStrings(this.#ids, strings);
+    this.#decide = compileDecider(runtime.writer, new PathReaders(paths), this.#ids, runtime.evaluate, this.#address);
   }
 
   /** The original string. */
@@ -290,14 +299,15 @@ export class Condition {
 
   /** The state paths the condition reads, distinct, sorted by code point. */
   get paths() {
+    if (this.#pathTexts === null) this.#describe();
     return this.#pathTexts;
   }
 
   /** Whether the condition holds on `state`; never throws for any state. */
   evaluate(state) {
     if (this.#native === null) requireLive(null, 'Condition');
-    const runtime = requireRuntime();
-    return runtime.writer.call(state, this.#paths, this.#ids, runtime.evaluate, this.#address) === 1;
+    if (this.#decide === null) this.#describe();
+    return this.#decide(state) === 1;
   }
 
   dispose() {

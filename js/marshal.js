@@ -425,3 +425,54 @@ export class StateWriter {
     this.u32[this.cellWords + index * 4 + 2] = 1;
   }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Standalone conditions through raw exports (wasm/bindings.cpp): compileCondition() costs the
+// parse and little more. `module` is the Emscripten module; its `_hg_*` functions become the raw
+// exports after their first call, so they are looked up on each use.
+
+const decoder = new TextDecoder();
+
+function text(module, result) {
+  const words = new Uint32Array(module.HEAPU8.buffer, result, 3);
+  return { index: words[0], text: decoder.decode(module.HEAPU8.subarray(words[1], words[1] + words[2])) };
+}
+
+/** Compiles `source` (well-formed); returns the condition's address, or { index, message }. */
+export function compileStandalone(module, source) {
+  const length = source.length;
+  let at = module._hg_source_reserve(length * 3);
+  let u8 = module.HEAPU8;
+  let written = 0;
+  for (; written < length; written++) {
+    const c = source.charCodeAt(written);
+    if (c >= 0x80) break;
+    u8[at + written] = c;
+  }
+  if (written < length) {
+    u8 = module.HEAPU8;  // the reserve may have grown memory before the loop; this is current
+    at = module._hg_source_reserve(length * 3);
+    written = encoder.encodeInto(source, u8.subarray(at, at + length * 3)).written;
+  }
+  const address = module._hg_condition_new(written);
+  if (address !== 0) return address;
+  const { index, text: message } = text(module, module._hg_compile_error());
+  return { index, message };
+}
+
+/** What evaluating a standalone condition needs: its paths' steps and texts, and its strings. */
+export function describeStandalone(module, address) {
+  return JSON.parse(text(module, module._hg_condition_describe(address)).text);
+}
+
+/** Frees a standalone condition; the shape FinalizationRegistry's callback expects. */
+export class StandaloneHandle {
+  constructor(module, address) {
+    this.module = module;
+    this.address = address;
+  }
+
+  delete() {
+    this.module._hg_condition_delete(this.address);
+  }
+}

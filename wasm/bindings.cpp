@@ -528,6 +528,63 @@ EMSCRIPTEN_KEEPALIVE std::int32_t hg_evaluate(const StandaloneCondition* conditi
   return c.evaluate(transfer_slots(condition->strings(), cell_count, c.paths().size()));
 }
 
+// compileCondition without embind: JS writes the source's UTF-8 bytes where hg_source_reserve
+// says (a buffer of its own, so that a condition compiled by a getter while a route is reading
+// the state leaves the transfer area alone), hg_condition_new compiles it, and the paths and
+// strings JS needs for evaluating are described later, on first use, as one JSON text.
+
+static std::vector<char> source_buffer;
+static std::string condition_text;         // the last description or error message
+static std::uint32_t condition_result[3];  // [error index or 0, text pointer, text length]
+
+EMSCRIPTEN_KEEPALIVE char* hg_source_reserve(std::uint32_t bytes) {
+  if (source_buffer.size() < bytes) source_buffer.resize(std::max<std::size_t>(bytes, source_buffer.size() * 2));
+  return source_buffer.data();
+}
+
+static std::uint32_t* text_result(std::uint32_t index) {
+  condition_result[0] = index;
+  condition_result[1] = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(condition_text.data()));
+  condition_result[2] = static_cast<std::uint32_t>(condition_text.size());
+  return condition_result;
+}
+
+// A new condition compiled from the `length` bytes at hg_source_reserve's buffer, or null: then
+// hg_compile_error() holds [index, message pointer, message length].
+EMSCRIPTEN_KEEPALIVE StandaloneCondition* hg_condition_new(std::uint32_t length) {
+  auto* c = new StandaloneCondition();
+  auto compiled = c->compile(std::string_view(source_buffer.data(), std::min<std::size_t>(length, source_buffer.size())));
+  if (compiled) return c;
+  condition_text = compiled.error().message;
+  text_result(compiled.error().index);
+  delete c;
+  return nullptr;
+}
+
+EMSCRIPTEN_KEEPALIVE std::uint32_t* hg_compile_error() { return condition_result; }
+
+EMSCRIPTEN_KEEPALIVE void hg_condition_delete(StandaloneCondition* c) { delete c; }
+
+// [0, pointer, length] of {"paths": [[[isIndex, key, index], ...], ...], "texts": [...],
+// "strings": [...]}: the steps and canonical text of each path, and the interned strings in id
+// order (what js/marshal.js needs to write a state for this condition).
+EMSCRIPTEN_KEEPALIVE std::uint32_t* hg_condition_describe(const StandaloneCondition* c) {
+  using handoff::condition::Json;
+  Json paths = Json::array();
+  Json texts = Json::array();
+  for (const Path& path : c->condition().paths()) {
+    Json steps = Json::array();
+    for (const auto& step : path.steps) steps.push_back(Json::array({step.is_index, step.key, static_cast<double>(step.index)}));
+    paths.push_back(std::move(steps));
+    texts.push_back(path.text());
+  }
+  Json strings = Json::array();
+  for (std::uint32_t id = 0; id < c->strings().size(); ++id) strings.push_back(std::string(c->strings().view(id)));
+  condition_text = Json{{"paths", std::move(paths)}, {"texts", std::move(texts)}, {"strings", std::move(strings)}}.dump(
+      -1, ' ', false, Json::error_handler_t::replace);
+  return text_result(0);
+}
+
 EMSCRIPTEN_KEEPALIVE std::int32_t* hg_exec_info() { return exec_info; }
 
 // Begins the next step of `execution`; exec_info then holds its step, state, visit and whether

@@ -72,12 +72,19 @@ class Condition {
     std::uint32_t first = 0;  // Or/And: children are children_[first, first + count)
     std::uint32_t count = 0;
     std::uint32_t set = kNoSet;  // In/NotIn on a constant list of scalars: its keys, in sets_
+    // Comparisons with a scalar literal (a string, number, boolean or null), which the evaluator
+    // decides without the general comparison: kScalarRhs (`x == 'a'`, `x > 3`) or kScalarLhs
+    // (`'a' == x`, `'urgent' in tags`).
+    std::uint8_t scalar = 0;
   };
+  static constexpr std::uint8_t kScalarRhs = 1;
+  static constexpr std::uint8_t kScalarLhs = 2;
 
   template <class Fn>
   void for_each_operand(Fn&& fn);
-  // Gives every `in` on a constant list of enough scalars a key set (called once, by compile).
-  void build_sets();
+  // Gives every `in` on a constant list of enough scalars a key set and marks comparisons with a
+  // scalar literal (called once, by compile).
+  void specialize();
   // The keys of the constant at `index` if it is a scalar, or of its elements if it is an array
   // of scalars; false for anything else (a nested list).
   bool constant_keys(std::uint32_t index, std::vector<ScalarKey>& out) const;

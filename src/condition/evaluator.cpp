@@ -24,6 +24,22 @@ bool same_string(ValueRef a, ValueRef b) {
   return a.text() == b.text();
 }
 
+// `v == c` for a scalar literal c (interned if a string): what Comparison::equals answers, without
+// its generality.
+bool equals_scalar(ValueRef v, ValueRef c) {
+  Kind kind = c.kind();
+  if (v.kind() != kind) return false;
+  switch (kind) {
+    case Kind::Number: return v.number() == c.number();
+    case Kind::String: {
+      std::uint32_t id = v.string_id();
+      if (id < kUninterned) return id == c.string_id();
+      return id == kNoId && v.text() == c.text();
+    }
+    default: return true;  // null, false, true
+  }
+}
+
 // Deep comparisons, with a work budget (limits.h) shared by one evaluation.
 class Comparison {
  public:
@@ -51,6 +67,17 @@ class Comparison {
     if (!spend(list.count())) return false;
     ScalarKey key;
     return scalar_key(item, strings, key) && set.find(key) != KeyTable::kAbsent;
+  }
+
+  // `item in container` for a scalar literal item: contains() without recursing into equals().
+  bool contains_scalar(ValueRef container, ValueRef item) {
+    if (container.kind() != Kind::Array) return contains(container, item);
+    if (container.truncated() || !spend(container.count())) return false;
+    ValueRef element = container.first_child();
+    for (std::uint32_t i = 0; i < container.count(); ++i, element = element.next_sibling()) {
+      if (equals_scalar(element, item)) return true;
+    }
+    return false;
   }
 
   bool contains(ValueRef container, ValueRef item) {
@@ -183,8 +210,8 @@ class Evaluation {
         }
         return true;
       case Op::Not: return !test(n.lhs);
-      case Op::Eq: return comparison_.equals(value(n.lhs), value(n.rhs), 0);
-      case Op::Ne: return !comparison_.equals(value(n.lhs), value(n.rhs), 0);
+      case Op::Eq: return equal(n);
+      case Op::Ne: return !equal(n);
       case Op::In: return contains(n);
       case Op::NotIn: return !contains(n);
       case Op::Lt:
@@ -195,9 +222,20 @@ class Evaluation {
     return false;
   }
 
+  ValueRef constant(Operand operand) const { return {&constants_, operand.index}; }
+
+  bool equal(const Condition::Node& n) {
+    if (n.scalar == Condition::kScalarRhs) return equals_scalar(value(n.lhs), constant(n.rhs));
+    if (n.scalar == Condition::kScalarLhs) return equals_scalar(value(n.rhs), constant(n.lhs));
+    return comparison_.equals(value(n.lhs), value(n.rhs), 0);
+  }
+
   bool contains(const Condition::Node& n) {
-    if (n.set == Condition::kNoSet) return comparison_.contains(value(n.rhs), value(n.lhs));
-    return comparison_.contains_key(value(n.rhs), condition_.sets_[n.set], value(n.lhs), *condition_.strings_);
+    if (n.set != Condition::kNoSet) {
+      return comparison_.contains_key(value(n.rhs), condition_.sets_[n.set], value(n.lhs), *condition_.strings_);
+    }
+    if (n.scalar == Condition::kScalarLhs) return comparison_.contains_scalar(value(n.rhs), constant(n.lhs));
+    return comparison_.contains(value(n.rhs), value(n.lhs));
   }
 
   // Numbers with numbers, strings with strings (code point order, which UTF-8 byte order is);

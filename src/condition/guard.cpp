@@ -28,22 +28,44 @@ bool Condition::constant_keys(std::uint32_t index, std::vector<ScalarKey>& out) 
   return true;
 }
 
-void Condition::build_sets() {
+void Condition::specialize() {
+  TapeView tape = constants_.view(strings_);
+  auto is_scalar = [&](const Operand& o) {
+    if (o.source != Operand::Source::Constant) return false;
+    Kind kind = ValueRef(&tape, o.index).kind();
+    return kind != Kind::Array && kind != Kind::Object;
+  };
   for (Node& node : nodes_) {
-    if (node.op != Op::In && node.op != Op::NotIn) continue;
-    if (node.rhs.source != Operand::Source::Constant) continue;
-    TapeView tape = constants_.view(strings_);
-    ValueRef list(&tape, node.rhs.index);
-    if (list.kind() != Kind::Array || list.count() < kMinSetItems) continue;
-    std::vector<ScalarKey> keys;
-    if (!constant_keys(node.rhs.index, keys)) continue;
-    KeyTable set;
-    for (const ScalarKey& key : keys) {
-      bool inserted;
-      set.find_or_insert(key, 1, inserted);
+    switch (node.op) {
+      case Op::Eq:
+      case Op::Ne:
+      case Op::Lt:
+      case Op::Le:
+      case Op::Gt:
+      case Op::Ge:
+        if (is_scalar(node.rhs)) node.scalar = kScalarRhs;
+        else if (is_scalar(node.lhs)) node.scalar = kScalarLhs;
+        break;
+      case Op::In:
+      case Op::NotIn: {
+        if (is_scalar(node.lhs)) node.scalar = kScalarLhs;
+        if (node.rhs.source != Operand::Source::Constant) break;
+        ValueRef list(&tape, node.rhs.index);
+        if (list.kind() != Kind::Array || list.count() < kMinSetItems) break;
+        std::vector<ScalarKey> keys;
+        if (!constant_keys(node.rhs.index, keys)) break;
+        KeyTable set;
+        for (const ScalarKey& key : keys) {
+          bool inserted;
+          set.find_or_insert(key, 1, inserted);
+        }
+        node.set = static_cast<std::uint32_t>(sets_.size());
+        sets_.push_back(std::move(set));
+        break;
+      }
+      default:
+        break;
     }
-    node.set = static_cast<std::uint32_t>(sets_.size());
-    sets_.push_back(std::move(set));
   }
 }
 

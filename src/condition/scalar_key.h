@@ -79,7 +79,7 @@ class KeyTable {
 
   // The value stored under `key`, inserting `value` first if the key is new.
   std::uint32_t& find_or_insert(const ScalarKey& key, std::uint32_t value, bool& inserted) {
-    if ((size_ + 1) * 2 > entries_.size()) rehash(entries_.empty() ? 8 : entries_.size() * 2);
+    if (2 * (static_cast<std::size_t>(size_) + 1) > entries_.size()) rehash(entries_.empty() ? 8 : entries_.size() * 2);
     std::uint32_t mask = static_cast<std::uint32_t>(entries_.size()) - 1;
     for (std::uint32_t i = hash(key) & mask;; i = (i + 1) & mask) {
       Entry& e = entries_[i];
