@@ -4,7 +4,9 @@
 import { ConditionSyntaxError, CycleError, DefinitionError } from './errors.js';
 import { exportOf } from './export.js';
 import { disposeSymbol, registry } from './lifetime.js';
-import { PathReaders, StandaloneHandle, compileDecider, compileStandalone, describeStandalone } from './marshal.js';
+import {
+  PathReaders, StandaloneHandle, compileDecider, compileStandalone, describeStandalone, nodeTextLevels,
+} from './marshal.js';
 import { requireRuntime } from './runtime.js';
 import { describe, edgeArguments, wellFormed } from './text.js';
 
@@ -136,9 +138,10 @@ export class HandoffGraph {
     if (route === undefined) {
       const id = this.#live.find(wellFormed(node));
       if (id < 0) return null;  // not cached: the node may be created later
-      const paths = new PathReaders(this.#native.routePaths(id));
+      const { module, writer, route: coreRoute } = requireRuntime();
+      const steps = this.#native.routePaths(id);
+      const paths = new PathReaders(steps, nodeTextLevels(module, this.#address, id, steps.length));
       const targets = this.#native.outEdges(id).map((edge) => edge.to);
-      const { writer, route: coreRoute } = requireRuntime();
       const ids = this.#ids;
       const address = this.#address;
       route = {
@@ -286,10 +289,10 @@ export class Condition {
       return;
     }
     const runtime = requireRuntime();
-    const { paths, texts, strings } = describeStandalone(runtime.module, this.#address);
+    const { paths, texts, strings, levels } = describeStandalone(runtime.module, this.#address);
     this.#pathTexts = Object.freeze(texts);
     learnStrings(this.#ids, strings);
-    this.#decide = compileDecider(runtime.writer, new PathReaders(paths), this.#ids, runtime.evaluate, this.#address);
+    this.#decide = compileDecider(runtime.writer, new PathReaders(paths, levels), this.#ids, runtime.evaluate, this.#address);
   }
 
   /** The original string. */

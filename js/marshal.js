@@ -17,12 +17,17 @@ const KIND_OBJECT = 6;
 const TRUNCATED = 0x100;
 const NO_ID = 0xffffffff;
 const UNINTERNED = 0xfffffffe;  // not any string the core knows (src/condition/value.h)
+const UNSENT = 0xfffffffd;      // the same, its bytes not sent: only its length is
+// How much of a path's strings' text the core reads (Condition::text_levels in the core).
+const TEXT_TOP = 1;
+const TEXT_ALL = 2;
 // src/condition/limits.h
 const MAX_COMPARE_DEPTH = 64;
 const MAX_STATE_CELLS = 1 << 20;
 const MAX_MARSHAL_WORK = 1 << 23;
 
 const MISSING = Symbol('missing');
+const INDEX_NAMES = Array.from({ length: 1024 }, (_, i) => String(i));
 const { propertyIsEnumerable } = Object.prototype;
 const { isArray } = Array;
 const encoder = new TextEncoder();
@@ -33,7 +38,9 @@ const encoder = new TextEncoder();
  * throws propagates, so that the caller drops the whole Proxy.
  */
 function readMember(object, key) {
-  if (!propertyIsEnumerable.call(object, key)) return MISSING;
+  // An element index as its string: propertyIsEnumerable converts a number to one on every call.
+  const name = typeof key === 'number' && key < INDEX_NAMES.length ? INDEX_NAMES[key] : key;
+  if (!propertyIsEnumerable.call(object, name)) return MISSING;
   try {
     return object[key];
   } catch (error) {
@@ -76,7 +83,7 @@ function step(value, isIndex, key, index) {
     if (!isIndex) return MISSING;
     const length = value.length;
     const i = index < 0 ? index + length : index;
-    if (i < 0 || i >= length || !propertyIsEnumerable.call(value, i)) return MISSING;
+    if (i < 0 || i >= length || !propertyIsEnumerable.call(value, i < INDEX_NAMES.length ? INDEX_NAMES[i] : i)) return MISSING;
     return value[i];
   }
   return propertyIsEnumerable.call(value, key) ? value[key] : MISSING;
@@ -120,8 +127,14 @@ export function compilePath(steps) {
 
 /** The readers of a node's or condition's paths, compiled once; what `StateWriter.call` takes. */
 export class PathReaders {
-  constructor(paths) {
+  /**
+   * @param paths the core's path steps
+   * @param levels per path, how much of its strings' text the core may read (0 none, 1 the value's
+   *   own string, 2 every string in it); by default all of it.
+   */
+  constructor(paths, levels = null) {
     this.count = paths.length;
+    this.levels = paths.map((_, i) => (levels === null ? TEXT_ALL : levels[i]));
     this.read = paths.map(compilePath);
     // For a path that is one key (`category`), the key itself: the writer reads it inline.
     this.keys = paths.map((steps) => (steps.length === 1 && !steps[0][0] ? internalize(steps[0][1]) : null));
@@ -162,6 +175,7 @@ export class StateWriter {
     this.slotCount = 0;
     this.busy = false;
     this.ids = null;
+    this.textLevel = TEXT_ALL;  // of the path being written
     this.reserve(256, 4096, 64);
   }
 
@@ -216,7 +230,10 @@ export class StateWriter {
     if (this.u32.length === 0) this.refreshViews();
     const { cells, bytes, slotCount } = this;
     return {
-      counters: { cells, bytes, exhausted: this.exhausted, work: this.work, slotStart: this.slotStart, ids: this.ids, slotCount },
+      counters: {
+        cells, bytes, exhausted: this.exhausted, work: this.work, slotStart: this.slotStart, ids: this.ids, slotCount,
+        textLevel: this.textLevel,
+      },
       cellWords: this.u32.slice(this.cellWords, this.cellWords + cells * 4),
       bytes: this.u8.slice(this.bytesBase, this.bytesBase + bytes),
       slots: this.u32.slice(this.slotWords, this.slotWords + slotCount),
@@ -247,7 +264,7 @@ export class StateWriter {
     this.work = 0;
     this.ids = ids;
     this.slotCount = count;
-    const { keys, read } = readers;
+    const { keys, read, levels } = readers;
     const plain = typeof state === 'object' && state !== null;
     // Each path is read, then written, in order: reading runs user code (getters, Proxy traps)
     // whose effects on the paths after it must be seen as they happen.
@@ -267,6 +284,7 @@ export class StateWriter {
       const u32 = this.u32.length === 0 ? this.refreshViews() : this.u32;  // a getter may have grown memory
       const cell = this.cells;
       u32[this.slotWords + i] = cell;
+      this.textLevel = levels[i];
       // Scalars are written here; containers and strings the core does not know by value().
       if (cell < this.cellCapacity) {
         const w = this.cellWords + cell * 4;
@@ -274,7 +292,7 @@ export class StateWriter {
           const id = ids.get(v);
           this.work++;
           if (id === undefined) {
-            this.unknownString(v);
+            this.unknownString(v, levels[i] >= TEXT_TOP);
           } else {
             u32[w] = KIND_STRING;
             u32[w + 1] = id;
@@ -311,7 +329,7 @@ export class StateWriter {
   value(v, depth) {
     this.work++;
     if (typeof v === 'string') {
-      this.string(v);
+      this.string(v, depth);
     } else if (typeof v === 'number') {
       this.number(v);
     } else if (typeof v === 'boolean') {
@@ -330,20 +348,29 @@ export class StateWriter {
     this.f64[this.cellDoubles + index * 2 + 1] = n;
   }
 
-  string(s) {
+  // A string at `depth` below the path's value (0: the value itself).
+  string(s, depth) {
     const id = this.ids.get(s);
     if (id !== undefined) {
       this.cell(KIND_STRING, id);
       return;
     }
-    this.unknownString(s);
+    this.unknownString(s, this.textLevel === TEXT_ALL || (depth === 0 && this.textLevel === TEXT_TOP));
   }
 
-  unknownString(s) {
-    // Unknown to the core: send the UTF-8 bytes (lone surrogates become U+FFFD, as the spec says).
-    // An ASCII string the map does not hold is no string the core knows, and the cell says so;
-    // any other may still equal one once its lone surrogates are replaced, so the core looks.
+  // A string the map does not hold. A well-formed one is no string the core knows, and the cell
+  // says so; unless `sendText`, it then goes without its bytes (no comparison will read them).
+  // One with lone surrogates may still equal a known string once they become U+FFFD (as the
+  // spec says they read), so its bytes go and the core looks it up.
+  unknownString(s, sendText) {
     const index = this.cell(KIND_STRING, NO_ID);
+    if (!sendText && s.isWellFormed()) {
+      const w = this.cellWords + index * 4;
+      this.u32[w + 1] = UNSENT;
+      this.u32[w + 2] = 0;
+      this.u32[w + 3] = s.length;  // enough for truthiness: zero exactly when the text is empty
+      return;
+    }
     const worst = s.length * 3;
     if (this.bytes + worst > this.byteCapacity) {
       this.reserve(this.cellCapacity, Math.max(this.byteCapacity * 2, this.bytes + worst), this.slotCapacity);
@@ -395,7 +422,7 @@ export class StateWriter {
           const member = readMember(v, key);
           if (member === MISSING) continue;  // removed by a getter while we read
           this.work++;
-          this.string(key);
+          this.string(key, depth + 1);
           this.value(member, depth + 1);
         }
         members++;
@@ -463,6 +490,12 @@ export function compileStandalone(module, source) {
 /** What evaluating a standalone condition needs: its paths' steps and texts, and its strings. */
 export function describeStandalone(module, address) {
   return JSON.parse(text(module, module._hg_condition_describe(address)).text);
+}
+
+/** Per route path of graph node `id` at `address`: how much text the core reads (PathReaders). */
+export function nodeTextLevels(module, address, id, count) {
+  const at = module._hg_node_text_levels(address, id);
+  return Array.from(module.HEAPU8.subarray(at, at + count));
 }
 
 /** Frees a standalone condition; the shape FinalizationRegistry's callback expects. */

@@ -566,8 +566,9 @@ EMSCRIPTEN_KEEPALIVE std::uint32_t* hg_compile_error() { return condition_result
 EMSCRIPTEN_KEEPALIVE void hg_condition_delete(StandaloneCondition* c) { delete c; }
 
 // [0, pointer, length] of {"paths": [[[isIndex, key, index], ...], ...], "texts": [...],
-// "strings": [...]}: the steps and canonical text of each path, and the interned strings in id
-// order (what js/marshal.js needs to write a state for this condition).
+// "strings": [...], "levels": [...]}: the steps and canonical text of each path, the interned
+// strings in id order, and how much text each path's strings need (what js/marshal.js needs to
+// write a state for this condition).
 EMSCRIPTEN_KEEPALIVE std::uint32_t* hg_condition_describe(const StandaloneCondition* c) {
   using handoff::condition::Json;
   Json paths = Json::array();
@@ -580,9 +581,17 @@ EMSCRIPTEN_KEEPALIVE std::uint32_t* hg_condition_describe(const StandaloneCondit
   }
   Json strings = Json::array();
   for (std::uint32_t id = 0; id < c->strings().size(); ++id) strings.push_back(std::string(c->strings().view(id)));
-  condition_text = Json{{"paths", std::move(paths)}, {"texts", std::move(texts)}, {"strings", std::move(strings)}}.dump(
-      -1, ' ', false, Json::error_handler_t::replace);
+  std::vector<std::uint8_t> levels(c->condition().paths().size(), handoff::condition::Condition::kTextNone);
+  c->condition().text_levels(levels);
+  condition_text = Json{{"paths", std::move(paths)}, {"texts", std::move(texts)}, {"strings", std::move(strings)},
+                        {"levels", levels}}
+                       .dump(-1, ' ', false, Json::error_handler_t::replace);
   return text_result(0);
+}
+
+// Per route path of `node`: how much of its strings' text JS must send (Condition::text_levels).
+EMSCRIPTEN_KEEPALIVE const std::uint8_t* hg_node_text_levels(const HandoffGraph* graph, NodeId node) {
+  return graph->text_levels(node).data();
 }
 
 EMSCRIPTEN_KEEPALIVE std::int32_t* hg_exec_info() { return exec_info; }

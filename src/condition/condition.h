@@ -47,6 +47,16 @@ class Condition {
   // condition can hold only if the slot's value is `==` one of `keys`; when `exact`, it holds
   // exactly then. Found for `p == c`, `c == p` and `p in [scalars]` (the whole condition), for an
   // `or` of those on one path, and for the first such test among an `and`'s operands.
+  // How much of the text of strings the writer must send for each slot (levels[slot], raised to
+  // the need of this condition; the vector must already cover its slots): kTextNone when only
+  // literals are compared with the slot's strings (an interned id or kUnsent then decides),
+  // kTextTop when the slot's own string may be read (`x < 'm'`, `'ell' in x`), kTextAll when any
+  // string inside its value may be (`x == y`, `x in y`). Truthiness needs only the length.
+  static constexpr std::uint8_t kTextNone = 0;
+  static constexpr std::uint8_t kTextTop = 1;
+  static constexpr std::uint8_t kTextAll = 2;
+  void text_levels(std::vector<std::uint8_t>& levels) const;
+
   struct Guard {
     std::uint32_t slot = 0;
     std::vector<ScalarKey> keys;

@@ -18,9 +18,11 @@ constexpr TapeView kBools{kBoolCells, 2, nullptr, nullptr};
 bool same_string(ValueRef a, ValueRef b) {
   std::uint32_t x = a.string_id();
   std::uint32_t y = b.string_id();
-  if (x < kUninterned && y < kUninterned) return x == y;
+  bool x_interned = x < kFirstMarker;
+  bool y_interned = y < kFirstMarker;
+  if (x_interned && y_interned) return x == y;
   // An interned string and one known not to be: different, without reading bytes.
-  if ((x < kUninterned && y == kUninterned) || (x == kUninterned && y < kUninterned)) return false;
+  if ((x_interned && y != kNoId) || (y_interned && x != kNoId)) return false;
   return a.text() == b.text();
 }
 
@@ -33,7 +35,7 @@ bool equals_scalar(ValueRef v, ValueRef c) {
     case Kind::Number: return v.number() == c.number();
     case Kind::String: {
       std::uint32_t id = v.string_id();
-      if (id < kUninterned) return id == c.string_id();
+      if (id < kFirstMarker) return id == c.string_id();
       return id == kNoId && v.text() == c.text();
     }
     default: return true;  // null, false, true
@@ -162,7 +164,7 @@ bool truthy(ValueRef v) {
     case Kind::False: return false;
     case Kind::True: return true;
     case Kind::Number: return v.number() != 0 && !std::isnan(v.number());
-    case Kind::String: return !v.text().empty();
+    case Kind::String: return !v.empty_string();
     case Kind::Array:
     case Kind::Object: return v.count() != 0;
   }

@@ -69,6 +69,50 @@ void Condition::specialize() {
   }
 }
 
+void Condition::text_levels(std::vector<std::uint8_t>& levels) const {
+  TapeView tape = constants_.view(strings_);
+  auto is_slot = [](const Operand& o) { return o.source == Operand::Source::Slot; };
+  auto is_string_literal = [&](const Operand& o) {
+    return o.source == Operand::Source::Constant && ValueRef(&tape, o.index).kind() == Kind::String;
+  };
+  auto raise = [&](const Operand& o, std::uint8_t level) {
+    if (is_slot(o) && levels[o.index] < level) levels[o.index] = level;
+  };
+  for (const Node& node : nodes_) {
+    switch (node.op) {
+      case Op::Eq:
+      case Op::Ne:
+        // With a literal, ids decide (a string is interned or is no literal); path with path: text.
+        if (is_slot(node.lhs) && is_slot(node.rhs)) {
+          raise(node.lhs, kTextAll);
+          raise(node.rhs, kTextAll);
+        }
+        break;
+      case Op::Lt:
+      case Op::Le:
+      case Op::Gt:
+      case Op::Ge:
+        // Strings are ordered by their text; any other pair is false whatever it holds.
+        if (is_slot(node.rhs) || is_string_literal(node.rhs)) raise(node.lhs, kTextTop);
+        if (is_slot(node.lhs) || is_string_literal(node.lhs)) raise(node.rhs, kTextTop);
+        break;
+      case Op::In:
+      case Op::NotIn:
+        if (is_slot(node.rhs)) {
+          // A string container is searched by text; an array's elements and an object's keys are
+          // compared with the item, which is text only when the item is a path too.
+          raise(node.rhs, is_slot(node.lhs) ? kTextAll : kTextTop);
+          raise(node.lhs, kTextAll);
+        } else if (is_string_literal(node.rhs)) {
+          raise(node.lhs, kTextTop);  // a substring of the literal
+        }
+        break;
+      default:
+        break;
+    }
+  }
+}
+
 // `p == c`, `c == p` (c a scalar) and `p in [scalars]`.
 bool Condition::comparison_guard(const Node& node, Guard& out) const {
   const Operand* path = nullptr;

@@ -46,7 +46,7 @@ inline bool scalar_key(ValueRef v, const Interner& strings, ScalarKey& out) {
     }
     case Kind::String: {
       std::uint32_t id = v.string_id();
-      if (id == kUninterned) return false;
+      if (id == kUninterned || id == kUnsent) return false;
       if (id == kNoId) id = strings.find(v.text());
       if (id == kNoId) return false;
       out = {static_cast<std::uint32_t>(Kind::String), id};

@@ -9,8 +9,8 @@
 //
 // Cell layout (all little-endian uint32 words; JS writes them directly):
 //   word 0  kind (Kind), plus kTruncated for a container whose children were not written
-//   word 1  String: interned id, kNoId (not looked up) or kUninterned (known to be no interned
-//           string).   Array/Object: number of elements / members
+//   word 1  String: interned id, kNoId (not looked up), kUninterned (known to be no interned
+//           string) or kUnsent (the same, bytes not sent).   Array/Object: elements / members
 //   word 2+3 Number: the double.  String: byte offset and length in the byte arena.
 //            Array/Object: word 2 = cells in the subtree, itself included (1 when truncated)
 // An object's members are written as a String key cell followed by the value's subtree.
@@ -31,8 +31,13 @@ enum class Kind : std::uint32_t { Null = 0, False = 1, True = 2, Number = 3, Str
 inline constexpr std::uint32_t kTruncated = 0x100;
 inline constexpr std::uint32_t kNoId = 0xFFFFFFFFu;
 // A string the writer looked up and did not find: unequal to every interned string (so to every
-// string literal), which spares the evaluator a lookup of its bytes. Ids are below both values.
+// string literal), which spares the evaluator a lookup of its bytes.
 inline constexpr std::uint32_t kUninterned = 0xFFFFFFFEu;
+// The same, written without its bytes: word 2 is 0 and word 3 its length, enough for truthiness.
+// A writer sends it only where Condition::text_levels says no comparison reads the text.
+inline constexpr std::uint32_t kUnsent = 0xFFFFFFFDu;
+// Interned ids are below every marker above.
+inline constexpr std::uint32_t kFirstMarker = kUnsent;
 
 struct alignas(8) Cell {  // 8-aligned so JS can write the double through a Float64Array
   std::uint32_t kind;
@@ -76,11 +81,16 @@ class ValueRef {
   }
   // The interned id, or kNoId / kUninterned.
   std::uint32_t string_id() const { return cell().a; }
-  bool interned() const { return cell().a < kUninterned; }
+  bool interned() const { return cell().a < kFirstMarker; }
   std::string_view text() const {
     const Cell& c = cell();
-    if (c.a < kUninterned) return tape_->strings->view(c.a);
+    if (c.a < kFirstMarker) return tape_->strings->view(c.a);
     return {tape_->bytes + c.w[0], c.w[1]};
+  }
+  // Whether a string is empty; also for kUnsent, whose text is not there.
+  bool empty_string() const {
+    const Cell& c = cell();
+    return c.a < kFirstMarker ? tape_->strings->view(c.a).empty() : c.w[1] == 0;
   }
   std::uint32_t count() const { return cell().a; }  // elements of an array, members of an object
 

@@ -93,6 +93,8 @@ Expected<void, EdgeError> HandoffGraph::add_edge(std::string_view from, std::str
       slots.push_back(it->second);
     }
     condition->bind_slots(slots);
+    node.text_levels.resize(node.paths.size(), Condition::kTextNone);
+    condition->text_levels(node.text_levels);
   }
   plan_edge(node, static_cast<std::uint32_t>(node.out.size()), condition);
   node.out.push_back(static_cast<std::uint32_t>(edges_.size()));

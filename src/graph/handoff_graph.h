@@ -85,6 +85,8 @@ class HandoffGraph {
 
   // The paths a route from `node` reads; slot i of the marshalled state holds paths[i].
   const std::vector<condition::Path>& route_paths(NodeId node) const { return nodes_[node].paths; }
+  // Per route path: how much of its strings' text a writer must send (Condition::text_levels).
+  const std::vector<std::uint8_t>& text_levels(NodeId node) const { return nodes_[node].text_levels; }
   const condition::Interner& strings() const { return *strings_; }
 
   // The position among `node`'s outgoing edges of the first that matches, or -1. `slots[i]` is
@@ -122,6 +124,7 @@ class HandoffGraph {
     std::int64_t order = 0;          // topological position (policy Error only)
     std::vector<condition::Path> paths;
     std::unordered_map<std::string, std::uint32_t> slot_of_path;
+    std::vector<std::uint8_t> text_levels;  // per path
     // The routing plan: the outgoing edges in order, cut into segments (see route()).
     std::vector<Segment> segments;
     std::vector<Switch> switches;

@@ -91,6 +91,29 @@ test('strings the core does not know still compare by content where the core nee
   assert.equal(g.route('n', { x: 'zz', o: { zy: 1 } }), 'other');
   assert.equal(g.route('n', { x: 'z\uD800', y: 'z\uFFFD' }), 'same');  // a lone surrogate reads as U+FFFD
   assert.equal(evaluateCondition("x == '\uFFFD'", { x: '\uDC00' }), true);
+  // Where no comparison reads their text, unknown strings travel without it: truthiness, ids.
+  const cases = [
+    ["x and not y", { x: 'zz', y: '' }, true],
+    ["x and not y", { x: '', y: 'zz' }, false],
+    ["x == 'a' or x", { x: 'élan' }, true],
+    ["x in ['a', 'b'] or x == ['zz', 'a']", { x: ['zz', 'a'] }, true],
+    ["x in ['a', 'b'] or x == ['zz', 'a']", { x: ['zy', 'a'] }, false],
+    ["x == ['a', 'b']", { x: ['a', 'b'] }, true],
+    ["x == ['a', 'b']", { x: ['a', 'zz'] }, false],
+    ["'a' in x and 'zz' not in x", { x: ['a', 'zz'] }, false],
+    ["'a' in x", { x: 'xxaxx' }, true],
+    ["'k' in o and o.k == 'zz' and 'zz' not in o", { o: { k: 'zz', zz: 1 } }, false],
+    ["x < 'm' and y == 'a'", { x: 'lemon', y: 'a' }, true],
+    ["x in y", { x: 'zz', y: ['a', 'zz'] }, true],
+    ["x in y", { x: 'zz', y: { zz: 1 } }, true],
+    ["x in y", { x: 'é\uD800', y: ['é\uFFFD'] }, true],
+  ];
+  for (const [source, state, expected] of cases) {
+    assert.equal(evaluateCondition(source, state), expected, `${source} on ${JSON.stringify(state)}`);
+    const graph = new HandoffGraph().addEdge('n', 'yes', source).addEdge('n', 'no');
+    assert.equal(graph.route('n', state), expected ? 'yes' : 'no', `route: ${source}`);
+    graph.dispose();
+  }
 });
 
 test('compileCondition through the raw exports: errors, paths (even after dispose), non-ASCII sources', () => {
