@@ -589,9 +589,12 @@ EMSCRIPTEN_KEEPALIVE std::uint32_t* hg_condition_describe(const StandaloneCondit
   return text_result(0);
 }
 
-// Per route path of `node`: how much of its strings' text JS must send (Condition::text_levels).
+// Per route path of `node`: how much of its strings' text JS must send (Condition::text_levels),
+// valid until the next call.
 EMSCRIPTEN_KEEPALIVE const std::uint8_t* hg_node_text_levels(const HandoffGraph* graph, NodeId node) {
-  return graph->text_levels(node).data();
+  static std::vector<std::uint8_t> levels;
+  levels = graph->text_levels(node);
+  return levels.data();
 }
 
 EMSCRIPTEN_KEEPALIVE std::int32_t* hg_exec_info() { return exec_info; }

@@ -215,7 +215,6 @@ class Parser {
   // path := name ( "." name | "[" integer "]" | "[" string "]" )*
   Result parse_path() {
     Path path;
-    path.steps.reserve(4);
     path.steps.push_back({false, current_.text, 0});
     if (auto r = advance(); !r) return unexpected(r.error());
     while (current_.kind == TokenKind::Dot || current_.kind == TokenKind::LBracket) {
@@ -315,8 +314,6 @@ Expected<Condition, SyntaxError> Condition::compile(std::string_view source, Int
   Condition condition;
   condition.source_ = source;
   condition.strings_ = &strings;
-  condition.nodes_.reserve(8);  // a typical condition's size: fewer reallocations while parsing
-  condition.children_.reserve(8);
   Parser parser(source, strings, condition);
   auto root = parser.parse();
   if (!root) {

@@ -50,6 +50,12 @@ struct Edge {
   NodeId to;
   std::optional<condition::Condition> condition;  // none: always matches
   std::string description;
+  // The routing plan (HandoffGraph::route), kept on the edges so that it costs no allocation:
+  // the switch this edge belongs to, the slot its condition's guard tests, and whether the
+  // condition is exactly that guard.
+  std::uint32_t switch_index = 0xFFFFFFFFu;
+  std::uint32_t guard_slot = 0xFFFFFFFFu;
+  bool exact = false;
 };
 
 struct EdgeTrace {
@@ -86,7 +92,7 @@ class HandoffGraph {
   // The paths a route from `node` reads; slot i of the marshalled state holds paths[i].
   const std::vector<condition::Path>& route_paths(NodeId node) const { return nodes_[node].paths; }
   // Per route path: how much of its strings' text a writer must send (Condition::text_levels).
-  const std::vector<std::uint8_t>& text_levels(NodeId node) const { return nodes_[node].text_levels; }
+  std::vector<std::uint8_t> text_levels(NodeId node) const;
   const condition::Interner& strings() const { return *strings_; }
 
   // The position among `node`'s outgoing edges of the first that matches, or -1. `slots[i]` is
@@ -101,17 +107,14 @@ class HandoffGraph {
  private:
   static constexpr std::uint32_t kNoSwitch = 0xFFFFFFFFu;
   static constexpr std::uint32_t kNoSlot = 0xFFFFFFFFu;
-  // One edge tried on its own, or a switch: a run of edges guarded by tests of one slot.
-  struct Segment {
-    std::uint32_t first;                 // position of its first edge among the node's out edges
-    std::uint32_t switch_index = kNoSwitch;
-    std::uint32_t guard_slot = kNoSlot;  // a single edge's guard slot, so that the next may join it
-  };
-  // Keys of the slot's value → the positions of the edges whose guard accepts it, ascending: a
-  // position, or kMany | index into `many` when there are several.
+  // A run of consecutive edges (positions first…last among the node's out edges) whose guards
+  // test one slot. Keys of the slot's value → the positions of the edges whose guard accepts it,
+  // ascending: a position, or kMany | index into `many` when there are several.
   struct Switch {
     static constexpr std::uint32_t kMany = 0x80000000u;
     std::uint32_t slot;
+    std::uint32_t first;
+    std::uint32_t last;
     condition::KeyTable table;
     std::vector<std::vector<std::uint32_t>> many;
   };
@@ -124,14 +127,10 @@ class HandoffGraph {
     std::int64_t order = 0;          // topological position (policy Error only)
     std::vector<condition::Path> paths;
     std::unordered_map<std::string, std::uint32_t> slot_of_path;
-    std::vector<std::uint8_t> text_levels;  // per path
-    // The routing plan: the outgoing edges in order, cut into segments (see route()).
-    std::vector<Segment> segments;
-    std::vector<Switch> switches;
-    std::vector<bool> exact;  // per outgoing edge: its condition is exactly its guard
+    std::vector<Switch> switches;  // the routing plan's switches (route()); most nodes have none
   };
 
-  void plan_edge(Node& node, std::uint32_t position, const std::optional<condition::Condition>& condition);
+  void plan_edge(Node& node, Edge& edge, std::uint32_t position);
   static void add_to_switch(Switch& sw, const std::vector<condition::ScalarKey>& keys, std::uint32_t position);
 
   NodeId create_node(std::string_view id, bool as_source);
