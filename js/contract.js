@@ -16,6 +16,11 @@ export const CellKind = Object.freeze({
 export const Constants = Object.freeze({
   Truncated: 256,
   NoStringId: 4294967295,
+  Uninterned: 4294967294,
+  Unsent: 4294967293,
+  TextNone: 0,
+  TextTop: 1,
+  TextAll: 2,
   NextEnd: -1,
   NextNone: -2,
   NoEdge: -1,
@@ -72,4 +77,4 @@ export const StepInfo = Object.freeze({
 });
 
 /** What hg_contract_fingerprint() of a module built from the same header returns. */
-export const FINGERPRINT = 0x8f988b84;
+export const FINGERPRINT = 0x06f8d0e3;

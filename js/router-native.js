@@ -1,9 +1,9 @@
 // The routing module's side of handoff-graph/router: instantiates dist/handoff-graph-router.wasm
 // (wasm/router.cpp: raw exports, no Emscripten glue) and presents it as the object js/runtime.js
-// loads from the full module's glue: the `_hg_*` hot-path exports, `HEAPU8`, and classes with the
-// embind classes' method names (HandoffGraph, StandaloneCondition), so js/api.js runs unchanged on
-// either module. Strings go in as UTF-8 in the module's text area; answers that are not numbers
-// come back as JSON text in its reply buffer.
+// loads from the full module's glue: the `_hg_*` raw exports, `HEAPU8`, and a class with the
+// embind class's method names (HandoffGraph), so js/api.js runs unchanged on either module.
+// Strings go in as UTF-8 in the module's text area; answers that are not numbers come back as
+// JSON text in its reply buffer.
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
@@ -76,24 +76,25 @@ export async function instantiateRouter(wasmModule) {
     delete() { x.hg_graph_delete(this.#at); }
   }
 
-  class StandaloneCondition {
-    #at = x.hg_condition_new();
-    address() { return this.#at; }
-    compile(source) { return orNull(x.hg_condition_compile(this.#at, ...put(source))); }
-    paths() { return reply(x.hg_condition_paths(this.#at)); }
-    pathTexts() { return reply(x.hg_condition_path_texts(this.#at)); }
-    strings() { return reply(x.hg_condition_strings(this.#at)); }
-    delete() { x.hg_condition_delete(this.#at); }
-  }
-
+  // One view per buffer: js/marshal.js reads HEAPU8 several times per compileCondition().
+  let heap = new Uint8Array(memory.buffer);
   return {
     HandoffGraph,
-    StandaloneCondition,
-    get HEAPU8() { return new Uint8Array(memory.buffer); },
+    get HEAPU8() {
+      if (heap.buffer !== memory.buffer) heap = new Uint8Array(memory.buffer);
+      return heap;
+    },
     _hg_contract_fingerprint: x.hg_contract_fingerprint,
     _hg_transfer_reserve: x.hg_transfer_reserve,
     _hg_route: x.hg_route,
     _hg_evaluate: x.hg_evaluate,
     _hg_heap_used: x.hg_heap_used,
+    // Standalone conditions and a node's text levels (wasm/condition_abi.h), as js/marshal.js calls them.
+    _hg_source_reserve: x.hg_source_reserve,
+    _hg_condition_new: x.hg_condition_new,
+    _hg_compile_error: x.hg_compile_error,
+    _hg_condition_describe: x.hg_condition_describe,
+    _hg_condition_delete: x.hg_condition_delete,
+    _hg_node_text_levels: x.hg_node_text_levels,
   };
 }
