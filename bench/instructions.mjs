@@ -9,7 +9,8 @@
 // JIT-compiled functions have names); per decision = (count(N2) - count(N1)) / (N2 - N1), per
 // function, then grouped. Code that has no name in the perf map is WebAssembly (V8 does not list
 // wasm functions there).
-// Usage: node bench/instructions.mjs [--cases triage,escalation] [--json out.json]
+// Usage: node bench/instructions.mjs [--cases triage,escalation] [--engines route,router,cel,filtrex]
+//        [--json out.json]
 //        node bench/instructions.mjs --child <engine> <case> <n>     (what callgrind runs)
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -24,7 +25,8 @@ if (args[0] === '--child') {
   const [, engine, caseId, n] = args;
   const { parse: celParse } = await import('@marcbachmann/cel-js');
   const { compileExpression } = await import('filtrex');
-  const { HandoffGraph, init } = await import('handoff-graph');
+  // 'router': route() on handoff-graph/router, the routing module (a process holds one runtime).
+  const { HandoffGraph, init } = await import(engine === 'router' ? 'handoff-graph/router' : 'handoff-graph');
   const { cases, rng, toCel, toFiltrex, toOurs } = await import('./cases.mjs');
   await init();
   const c = cases.find((x) => x.id === caseId);
@@ -37,6 +39,7 @@ if (args[0] === '--child') {
   for (const [to, when] of c.edges) graph.addEdge('start', to, when && toOurs(when));
   const decide = {
     route: (s) => graph.route('start', s),
+    router: (s) => graph.route('start', s),
     cel: firstTrue(c.edges.map(([, w]) => w && ((f) => (s) => f(s) === true)(celParse(toCel(w))))),
     filtrex: firstTrue(c.edges.map(([, w]) => w && ((f) => (s) => f(s) === true)(compileExpression(toFiltrex(w))))),
   }[engine];
@@ -141,7 +144,7 @@ try {
   if (!existsSync('/usr/bin/valgrind')) throw new Error('valgrind is not installed');
   for (const caseId of caseIds) {
     const entry = { caseId, engines: {} };
-    for (const engine of ['route', 'cel', 'filtrex']) {
+    for (const engine of (argValue('--engines') ?? 'route,router,cel,filtrex').split(',')) {
       entry.engines[engine] = perDecision(engine, caseId, dir);
       console.error(`${caseId} ${engine}: ${entry.engines[engine].total.toFixed(0)} instructions per decision`);
     }

@@ -6,10 +6,10 @@
 // decision (bench/instructions.mjs); and the goals of issue 19, correctness ones included (the
 // vectors natively, in Node and in Chromium, and the Content-Security-Policy test).
 // Usage: node bench/route.mjs [--json results.json] [--quick] [--native native.json]
-//        [--no-browser] [--instructions]
+//        [--no-browser] [--instructions | --instructions-json FILE]
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { gzipSync } from 'node:zlib';
@@ -39,6 +39,7 @@ const BROWSER = !args.includes('--no-browser');
 const INSTRUCTIONS = args.includes('--instructions');
 const TIMED_STATES = 64;
 const started = performance.now();
+const loadBefore = loadavg()[0];
 
 // How busy the rest of the machine was while this ran: CPU time used by other processes, as a
 // share of all cores over the run (Linux /proc/stat; null elsewhere). Above a few percent, the
@@ -630,7 +631,10 @@ const profile = [];
 // explained with. Minutes of work, so only on request.
 
 let instructions = null;
-if (INSTRUCTIONS) {
+if (argValue('--instructions-json')) {
+  // Counted earlier by `node bench/instructions.mjs --json FILE` (valgrind takes minutes per case).
+  instructions = JSON.parse(readFileSync(argValue('--instructions-json'), 'utf8'));
+} else if (INSTRUCTIONS) {
   const dir = mkdtempSync(join(tmpdir(), 'handoff-graph-instructions-'));
   const file = join(dir, 'instructions.json');
   execFileSync(process.execPath, [new URL('./instructions.mjs', import.meta.url).pathname, '--json', file],
@@ -781,6 +785,7 @@ if (jsonOut) {
     pack,
     native,
     overhead,
+    uptime: { before: loadBefore.toFixed(2), after: loadavg()[0].toFixed(2) },
     browser,
     browserRouter,
     nodeRouter,
