@@ -7,11 +7,17 @@
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-/** The imports the standalone module asks for; none is on a path that should ever run. */
-function imports() {
+/**
+ * The imports the standalone module asks for. `memory()` is the instance's memory, once there is one.
+ * hg_js_number is wasm/router_libc.cpp's strtod: the digits a grammar accepted, as Number() reads them.
+ */
+function imports(memory) {
   return {
-    // Growth replaces the buffer; js/marshal.js re-reads its views when they are emptied.
-    env: { emscripten_notify_memory_growth() {} },
+    env: {
+      // Growth replaces the buffer; js/marshal.js re-reads its views when they are emptied.
+      emscripten_notify_memory_growth() {},
+      hg_js_number: (at, length) => Number(decoder.decode(new Uint8Array(memory().buffer, at >>> 0, length >>> 0))),
+    },
     wasi_snapshot_preview1: {
       proc_exit(code) {
         throw new WebAssembly.RuntimeError(`handoff-graph router module aborted (${code})`);
@@ -23,10 +29,12 @@ function imports() {
 /** Instantiates the compiled routing module; resolves with the glue-shaped object runtime.js takes. */
 export async function instantiateRouter(wasmModule) {
   // A compiled Module instantiates to an Instance (not the { module, instance } bytes give).
-  const instance = /** @type {WebAssembly.Instance} */ (/** @type {unknown} */ (await WebAssembly.instantiate(wasmModule, imports())));
+  /** @type {WebAssembly.Memory} */
+  let memory;
+  const instance = /** @type {WebAssembly.Instance} */ (/** @type {unknown} */ (await WebAssembly.instantiate(wasmModule, imports(() => memory))));
   const x = /** @type {Record<string, any>} */ (instance.exports);
+  memory = x.memory;
   x._initialize();
-  const memory = x.memory;
 
   // Writes `texts` into the text area; returns [offset, length] for each, flattened.
   function put(...texts) {

@@ -41,6 +41,14 @@ function condition(r) {
   }
 }
 
+/** The double after `x` (positive and finite). */
+function nextDouble(x) {
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, x);
+  view.setBigUint64(0, view.getBigUint64(0) + 1n);
+  return view.getFloat64(0);
+}
+
 /** Registers the tests on `api`, an initialized entry (`entry` names it in the test titles). */
 export function compiledTests(api, entry) {
   const { HandoffGraph, compileCondition, evaluateCondition } = api;
@@ -149,5 +157,28 @@ export function compiledTests(api, entry) {
     assert.equal(g.route('n', state), 'low');
     assert.equal(g.route('n', { ...state, a: 'zoo' }), 'high');
     for (const c of made) c.dispose();
+  });
+
+  // The routing module parses numbers and escapes text without the C library's strtod and
+  // snprintf (wasm/router_libc.cpp); both modules must read and write exactly what JavaScript does.
+  test(`${entry}: number literals read as JavaScript reads them; definitions escape control characters as JSON does`, () => {
+    const literals = ['0.1', '0.30000000000000004', '1e308', '1.7976931348623157e308', '2.2250738585072014e-308', '5e-324',
+      '4.9e-324', '2e-324', '9007199254740993', '123456789012345678901234567890', '1.5e-7', '100.0', '0.000001', '1E5', '7e+2'];
+    for (const text of literals) {
+      const value = Number(text);
+      assert.equal(evaluateCondition(`x == ${text}`, { x: value }), true, text);
+      assert.equal(evaluateCondition(`x == ${text}`, { x: nextDouble(value) }), false, `${text}, the next double`);
+    }
+    assert.throws(() => compileCondition('x == 1e400'), (e) => e.reason === 'number out of range at column 6');
+    const description = 'tab\there \u0001 \u001f "quoted" \\ \u007f é \u2028';
+    const g = new HandoffGraph().addNode('a', { description }).addEdge('a', 'b', { when: 'n > 2.5e-3', description: '\u0000' });
+    const json = g.toJSON();
+    assert.equal(json.nodes.find((n) => n.id === 'a').description, description);
+    const again = HandoffGraph.fromJSON(JSON.parse(JSON.stringify(json)));
+    assert.deepEqual(again.toJSON(), json);
+    assert.equal(again.route('a', { n: 0.0026 }), 'b');
+    assert.equal(again.route('a', { n: 0.0025 }), null);
+    g.dispose();
+    again.dispose();
   });
 }
