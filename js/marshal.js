@@ -152,7 +152,23 @@ function readersOf(paths) {
  * made once per node so that a route is one closure call away.
  */
 export function compileDecider(writer, readers, ids, fn, a, b) {
-  return (state) => writer.call(state, readers, ids, fn, a, b);
+  const generic = (state) => writer.call(state, readers, ids, fn, a, b);
+  if (readers.count !== 1 || readers.keys[0] === null) return generic;
+  // One path of one key (`category == 'billing'`): read it here, write it with callOne. While an
+  // outer call is reading (this one runs inside a getter), the generic path saves its cells.
+  const key = readers.keys[0];
+  return (state) => {
+    if (writer.busy) return generic(state);
+    let v = null;
+    if (typeof state === 'object' && state !== null) {
+      try {
+        if (!isArray(state) && isEnumerable.call(state, key)) v = state[key];
+      } catch {
+        v = null;
+      }
+    }
+    return writer.callOne(v, readers, ids, fn, a, b);
+  };
 }
 
 export class StateWriter {
@@ -256,7 +272,7 @@ export class StateWriter {
     this.bytes = 0;
     this.exhausted = false;
     this.work = 0;
-    this.ids = ids;
+    if (this.ids !== ids) this.ids = ids;  // a pointer store costs a write barrier
     this.slotCount = count;
     const { keys, read, levels } = readers;
     const plain = typeof state === 'object' && state !== null;
@@ -275,37 +291,72 @@ export class StateWriter {
           v = null;
         }
       }
-      const u32 = this.u32.length === 0 ? this.refreshViews() : this.u32;  // a getter may have grown memory
-      const cell = this.cells;
-      u32[this.slotWords + i] = cell;
-      this.textLevel = levels[i];
-      // Scalars are written here; containers and strings the core does not know by value().
-      if (cell < this.cellCapacity) {
-        const w = this.cellWords + cell * CELL_WORDS;
-        if (typeof v === 'string') {
-          const id = ids.get(v);
-          this.work++;
-          if (id === undefined) {
-            this.unknownString(v, levels[i] >= TEXT_TOP);
-          } else {
-            u32[w + KIND] = KIND_STRING;
-            u32[w + A] = id;
-            this.cells = cell + 1;
-          }
-          continue;
-        }
-        if (typeof v === 'number') {
-          u32[w + KIND] = KIND_NUMBER;
-          this.f64[this.cellDoubles + cell * CELL_DOUBLES + NUMBER_DOUBLE] = v;
-          this.cells = cell + 1;
-          this.work++;
-          continue;
-        }
-      }
-      this.slotStart = cell;
-      this.value(v, 0);
+      this.slot(i, v, ids, levels[i]);
     }
     return this.cells;
+  }
+
+  /**
+   * `call` for one path whose value `v` the caller has read already (compileDecider's one-key
+   * readers): writes it as slot 0 and returns `fn(a, b, cells)`. Not for nested calls.
+   */
+  callOne(v, readers, ids, fn, a, b) {
+    this.busy = true;
+    try {
+      if (this.u32.length === 0) this.refreshViews();
+      this.cells = 0;
+      this.bytes = 0;
+      this.exhausted = false;
+      this.work = 0;
+      if (this.ids !== ids) this.ids = ids;  // a pointer store costs a write barrier
+      this.slotCount = 1;
+      this.slot(0, v, ids, readers.levels[0]);
+      return fn(a, b, this.cells);
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  // Writes `v`, the value at path `i`, as slot i: scalars here, containers and strings the core
+  // does not know by value().
+  slot(i, v, ids, level) {
+    const u32 = this.u32.length === 0 ? this.refreshViews() : this.u32;  // a getter may have grown memory
+    const cell = this.cells;
+    u32[this.slotWords + i] = cell;
+    this.textLevel = level;
+    if (cell < this.cellCapacity) {
+      const w = this.cellWords + cell * CELL_WORDS;
+      if (typeof v === 'string') {
+        const id = ids.get(v);
+        this.work++;
+        if (id === undefined) {
+          if (level < TEXT_TOP && v.isWellFormed()) {
+            // unknownString's first case, here: the commonest unknown string, known to be none.
+            u32[w + KIND] = KIND_STRING;
+            u32[w + A] = UNSENT;
+            u32[w + W0] = 0;
+            u32[w + W1] = v.length;
+            this.cells = cell + 1;
+          } else {
+            this.unknownString(v, level >= TEXT_TOP);
+          }
+        } else {
+          u32[w + KIND] = KIND_STRING;
+          u32[w + A] = id;
+          this.cells = cell + 1;
+        }
+        return;
+      }
+      if (typeof v === 'number') {
+        u32[w + KIND] = KIND_NUMBER;
+        this.f64[this.cellDoubles + cell * CELL_DOUBLES + NUMBER_DOUBLE] = v;
+        this.cells = cell + 1;
+        this.work++;
+        return;
+      }
+    }
+    this.slotStart = cell;
+    this.value(v, 0);
   }
 
   cell(kind, a) {

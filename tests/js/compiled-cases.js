@@ -181,4 +181,27 @@ export function compiledTests(api, entry) {
     g.dispose();
     again.dispose();
   });
+
+  test(`${entry}: a one-key node reads its key once, even when the getter routes, compiles and grows memory meanwhile`, () => {
+    const g = new HandoffGraph().addEdge('n', 'yes', "k == 'v'").addEdge('n', 'no');
+    let reads = 0;
+    const state = {
+      get k() {
+        reads++;
+        assert.equal(g.route('n', { k: 'v' }), 'yes');                   // the same node, meanwhile
+        assert.equal(evaluateCondition("p == 'q'", { p: 'q' }), true);  // another one-key reader
+        const big = new HandoffGraph();                                  // grows memory
+        for (let i = 0; i < 20_000; i++) big.addEdge(`m${i}`, `m${i + 1}`, `v == ${i}`);
+        big.dispose();
+        return 'v';
+      },
+    };
+    assert.equal(g.route('n', state), 'yes');
+    assert.equal(reads, 1);
+    assert.equal(g.route('n', { k: 'w' }), 'no');
+    assert.equal(g.route('n', Object.defineProperty({}, 'k', { value: 'v', enumerable: false })), 'no');
+    assert.equal(g.route('n', Object.create({ k: 'v' })), 'no');
+    assert.equal(g.route('n', ['v']), 'no');
+    g.dispose();
+  });
 }
