@@ -75,7 +75,7 @@ function run(engine, caseId, n, dir) {
   const out = join(dir, `${engine}-${caseId}-${n}.callgrind`);
   const before = new Set(readdirSync('/tmp').filter((f) => f.startsWith('perf-')));
   execFileSync('valgrind', ['--tool=callgrind', `--callgrind-out-file=${out}`, process.execPath, '--single-threaded', '--perf-basic-prof',
-    join(here, 'instructions.mjs'), '--child', engine, caseId, String(n)], { stdio: 'ignore', cwd: join(here, '..') });
+    join(here, 'instructions.mjs'), '--child', engine, caseId, String(n)], { stdio: 'ignore', cwd: dir });  // V8 writes isolate-*.log there
   const maps = readdirSync('/tmp').filter((f) => f.startsWith('perf-') && !before.has(f));
   const symbols = [];
   for (const file of maps) {
