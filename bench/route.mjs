@@ -1,11 +1,15 @@
 // `npm run bench`: what a route costs from Node next to the JavaScript rule engines and a
-// hand-written JavaScript floor, on 10-key and 1 MB states; the two marshalling strategies the
-// package rejected; graph growth, condition compile throughput, init() time, package size and
-// WebAssembly heap; and, when given Google Benchmark's JSON, the overhead over native C++.
+// hand-written JavaScript floor, on 10-key and 1 MB states, and the same cases in Chromium
+// (bench/browser.mjs); the two marshalling strategies the package rejected; graph growth,
+// condition compile throughput, init() time, package size and WebAssembly heap; when given Google
+// Benchmark's JSON, the overhead over native C++; with --instructions, instruction counts per
+// decision (bench/instructions.mjs); and the goals of issue 19, correctness ones included (the
+// vectors natively, in Node and in Chromium, and the Content-Security-Policy test).
 // Usage: node bench/route.mjs [--json results.json] [--quick] [--native native.json]
+//        [--no-browser] [--instructions | --instructions-json FILE]
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { gzipSync } from 'node:zlib';
@@ -31,8 +35,11 @@ const options = smoke ? { repetitions: 2, targetMs: 3 } : quick ? { repetitions:
 const AGREEMENT_STATES = smoke ? 500 : 10_000;
 const AGREEMENT_STATES_1MB = smoke ? 20 : 1000;       // the first ones again, carrying the 1 MB of messages
 const AGREEMENT_STATES_JSON_1MB = quick ? 20 : 200;  // JSON.stringify of 1 MB costs milliseconds
+const BROWSER = !args.includes('--no-browser');
+const INSTRUCTIONS = args.includes('--instructions');
 const TIMED_STATES = 64;
 const started = performance.now();
+const loadBefore = loadavg()[0];
 
 // How busy the rest of the machine was while this ran: CPU time used by other processes, as a
 // share of all cores over the run (Linux /proc/stat; null elsewhere). Above a few percent, the
@@ -315,6 +322,64 @@ let otherLoad = null;
   console.log(`\nother processes used ${otherLoad === null ? '?' : (otherLoad * 100).toFixed(1)}% of the CPU while the routes were timed`);
 }
 
+// ---------------------------------------------------------------------------------------------
+// The same route cases in Chromium (bench/browser.mjs bundled by esbuild, served from the
+// repository and run by playwright-core in Debian's /usr/bin/chromium), on either entry, and on the
+// routing module in Node (bench/router-node.mjs, a process of its own: a process holds one runtime).
+
+const printRows = (title, result, section) => {
+  for (const c of cases) {
+    for (const [stateName] of STATES) {
+      const rows = result.routes.filter((r) => r.caseId === c.id && r.state === stateName);
+      printTable(`${title}: ${c.name}, ${stateName} state`, rows);
+      for (const row of rows) {
+        figures.push({ section, case: c.name, state: stateName, engine: row.engine, unit: 'ns/op', median: row.median, min: row.min, max: row.max, ratio: row.ratio });
+      }
+    }
+  }
+};
+const agreementStates = smoke ? 100 : 2000;
+let nodeRouter = null;
+{
+  const t0 = performance.now();
+  const output = execFileSync(process.execPath, [new URL('./router-node.mjs', import.meta.url).pathname,
+    '--repetitions', String(options.repetitions), '--target-ms', String(options.targetMs), '--agreement', String(agreementStates)],
+  { cwd: new URL('..', import.meta.url).pathname, encoding: 'utf8', maxBuffer: 1 << 26 });
+  nodeRouter = JSON.parse(output);
+  console.log(`\nNode, handoff-graph/router [${((performance.now() - t0) / 1000).toFixed(0)} s]; agreement: ` +
+    nodeRouter.agreement.map((a) => `${a.case} ${a.states}`).join(', '));
+  printRows('Node, handoff-graph/router', nodeRouter, 'route (Node, handoff-graph/router)');
+}
+
+let browser = null;
+let browserRouter = null;
+if (BROWSER) {
+  const root = new URL('..', import.meta.url).pathname;
+  execFileSync(new URL('../node_modules/.bin/esbuild', import.meta.url).pathname,
+    ['bench/browser.mjs', '--bundle', '--format=esm', '--platform=browser', '--log-level=error', '--outfile=build/bench/browser-bench.js'],
+    { cwd: root });
+  const { launchBrowser, runPage, using } = await import('../tests/browser/harness.mjs');
+  const { start } = await import('../tests/browser/server.mjs');
+  const t0 = performance.now();
+  await using(async (use) => {
+    const server = use(await start());
+    const chromium = use(await launchBrowser());
+    for (const entry of ['full', 'router']) {
+      // A page (and so a runtime) per entry.
+      const query = `repetitions=${options.repetitions}&targetMs=${options.targetMs}&agreement=${agreementStates}&entry=${entry}`;
+      const run = await runPage(chromium.context, `${server.url}bench/browser.html?${query}`, { timeout: 60 * 60_000 });
+      if (!run.outcome.ok) throw new Error(`the browser benchmark (${entry}) failed: ${run.outcome.error}`);
+      const result = { version: chromium.version, ...run.outcome.value };
+      if (entry === 'full') browser = result;
+      else browserRouter = result;
+    }
+  });
+  console.log(`\nChromium ${browser.version} [${((performance.now() - t0) / 1000).toFixed(0)} s]; agreement: ` +
+    browser.agreement.map((a) => `${a.case} ${a.states}`).join(', '));
+  printRows('Chromium', browser, 'route (Chromium)');
+  printRows('Chromium, handoff-graph/router', browserRouter, 'route (Chromium, handoff-graph/router)');
+}
+
 if (semantics !== null) {
   console.log('\nsemantics probe (escalation rule on states outside the schema; informational):');
   for (const row of semantics) {
@@ -393,6 +458,15 @@ const escalationSource = () => `user.tier == 'gold' or (priority > ${seq++} and 
 const escalationTree = cases.find((c) => c.id === 'escalation').edges[0][1];
 const compileRows = measure([
   { name: 'handoff-graph compileCondition()', run: () => compileCondition(escalationSource()).dispose() },
+  {
+    // What the first evaluate() adds: the paths and strings fetched from the core, the readers built.
+    name: 'handoff-graph compileCondition() + first evaluate()',
+    run: () => {
+      const c = compileCondition(escalationSource());
+      c.evaluate(null);
+      c.dispose();
+    },
+  },
   { name: '@marcbachmann/cel-js parse()', run: () => celParse(escalationSource().replace(' or ', ' || ').replace(' and ', ' && ')) },
   { name: 'filtrex compileExpression()', run: () => compileExpression(`tier of user == "gold" or (priority > ${seq++} and "urgent" in tags)`) },
   { name: 'json-rules-engine new Rule()', run: () => new Rule({ conditions: toRules(escalationTree), event: { type: 'escalate', params: { n: seq++ } } }) },
@@ -553,23 +627,123 @@ const profile = [];
 }
 
 // ---------------------------------------------------------------------------------------------
-// The issue's goals.
+// Instruction counts per decision (bench/instructions.mjs, valgrind): the profile the goals are
+// explained with. Minutes of work, so only on request.
 
-const peers = ['json-logic-js', '@marcbachmann/cel-js'];
+let instructions = null;
+if (argValue('--instructions-json')) {
+  // Counted earlier by `node bench/instructions.mjs --json FILE` (valgrind takes minutes per case).
+  instructions = JSON.parse(readFileSync(argValue('--instructions-json'), 'utf8'));
+} else if (INSTRUCTIONS) {
+  const dir = mkdtempSync(join(tmpdir(), 'handoff-graph-instructions-'));
+  const file = join(dir, 'instructions.json');
+  execFileSync(process.execPath, [new URL('./instructions.mjs', import.meta.url).pathname, '--json', file],
+    { cwd: new URL('..', import.meta.url).pathname, stdio: ['ignore', 'ignore', 'inherit'] });
+  instructions = JSON.parse(readFileSync(file, 'utf8'));
+  rmSync(dir, { recursive: true, force: true });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Correctness goals, checked by the test suites themselves (not on --quick or --smoke runs).
+
+function runCheck(command, argv) {
+  let output;
+  let ok = true;
+  try {
+    output = execFileSync(command, argv, { cwd: new URL('..', import.meta.url).pathname, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 26 });
+  } catch (error) {
+    ok = false;
+    output = `${error.stdout ?? ''}${error.stderr ?? ''}`;
+  }
+  const gtest = /\[ {2}PASSED {2}\] (\d+) tests?/.exec(output);
+  const pass = /^# pass (\d+)/m.exec(output);
+  const fail = /^# fail (\d+)/m.exec(output);
+  const passed = Number(gtest?.[1] ?? pass?.[1] ?? 0);
+  return { ok: ok && (fail === null || fail[1] === '0'), passed, failed: Number(fail?.[1] ?? (ok ? 0 : 1)) };
+}
+let checks = null;
+if (!quick) {
+  checks = {
+    vectorsNative: runCheck('build/native/handoff_tests', ['--gtest_filter=ConditionVectors*:GraphVectors*:MachineVectors*:HandoffVectors*', '--gtest_brief=1']),
+    vectorsNode: runCheck(process.execPath, ['--test', 'tests/js/vectors.test.mjs', 'tests/js/machine-vectors.test.mjs', 'tests/js/handoff-vectors.test.mjs']),
+    vectorsChromium: runCheck(process.execPath, ['--test', 'tests/browser/vectors.test.mjs']),
+    csp: runCheck(process.execPath, ['--test', 'tests/browser/csp.test.mjs']),
+  };
+  console.log(`\nchecks: ${Object.entries(checks).map(([k, v]) => `${k} ${v.ok ? 'passed' : 'FAILED'} (${v.passed} passed, ${v.failed} failed)`).join('; ')}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The goals: issue 19's, in Node and in Chromium, and the earlier ones they did not replace.
+
 const worst = (xs, key) => xs.reduce((a, b) => (b[key] < a[key] ? b : a));
-const peerRatios = routes.filter((r) => peers.includes(r.engine)).map((r) => ({ case: r.case, state: r.state, engine: r.engine, speedup: r.ratio }));
-const floorRatios = cases.flatMap((c) => STATES.map(([s]) => ({ case: c.name, state: s, ratio: routeRow(c.id, s, OURS).median / routeRow(c.id, s, FLOOR).median })));
-const error100k = scaling.filter((r) => r.n === 100_000 && r.onCycle === 'error');
-const goals = [
-  { goal: 'route() ≤ 100 ns median on triage (10-key) in Node', value: routeRow('triage', '10-key', OURS).median, unit: 'ns', target: 100 },
-  { goal: '≥ 3× faster than json-logic-js and cel-js on every case (worst case shown)', value: worst(peerRatios, 'speedup').speedup, unit: '×', target: 3, higherIsBetter: true, where: worst(peerRatios, 'speedup') },
-  { goal: 'within 10× of the hand-written floor (worst case shown)', value: Math.max(...floorRatios.map((r) => r.ratio)), unit: '×', target: 10, where: floorRatios.reduce((a, b) => (b.ratio > a.ratio ? b : a)) },
-  { goal: '1 MB state ≤ 1.3× the 10-key state (worst case shown)', value: Math.max(...flatness.map((f) => f.ratio)), unit: '×', target: 1.3, where: flatness.reduce((a, b) => (b.ratio > a.ratio ? b : a)) },
-  ...error100k.map((r) => ({ goal: `100k edges with onCycle 'error' < 0.5 s (${r.engine})`, value: r.median / 1000, unit: 's', target: 0.5 })),
+const highest = (xs, key) => xs.reduce((a, b) => (b[key] > a[key] ? b : a));
+// Per case and state, how many times route()'s time `engine` takes (above 1: we are faster).
+const speedups = (rows, engine, caseIds = cases.map((c) => c.id)) => cases.filter((c) => caseIds.includes(c.id)).flatMap((c) => STATES.map(([s]) => {
+  const ours = rows.find((r) => r.caseId === c.id && r.state === s && r.engine === OURS);
+  const peer = rows.find((r) => r.caseId === c.id && r.state === s && r.engine === engine);
+  return { case: c.name, state: s, engine, speedup: peer.median / ours.median, ratio: ours.median / peer.median };
+}));
+const runtimes = [
+  ['Node', routes],
+  ...(browser ? [['Chromium', browser.routes]] : []),
+  ['Node, handoff-graph/router', nodeRouter.routes],
+  ...(browserRouter ? [['Chromium, handoff-graph/router', browserRouter.routes]] : []),
 ];
-for (const g of goals) g.met = g.higherIsBetter ? g.value >= g.target : g.value <= g.target;
+const CEL = '@marcbachmann/cel-js';
+const goals = [];
+for (const [runtime, rows] of runtimes) {
+  const cel = speedups(rows, CEL);
+  const filtrex = speedups(rows, 'filtrex');
+  const floor = speedups(rows, FLOOR, ['triage']);
+  const router = speedups(rows, CEL, ['router50']);
+  goals.push(
+    { issue: 19, goal: `≥ 2× faster than @marcbachmann/cel-js on every case, 10-key and 1 MB (worst shown), ${runtime}`, value: worst(cel, 'speedup').speedup, unit: '×', target: 2, higherIsBetter: true, where: worst(cel, 'speedup') },
+    { issue: 19, goal: `at least as fast as filtrex on every case, 10-key and 1 MB (worst shown), ${runtime}`, value: worst(filtrex, 'speedup').speedup, unit: '×', target: 1, higherIsBetter: true, where: worst(filtrex, 'speedup') },
+    { issue: 19, goal: `triage within 4× of the hand-written floor (worst state shown), ${runtime}`, value: highest(floor, 'ratio').ratio, unit: '×', target: 4, where: highest(floor, 'ratio') },
+    { issue: 19, goal: `50-edge router ≥ 10× faster than @marcbachmann/cel-js (worst state shown), ${runtime}`, value: worst(router, 'speedup').speedup, unit: '×', target: 10, higherIsBetter: true, where: worst(router, 'speedup') },
+  );
+}
+{
+  const ours = compile.find((r) => r.engine === 'handoff-graph compileCondition()');
+  const cel = compile.find((r) => r.engine === '@marcbachmann/cel-js parse()');
+  goals.push({ issue: 19, goal: 'compileCondition() no slower than @marcbachmann/cel-js parse() (time ratio, ours / theirs)', value: ours.median / cel.median, unit: '×', target: 1 });
+}
+goals.push({ issue: 19, goal: '1 MB state ≤ 1.3× the 10-key state (worst case shown), Node', value: Math.max(...flatness.map((f) => f.ratio)), unit: '×', target: 1.3, where: highest(flatness, 'ratio') });
+for (const [runtime, rows] of runtimes.slice(1)) {
+  const flat = cases.map((c) => {
+    const at = (s) => rows.find((r) => r.caseId === c.id && r.state === s && r.engine === OURS).median;
+    return { case: c.name, ratio: at('1 MB') / at('10-key') };
+  });
+  goals.push({ issue: 19, goal: `1 MB state ≤ 1.3× the 10-key state (worst case shown, from the tables), ${runtime}`, value: highest(flat, 'ratio').ratio, unit: '×', target: 1.3, where: highest(flat, 'ratio') });
+}
+if (checks) {
+  const all = [checks.vectorsNative, checks.vectorsNode, checks.vectorsChromium];
+  goals.push({
+    issue: 19, goal: 'every vector passes: natively, in Node and in Chromium (tests/vectors/*.json)', unit: 'check', value: all.every((c) => c.ok),
+    detail: `${checks.vectorsNative.passed} native tests, ${checks.vectorsNode.passed} Node tests, ${checks.vectorsChromium.passed} Chromium tests passed; ${all.reduce((n, c) => n + c.failed, 0)} failed`,
+  });
+  goals.push({
+    issue: 19, goal: "no eval / new Function: the Content-Security-Policy test passes (script-src 'self' 'wasm-unsafe-eval')", unit: 'check', value: checks.csp.ok,
+    detail: `tests/browser/csp.test.mjs: ${checks.csp.passed} passed, ${checks.csp.failed} failed`,
+  });
+}
+{
+  const peerRatios = routes.filter((r) => ['json-logic-js', CEL].includes(r.engine)).map((r) => ({ case: r.case, state: r.state, engine: r.engine, speedup: r.ratio }));
+  const floorRatios = cases.flatMap((c) => STATES.map(([s]) => ({ case: c.name, state: s, ratio: routeRow(c.id, s, OURS).median / routeRow(c.id, s, FLOOR).median })));
+  const error100k = scaling.filter((r) => r.n === 100_000 && r.onCycle === 'error');
+  goals.push(
+    { goal: 'route() ≤ 100 ns median on triage (10-key) in Node', value: routeRow('triage', '10-key', OURS).median, unit: 'ns', target: 100 },
+    { goal: '≥ 3× faster than json-logic-js and cel-js on every case (worst case shown), Node', value: worst(peerRatios, 'speedup').speedup, unit: '×', target: 3, higherIsBetter: true, where: worst(peerRatios, 'speedup') },
+    { goal: 'within 10× of the hand-written floor on every case (worst case shown), Node', value: highest(floorRatios, 'ratio').ratio, unit: '×', target: 10, where: highest(floorRatios, 'ratio') },
+    ...error100k.map((r) => ({ goal: `100k edges with onCycle 'error' < 0.5 s (${r.engine})`, value: r.median / 1000, unit: 's', target: 0.5 })),
+  );
+}
+for (const g of goals) g.met = g.unit === 'check' ? g.value === true : g.higherIsBetter ? g.value >= g.target : g.value <= g.target;
 console.log('\ngoals:');
-for (const g of goals) console.log(`  ${g.met ? 'met    ' : 'MISSED '} ${g.goal}: ${g.value.toPrecision(3)} ${g.unit}${g.where ? ` (${g.where.case}, ${g.where.state ?? ''}${g.where.engine ? ', ' + g.where.engine : ''})` : ''}`);
+for (const g of goals) {
+  const value = g.unit === 'check' ? g.detail : `${g.value.toPrecision(3)} ${g.unit}`;
+  console.log(`  ${g.met ? 'met    ' : 'MISSED '} ${g.goal}: ${value}${g.where ? ` (${g.where.case}, ${g.where.state ?? ''}${g.where.engine ? ', ' + g.where.engine : ''})` : ''}`);
+}
 
 const elapsed = (performance.now() - started) / 1000;
 console.log(`\nbench/route.mjs: ${elapsed.toFixed(0)} s; while the routes were timed, other processes used ` +
@@ -611,6 +785,12 @@ if (jsonOut) {
     pack,
     native,
     overhead,
+    uptime: { before: loadBefore.toFixed(2), after: loadavg()[0].toFixed(2) },
+    browser,
+    browserRouter,
+    nodeRouter,
+    instructions,
+    checks,
     goals,
     figures,
   }, null, 2));

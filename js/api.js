@@ -5,6 +5,9 @@ import { ConditionSyntaxError, CycleError, DefinitionError } from './errors.js';
 import { exportOf } from './export.js';
 import { adopt, disposable, disposedError, inspectSymbol, release } from './lifetime.js';
 import { checkOptions, edgeArguments, requireArguments } from './options.js';
+import {
+  PathReaders, StandaloneHandle, compileDecider, compileStandalone, describeStandalone, nodeTextLevels,
+} from './marshal.js';
 import { requireRuntime } from './runtime.js';
 import { describe, wellFormed } from './text.js';
 
@@ -17,6 +20,36 @@ function syntaxError(error, source, edge) {
   return new ConditionSyntaxError(error.message, { condition: source, index: error.index, edge });
 }
 
+// Node id → what route() needs for it. A graph is usually routed from the same node many times
+// in a row, so the last one found is remembered; deleting any entry (a node gained an edge) or
+// clearing forgets it.
+class RouteCache extends Map {
+  #lastNode = null;
+  #lastRoute = undefined;
+
+  lookup(node) {
+    if (node === this.#lastNode) return this.#lastRoute;
+    const route = this.get(node);
+    if (route !== undefined) {
+      this.#lastNode = node;
+      this.#lastRoute = route;
+    }
+    return route;
+  }
+
+  delete(node) {
+    this.#lastNode = null;
+    this.#lastRoute = undefined;
+    return super.delete(node);
+  }
+
+  clear() {
+    this.#lastNode = null;
+    this.#lastRoute = undefined;
+    super.clear();
+  }
+}
+
 // Maps the strings a core string table knows to their ids: marshalled state strings equal to
 // one of them travel as an integer.
 function learnStrings(ids, strings) {
@@ -27,9 +60,9 @@ export class HandoffGraph {
   #native;
   #address;
   #ids = new Map();
-  // node id → { id, paths, targets }: what route() needs, built on first use, dropped when the
-  // node gains an edge.
-  #routes = new Map();
+  // node id → { id, paths, targets, decide }: what route() needs, built on first use, dropped when
+  // the node gains an edge.
+  #routes = new RouteCache();
 
   /** @param {{ onCycle?: 'error' | 'allow' }} [options] */
   constructor(options) {
@@ -94,14 +127,22 @@ export class HandoffGraph {
   }
 
   #route(node) {
-    let route = this.#routes.get(node);
+    let route = this.#routes.lookup(node);
     if (route === undefined) {
       const id = this.#live.find(wellFormed(node));
       if (id < 0) return null;  // not cached: the node may be created later
+      const { module, writer, route: coreRoute } = requireRuntime();
+      const steps = this.#native.routePaths(id);
+      const paths = new PathReaders(steps, nodeTextLevels(module, this.#address, id, steps.length));
+      const targets = this.#native.outEdges(id).map((edge) => edge.to);
+      const ids = this.#ids;
+      const address = this.#address;
       route = {
         id,
-        paths: this.#native.routePaths(id),
-        targets: this.#native.outEdges(id).map((edge) => edge.to),
+        paths,
+        targets,
+        // Marshal the node's paths, then one call: the core returns the winning edge's position.
+        decide: compileDecider(writer, paths, ids, coreRoute, address, id),
       };
       this.#routes.set(node, route);
     }
@@ -114,8 +155,7 @@ export class HandoffGraph {
     if (typeof node !== 'string') requireNodeId(node, 'route(node)');
     const route = this.#route(node);
     if (route === null) return null;
-    const runtime = requireRuntime();
-    const index = runtime.writer.call(state, route.paths, this.#ids, runtime.route, this.#address, route.id);
+    const index = route.decide(state);
     return index < 0 ? null : route.targets[index];
   }
 
@@ -220,28 +260,37 @@ disposable(HandoffGraph);
 export class Condition {
   #native;
   #address;
-  #paths;
   #ids = new Map();
   #source;
-  #pathTexts;
+  #pathTexts = null;
+  #decide = null;
 
   /** Prefer compileCondition(source). */
   constructor(source) {
     const runtime = requireRuntime();
     if (typeof source !== 'string') throw new TypeError(`a condition must be a string, got ${describe(source)}`);
-    const native = new runtime.module.StandaloneCondition();
-    const error = native.compile(wellFormed(source));
-    if (error !== null) {
-      native.delete();
-      throw syntaxError(error, source);
-    }
-    this.#native = native;
-    this.#address = native.address();
+    const compiled = compileStandalone(runtime.module, wellFormed(source));
+    if (typeof compiled !== 'number') throw syntaxError(compiled, source);
+    this.#native = new StandaloneHandle(runtime.module, compiled);
+    this.#address = compiled;
     this.#source = source;
-    this.#paths = native.paths();
-    this.#pathTexts = Object.freeze(native.pathTexts());
-    learnStrings(this.#ids, native.strings());
-    adopt(this, native);
+    adopt(this, this.#native);
+  }
+
+  // The paths and strings, fetched from the core on first use rather than by every compile.
+  #describe() {
+    if (this.#native === null) {
+      // Disposed before anything asked: describe a fresh copy.
+      const copy = new Condition(this.#source);
+      this.#pathTexts = copy.paths;
+      copy.dispose();
+      return;
+    }
+    const runtime = requireRuntime();
+    const { paths, texts, strings, levels } = describeStandalone(runtime.module, this.#address);
+    this.#pathTexts = Object.freeze(texts);
+    learnStrings(this.#ids, strings);
+    this.#decide = compileDecider(runtime.writer, new PathReaders(paths, levels), this.#ids, runtime.evaluate, this.#address);
   }
 
   /** The original string. */
@@ -251,14 +300,15 @@ export class Condition {
 
   /** The state paths the condition reads, distinct, sorted by code point. */
   get paths() {
+    if (this.#pathTexts === null) this.#describe();
     return this.#pathTexts;
   }
 
   /** Whether the condition holds on `state`; never throws for any state. */
   evaluate(state) {
     if (this.#native === null) throw disposedError('Condition');
-    const runtime = requireRuntime();
-    return runtime.writer.call(state, this.#paths, this.#ids, runtime.evaluate, this.#address) === 1;
+    if (this.#decide === null) this.#describe();
+    return this.#decide(state) === 1;
   }
 
   dispose() {
@@ -269,7 +319,7 @@ export class Condition {
 
   /** What console.log and util.inspect show: the source and the paths it reads. */
   [inspectSymbol](_depth, options, inspect) {
-    const summary = { paths: this.#pathTexts, disposed: this.#native === null };
+    const summary = { paths: this.paths, disposed: this.#native === null };
     const shown = typeof inspect === 'function' ? inspect(summary, options) : JSON.stringify(summary);
     return `Condition ${JSON.stringify(this.#source)} ${shown}`;
   }

@@ -16,6 +16,11 @@ export const CellKind = Object.freeze({
 export const Constants = Object.freeze({
   Truncated: 256,
   NoStringId: 4294967295,
+  Uninterned: 4294967294,
+  Unsent: 4294967293,
+  TextNone: 0,
+  TextTop: 1,
+  TextAll: 2,
   NextEnd: -1,
   NextNone: -2,
   NoEdge: -1,
@@ -87,4 +92,4 @@ export const Branch = Object.freeze({
 });
 
 /** What hg_contract_fingerprint() of a module built from the same header returns. */
-export const FINGERPRINT = 0x50125d91;
+export const FINGERPRINT = 0x19e8dfbe;

@@ -10,7 +10,10 @@
 import { Cell, CellKind, Constants, Limits, TransferHeader } from './contract.js';
 
 const { Null: KIND_NULL, False: KIND_FALSE, True: KIND_TRUE, Number: KIND_NUMBER, String: KIND_STRING, Array: KIND_ARRAY, Object: KIND_OBJECT } = CellKind;
-const { Truncated: TRUNCATED, NoStringId: NO_ID } = Constants;
+// UNINTERNED: not any string the core knows; UNSENT: the same, its bytes not sent (only its length).
+const { Truncated: TRUNCATED, NoStringId: NO_ID, Uninterned: UNINTERNED, Unsent: UNSENT } = Constants;
+// How much of a path's strings' text the core reads (Condition::text_levels in the core).
+const { TextTop: TEXT_TOP, TextAll: TEXT_ALL } = Constants;
 const { MaxCompareDepth: MAX_COMPARE_DEPTH, MaxStateCells: MAX_STATE_CELLS, MaxMarshalWork: MAX_MARSHAL_WORK } = Limits;
 // A cell is CELL_WORDS uint32 words; a number's double fills words W0 and W1.
 const { length: CELL_WORDS, kind: KIND, a: A, w0: W0, w1: W1 } = Cell;
@@ -18,6 +21,7 @@ const CELL_DOUBLES = CELL_WORDS / 2;
 const NUMBER_DOUBLE = W0 / 2;
 
 const MISSING = Symbol('missing');
+const INDEX_NAMES = Array.from({ length: 1024 }, (_, i) => String(i));
 const { propertyIsEnumerable: isEnumerable } = Object.prototype;
 const { isArray } = Array;
 const encoder = new TextEncoder();
@@ -28,7 +32,9 @@ const encoder = new TextEncoder();
  * throws propagates, so that the caller drops the whole Proxy.
  */
 function readMember(object, key) {
-  if (!isEnumerable.call(object, key)) return MISSING;
+  // An element index as its string: propertyIsEnumerable converts a number to one on every call.
+  const name = typeof key === 'number' && key < INDEX_NAMES.length ? INDEX_NAMES[key] : key;
+  if (!isEnumerable.call(object, name)) return MISSING;
   try {
     return object[key];
   } catch (error) {
@@ -41,29 +47,128 @@ function readMember(object, key) {
 /**
  * The value at `steps` (from the core: [isIndex, key, index] each) in `state`, or null. Missing
  * keys, indexes out of range, steps through non-containers and anything that throws (a getter or
- * a Proxy trap on the way) read as null. This is the per-route hot loop: no allocation, one
- * try for the whole walk.
+ * a Proxy trap on the way) read as null. Routes use the compiled form of the same walk
+ * (`compilePaths`); this one serves error messages.
  */
 export function resolvePath(state, steps) {
-  let value = state;
-  try {
-    for (let s = 0; s < steps.length; s++) {
-      if (typeof value !== 'object' || value === null) return null;
-      const step = steps[s];
-      let key = step[1];
-      if (isArray(value)) {
-        if (!step[0]) return null;
-        const length = value.length;
-        key = step[2] < 0 ? step[2] + length : step[2];
-        if (key < 0 || key >= length) return null;
-      }
-      if (!isEnumerable.call(value, key)) return null;
-      value = value[key];
-    }
-  } catch {
-    return null;
+  return compilePath(steps)(state);
+}
+
+// Property keys as the engine stores them (internalized): a lookup with a key that is not costs
+// a string-table search on every call, and the path keys the core hands over are fresh strings.
+function internalize(key) {
+  const keys = Object.keys({ [key]: 0 });
+  return keys.length === 1 ? keys[0] : key;
+}
+
+// An index step reads an array element; on any other object it reads the key of its decimal text,
+// which as a number is the same key when it is an array index (cheaper to look up).
+const ARRAY_INDEX_LIMIT = 2 ** 32 - 1;
+function objectKey(isIndex, key, index) {
+  if (isIndex && index >= 0 && index < ARRAY_INDEX_LIMIT && String(index) === key) return index;
+  return internalize(key);
+}
+
+// One step on anything: own enumerable properties only, nothing through the prototype chain. The
+// caller catches (a revoked Proxy throws in isArray, a trap or getter anywhere).
+function step(value, isIndex, key, index) {
+  if (typeof value !== 'object' || value === null) return MISSING;
+  if (isArray(value)) {
+    if (!isIndex) return MISSING;
+    const length = value.length;
+    const i = index < 0 ? index + length : index;
+    if (i < 0 || i >= length || !isEnumerable.call(value, i < INDEX_NAMES.length ? INDEX_NAMES[i] : i)) return MISSING;
+    return value[i];
   }
-  return value;
+  return isEnumerable.call(value, key) ? value[key] : MISSING;
+}
+
+/**
+ * Compiles a path into a reader: `state` → the value at the path, or null. The per-route hot
+ * loop: no allocation, one try for the whole walk, keys prepared once.
+ */
+export function compilePath(steps) {
+  const n = steps.length;
+  const isIndex = steps.map((s) => s[0]);
+  const keys = steps.map((s) => objectKey(s[0], s[1], s[2]));
+  const indexes = steps.map((s) => s[2]);
+  if (n === 1 && !isIndex[0]) {
+    // The commonest path, `category`: a top-level key.
+    const key = keys[0];
+    return (state) => {
+      if (typeof state !== 'object' || state === null) return null;
+      try {
+        if (isArray(state) || !isEnumerable.call(state, key)) return null;
+        return state[key];
+      } catch {
+        return null;
+      }
+    };
+  }
+  return (state) => {
+    let value = state;
+    try {
+      for (let s = 0; s < n; s++) {
+        value = step(value, isIndex[s], keys[s], indexes[s]);
+        if (value === MISSING) return null;
+      }
+    } catch {
+      return null;
+    }
+    return value;
+  };
+}
+
+/** The readers of a node's or condition's paths, compiled once; what `StateWriter.call` takes. */
+export class PathReaders {
+  /**
+   * @param paths the core's path steps
+   * @param levels per path, how much of its strings' text the core may read (0 none, 1 the value's
+   *   own string, 2 every string in it); by default all of it.
+   */
+  constructor(paths, levels = null) {
+    this.count = paths.length;
+    this.levels = paths.map((_, i) => (levels === null ? TEXT_ALL : levels[i]));
+    this.read = paths.map(compilePath);
+    // For a path that is one key (`category`), the key itself: the writer reads it inline.
+    this.keys = paths.map((steps) => (steps.length === 1 && !steps[0][0] ? internalize(steps[0][1]) : null));
+  }
+}
+
+// Raw path arrays (as a state machine keeps them) → their compiled readers.
+const compiledPaths = new WeakMap();
+function readersOf(paths) {
+  if (paths instanceof PathReaders) return paths;
+  let readers = compiledPaths.get(paths);
+  if (readers === undefined) {
+    readers = new PathReaders(paths);
+    compiledPaths.set(paths, readers);
+  }
+  return readers;
+}
+
+/**
+ * `(state) => fn(a, b, cells)` for one node or condition: `writer.call` with its arguments bound,
+ * made once per node so that a route is one closure call away.
+ */
+export function compileDecider(writer, readers, ids, fn, a, b) {
+  const generic = (state) => writer.call(state, readers, ids, fn, a, b);
+  if (readers.count !== 1 || readers.keys[0] === null) return generic;
+  // One path of one key (`category == 'billing'`): read it here, write it with callOne. While an
+  // outer call is reading (this one runs inside a getter), the generic path saves its cells.
+  const key = readers.keys[0];
+  return (state) => {
+    if (writer.busy) return generic(state);
+    let v = null;
+    if (typeof state === 'object' && state !== null) {
+      try {
+        if (!isArray(state) && isEnumerable.call(state, key)) v = state[key];
+      } catch {
+        v = null;
+      }
+    }
+    return writer.callOne(v, readers, ids, fn, a, b);
+  };
 }
 
 export class StateWriter {
@@ -80,6 +185,7 @@ export class StateWriter {
     this.slotCount = 0;
     this.busy = false;
     this.ids = null;
+    this.textLevel = TEXT_ALL;  // of the path being written
     this.reserve(256, 4096, 64);
   }
 
@@ -102,6 +208,7 @@ export class StateWriter {
     this.u32 = new Uint32Array(buffer);
     this.f64 = new Float64Array(buffer);
     this.u8 = new Uint8Array(buffer);
+    return this.u32;
   }
 
   /**
@@ -111,18 +218,19 @@ export class StateWriter {
    * so the outer answer does not change.
    */
   call(state, paths, ids, fn, a, b) {
+    const readers = readersOf(paths);
     if (!this.busy) {
       this.busy = true;
       try {
-        return fn(a, b, paths.length === 0 ? 0 : this.write(state, paths, ids));
+        return fn(a, b, readers.count === 0 ? 0 : this.write(state, readers, ids));
       } finally {
         this.busy = false;
       }
     }
-    if (paths.length === 0) return fn(a, b, 0);
+    if (readers.count === 0) return fn(a, b, 0);
     const saved = this.#save();
     try {
-      return fn(a, b, this.write(state, paths, ids));
+      return fn(a, b, this.write(state, readers, ids));
     } finally {
       this.#restore(saved);
     }
@@ -132,7 +240,10 @@ export class StateWriter {
     if (this.u32.length === 0) this.refreshViews();
     const { cells, bytes, slotCount } = this;
     return {
-      counters: { cells, bytes, exhausted: this.exhausted, work: this.work, slotStart: this.slotStart, ids: this.ids, slotCount },
+      counters: {
+        cells, bytes, exhausted: this.exhausted, work: this.work, slotStart: this.slotStart, ids: this.ids, slotCount,
+        textLevel: this.textLevel,
+      },
       cellWords: this.u32.slice(this.cellWords, this.cellWords + cells * CELL_WORDS),
       bytes: this.u8.slice(this.bytesBase, this.bytesBase + bytes),
       slots: this.u32.slice(this.slotWords, this.slotWords + slotCount),
@@ -152,26 +263,106 @@ export class StateWriter {
    * Writes the value at each path of `state`; slot i starts at the cell the core finds in the slot
    * table. `ids` maps the strings the core knows to their ids. Returns the number of cells.
    */
-  write(state, paths, ids) {
+  write(state, readers, ids) {
     // Growing WebAssembly memory (by anyone) detaches old views.
     if (this.u32.length === 0) this.refreshViews();
-    if (paths.length > this.slotCapacity) this.reserve(this.cellCapacity, this.byteCapacity, paths.length);
+    const count = readers.count;
+    if (count > this.slotCapacity) this.reserve(this.cellCapacity, this.byteCapacity, count);
     this.cells = 0;
     this.bytes = 0;
     this.exhausted = false;
     this.work = 0;
-    this.ids = ids;
-    this.slotCount = paths.length;
-    for (let i = 0; i < paths.length; i++) {
-      const value = resolvePath(state, paths[i]);
-      this.slotStart = this.cells;
-      this.u32[this.slotWords + i] = this.cells;
-      this.value(value, 0);
+    if (this.ids !== ids) this.ids = ids;  // a pointer store costs a write barrier
+    this.slotCount = count;
+    const { keys, read, levels } = readers;
+    const plain = typeof state === 'object' && state !== null;
+    // Each path is read, then written, in order: reading runs user code (getters, Proxy traps)
+    // whose effects on the paths after it must be seen as they happen.
+    for (let i = 0; i < count; i++) {
+      const key = keys[i];
+      let v = null;
+      if (key === null) {
+        v = read[i](state);
+      } else if (plain) {
+        // read[i] inlined for a one-key path, the commonest case by far.
+        try {
+          if (!isArray(state) && isEnumerable.call(state, key)) v = state[key];
+        } catch {
+          v = null;
+        }
+      }
+      this.slot(i, v, ids, levels[i]);
     }
     return this.cells;
   }
 
+  /**
+   * `call` for one path whose value `v` the caller has read already (compileDecider's one-key
+   * readers): writes it as slot 0 and returns `fn(a, b, cells)`. Not for nested calls.
+   */
+  callOne(v, readers, ids, fn, a, b) {
+    this.busy = true;
+    try {
+      if (this.u32.length === 0) this.refreshViews();
+      this.cells = 0;
+      this.bytes = 0;
+      this.exhausted = false;
+      this.work = 0;
+      if (this.ids !== ids) this.ids = ids;  // a pointer store costs a write barrier
+      this.slotCount = 1;
+      this.slot(0, v, ids, readers.levels[0]);
+      return fn(a, b, this.cells);
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  // Writes `v`, the value at path `i`, as slot i: scalars here, containers and strings the core
+  // does not know by value().
+  slot(i, v, ids, level) {
+    const u32 = this.u32.length === 0 ? this.refreshViews() : this.u32;  // a getter may have grown memory
+    const cell = this.cells;
+    u32[this.slotWords + i] = cell;
+    this.textLevel = level;
+    if (cell < this.cellCapacity) {
+      const w = this.cellWords + cell * CELL_WORDS;
+      if (typeof v === 'string') {
+        const id = ids.get(v);
+        this.work++;
+        if (id === undefined) {
+          if (level < TEXT_TOP && v.isWellFormed()) {
+            // unknownString's first case, here: the commonest unknown string, known to be none.
+            u32[w + KIND] = KIND_STRING;
+            u32[w + A] = UNSENT;
+            u32[w + W0] = 0;
+            u32[w + W1] = v.length;
+            this.cells = cell + 1;
+          } else {
+            this.unknownString(v, level >= TEXT_TOP);
+          }
+        } else {
+          u32[w + KIND] = KIND_STRING;
+          u32[w + A] = id;
+          this.cells = cell + 1;
+        }
+        return;
+      }
+      if (typeof v === 'number') {
+        u32[w + KIND] = KIND_NUMBER;
+        this.f64[this.cellDoubles + cell * CELL_DOUBLES + NUMBER_DOUBLE] = v;
+        this.cells = cell + 1;
+        this.work++;
+        return;
+      }
+    }
+    this.slotStart = cell;
+    this.value(v, 0);
+  }
+
   cell(kind, a) {
+    // Reading the state may have run code (a getter, a Proxy trap) that grew memory, which
+    // detaches the views.
+    if (this.u32.length === 0) this.refreshViews();
     if (this.cells >= this.cellCapacity) this.reserve(this.cellCapacity * 2, this.byteCapacity, this.slotCapacity);
     const w = this.cellWords + this.cells * CELL_WORDS;
     this.u32[w + KIND] = kind;
@@ -179,29 +370,22 @@ export class StateWriter {
     return this.cells++;
   }
 
+  // `typeof v === '…'` tests compile to type checks; a `switch (typeof v)` calls a builtin.
   value(v, depth) {
     this.work++;
-    switch (typeof v) {
-      case 'string':
-        this.string(v);
-        return;
-      case 'number':
-        this.number(v);
-        return;
-      case 'boolean':
-        this.cell(v ? KIND_TRUE : KIND_FALSE, 0);
-        return;
-      case 'bigint':
-        this.number(Number(v));
-        return;
-      case 'object':
-        if (v !== null) {
-          this.container(v, depth);
-          return;
-        }
+    if (typeof v === 'string') {
+      this.string(v, depth);
+    } else if (typeof v === 'number') {
+      this.number(v);
+    } else if (typeof v === 'boolean') {
+      this.cell(v ? KIND_TRUE : KIND_FALSE, 0);
+    } else if (typeof v === 'object' && v !== null) {
+      this.container(v, depth);
+    } else if (typeof v === 'bigint') {
+      this.number(Number(v));
+    } else {
+      this.cell(KIND_NULL, 0);  // null, undefined, functions and symbols
     }
-    // null, undefined, functions and symbols
-    this.cell(KIND_NULL, 0);
   }
 
   number(n) {
@@ -209,14 +393,29 @@ export class StateWriter {
     this.f64[this.cellDoubles + index * CELL_DOUBLES + NUMBER_DOUBLE] = n;
   }
 
-  string(s) {
+  // A string at `depth` below the path's value (0: the value itself).
+  string(s, depth) {
     const id = this.ids.get(s);
     if (id !== undefined) {
       this.cell(KIND_STRING, id);
       return;
     }
-    // Unknown to the core: send the UTF-8 bytes (lone surrogates become U+FFFD, as the spec says).
+    this.unknownString(s, this.textLevel === TEXT_ALL || (depth === 0 && this.textLevel === TEXT_TOP));
+  }
+
+  // A string the map does not hold. A well-formed one is no string the core knows, and the cell
+  // says so; unless `sendText`, it then goes without its bytes (no comparison will read them).
+  // One with lone surrogates may still equal a known string once they become U+FFFD (as the
+  // spec says they read), so its bytes go and the core looks it up.
+  unknownString(s, sendText) {
     const index = this.cell(KIND_STRING, NO_ID);
+    if (!sendText && s.isWellFormed()) {
+      const w = this.cellWords + index * CELL_WORDS;
+      this.u32[w + A] = UNSENT;
+      this.u32[w + W0] = 0;
+      this.u32[w + W1] = s.length;  // enough for truthiness: zero exactly when the text is empty
+      return;
+    }
     const worst = s.length * 3;
     if (this.bytes + worst > this.byteCapacity) {
       this.reserve(this.cellCapacity, Math.max(this.byteCapacity * 2, this.bytes + worst), this.slotCapacity);
@@ -224,15 +423,18 @@ export class StateWriter {
     const at = this.bytesBase + this.bytes;
     let written = 0;
     const u8 = this.u8;
-    for (; written < s.length && written < 64; written++) {
+    const length = s.length;
+    for (; written < length && written < 64; written++) {
       const c = s.charCodeAt(written);
       if (c >= 0x80) break;
       u8[at + written] = c;
     }
-    if (written < s.length) {
-      written = encoder.encodeInto(s, u8.subarray(at, this.bytesBase + this.byteCapacity)).written;
-    }
     const w = this.cellWords + index * CELL_WORDS;
+    if (written < length) {
+      written = encoder.encodeInto(s, u8.subarray(at, this.bytesBase + this.byteCapacity)).written;
+    } else {
+      this.u32[w + A] = UNINTERNED;
+    }
     this.u32[w + W0] = this.bytes;
     this.u32[w + W1] = written;
     this.bytes += written;
@@ -265,7 +467,7 @@ export class StateWriter {
           const member = readMember(v, key);
           if (member === MISSING) continue;  // removed by a getter while we read
           this.work++;
-          this.string(key);
+          this.string(key, depth + 1);
           this.value(member, depth + 1);
         }
         members++;
@@ -278,6 +480,7 @@ export class StateWriter {
         if (depth === 0) this.exhausted = false;  // only this path's value is cut
         return;
       }
+      if (this.u32.length === 0) this.refreshViews();
       const w = this.cellWords + start * CELL_WORDS;
       this.u32[w + A] = members;
       this.u32[w + W0] = this.cells - start;
@@ -292,5 +495,62 @@ export class StateWriter {
   truncated(kind, count) {
     const index = this.cell(kind | TRUNCATED, count >>> 0);
     this.u32[this.cellWords + index * CELL_WORDS + W0] = 1;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Standalone conditions through raw exports (wasm/bindings.cpp): compileCondition() costs the
+// parse and little more. `module` is the Emscripten module; its `_hg_*` functions become the raw
+// exports after their first call, so they are looked up on each use.
+
+const decoder = new TextDecoder();
+
+function text(module, result) {
+  const words = new Uint32Array(module.HEAPU8.buffer, result, 3);
+  return { index: words[0], text: decoder.decode(module.HEAPU8.subarray(words[1], words[1] + words[2])) };
+}
+
+/** Compiles `source` (well-formed); returns the condition's address, or { index, message }. */
+export function compileStandalone(module, source) {
+  const length = source.length;
+  let at = module._hg_source_reserve(length * 3);
+  let u8 = module.HEAPU8;
+  let written = 0;
+  for (; written < length; written++) {
+    const c = source.charCodeAt(written);
+    if (c >= 0x80) break;
+    u8[at + written] = c;
+  }
+  if (written < length) {
+    u8 = module.HEAPU8;  // the reserve may have grown memory before the loop; this is current
+    at = module._hg_source_reserve(length * 3);
+    written = encoder.encodeInto(source, u8.subarray(at, at + length * 3)).written;
+  }
+  const address = module._hg_condition_new(written);
+  if (address !== 0) return address;
+  const { index, text: message } = text(module, module._hg_compile_error());
+  return { index, message };
+}
+
+/** What evaluating a standalone condition needs: its paths' steps and texts, and its strings. */
+export function describeStandalone(module, address) {
+  return JSON.parse(text(module, module._hg_condition_describe(address)).text);
+}
+
+/** Per route path of graph node `id` at `address`: how much text the core reads (PathReaders). */
+export function nodeTextLevels(module, address, id, count) {
+  const at = module._hg_node_text_levels(address, id);
+  return Array.from(module.HEAPU8.subarray(at, at + count));
+}
+
+/** Frees a standalone condition; the shape FinalizationRegistry's callback expects. */
+export class StandaloneHandle {
+  constructor(module, address) {
+    this.module = module;
+    this.address = address;
+  }
+
+  delete() {
+    this.module._hg_condition_delete(this.address);
   }
 }

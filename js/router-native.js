@@ -1,17 +1,23 @@
 // The routing module's side of handoff-graph/router: instantiates dist/handoff-graph-router.wasm
 // (wasm/router.cpp: raw exports, no Emscripten glue) and presents it as the object js/runtime.js
-// loads from the full module's glue: the `_hg_*` hot-path exports, `HEAPU8`, and classes with the
-// embind classes' method names (HandoffGraph, StandaloneCondition), so js/api.js runs unchanged on
-// either module. Strings go in as UTF-8 in the module's text area; answers that are not numbers
-// come back as JSON text in its reply buffer.
+// loads from the full module's glue: the `_hg_*` raw exports, `HEAPU8`, and a class with the
+// embind class's method names (HandoffGraph), so js/api.js runs unchanged on either module.
+// Strings go in as UTF-8 in the module's text area; answers that are not numbers come back as
+// JSON text in its reply buffer.
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-/** The imports the standalone module asks for; none is on a path that should ever run. */
-function imports() {
+/**
+ * The imports the standalone module asks for. `memory()` is the instance's memory, once there is one.
+ * hg_js_number is wasm/router_libc.cpp's strtod: the digits a grammar accepted, as Number() reads them.
+ */
+function imports(memory) {
   return {
-    // Growth replaces the buffer; js/marshal.js re-reads its views when they are emptied.
-    env: { emscripten_notify_memory_growth() {} },
+    env: {
+      // Growth replaces the buffer; js/marshal.js re-reads its views when they are emptied.
+      emscripten_notify_memory_growth() {},
+      hg_js_number: (at, length) => Number(decoder.decode(new Uint8Array(memory().buffer, at >>> 0, length >>> 0))),
+    },
     wasi_snapshot_preview1: {
       proc_exit(code) {
         throw new WebAssembly.RuntimeError(`handoff-graph router module aborted (${code})`);
@@ -23,10 +29,12 @@ function imports() {
 /** Instantiates the compiled routing module; resolves with the glue-shaped object runtime.js takes. */
 export async function instantiateRouter(wasmModule) {
   // A compiled Module instantiates to an Instance (not the { module, instance } bytes give).
-  const instance = /** @type {WebAssembly.Instance} */ (/** @type {unknown} */ (await WebAssembly.instantiate(wasmModule, imports())));
+  /** @type {WebAssembly.Memory} */
+  let memory;
+  const instance = /** @type {WebAssembly.Instance} */ (/** @type {unknown} */ (await WebAssembly.instantiate(wasmModule, imports(() => memory))));
   const x = /** @type {Record<string, any>} */ (instance.exports);
+  memory = x.memory;
   x._initialize();
-  const memory = x.memory;
 
   // Writes `texts` into the text area; returns [offset, length] for each, flattened.
   function put(...texts) {
@@ -76,24 +84,25 @@ export async function instantiateRouter(wasmModule) {
     delete() { x.hg_graph_delete(this.#at); }
   }
 
-  class StandaloneCondition {
-    #at = x.hg_condition_new();
-    address() { return this.#at; }
-    compile(source) { return orNull(x.hg_condition_compile(this.#at, ...put(source))); }
-    paths() { return reply(x.hg_condition_paths(this.#at)); }
-    pathTexts() { return reply(x.hg_condition_path_texts(this.#at)); }
-    strings() { return reply(x.hg_condition_strings(this.#at)); }
-    delete() { x.hg_condition_delete(this.#at); }
-  }
-
+  // One view per buffer: js/marshal.js reads HEAPU8 several times per compileCondition().
+  let heap = new Uint8Array(memory.buffer);
   return {
     HandoffGraph,
-    StandaloneCondition,
-    get HEAPU8() { return new Uint8Array(memory.buffer); },
+    get HEAPU8() {
+      if (heap.buffer !== memory.buffer) heap = new Uint8Array(memory.buffer);
+      return heap;
+    },
     _hg_contract_fingerprint: x.hg_contract_fingerprint,
     _hg_transfer_reserve: x.hg_transfer_reserve,
     _hg_route: x.hg_route,
     _hg_evaluate: x.hg_evaluate,
     _hg_heap_used: x.hg_heap_used,
+    // Standalone conditions and a node's text levels (wasm/condition_abi.h), as js/marshal.js calls them.
+    _hg_source_reserve: x.hg_source_reserve,
+    _hg_condition_new: x.hg_condition_new,
+    _hg_compile_error: x.hg_compile_error,
+    _hg_condition_describe: x.hg_condition_describe,
+    _hg_condition_delete: x.hg_condition_delete,
+    _hg_node_text_levels: x.hg_node_text_levels,
   };
 }

@@ -3,8 +3,9 @@
 // layout JS reads from memory is declared in src/core/contract.h.
 //
 // Two kinds of entry point:
-//  * embind classes (HandoffGraph, StandaloneCondition) for everything that is not per-route;
-//  * raw C exports for the hot path. JavaScript writes the values at a node's paths into the
+//  * embind classes (HandoffGraph, Machine, Swarm, ...) for everything that is not per-route;
+//  * raw C exports for the hot path and for compiling standalone conditions (wasm/condition_abi.h,
+//    shared with the routing module). JavaScript writes the values at a node's paths into the
 //    transfer area below (a tape, see src/condition/value.h) through typed-array views of
 //    WebAssembly memory, then makes one numeric call: no strings cross, no objects are built.
 #include <emscripten/bind.h>
@@ -25,49 +26,26 @@
 #include "handoff/swarm.h"
 #include "machine/execution.h"
 #include "machine/machine.h"
+#include "condition_abi.h"
+#include "transfer.h"
 
 namespace {
 
 using emscripten::val;
-using handoff::condition::Cell;
 using handoff::condition::Interner;
 using handoff::condition::Path;
 using handoff::condition::StandaloneCondition;
-using handoff::condition::TapeView;
 using handoff::graph::EdgeError;
 using handoff::graph::HandoffGraph;
 using handoff::graph::NodeId;
 
 // ---------------------------------------------------------------------------------------------
-// The transfer area: cells, string bytes and slot starts, grown on request and never shrunk.
-
-struct Transfer {
-  std::vector<Cell> cells;
-  std::vector<char> bytes;
-  std::vector<std::uint32_t> slots;
-  handoff::contract::TransferHeader header = {};
-};
-Transfer transfer;
-
-template <class T>
-void grow(std::vector<T>& v, std::uint32_t wanted) {
-  if (v.size() < wanted) v.resize(std::max<std::size_t>(wanted, v.size() * 2));
-}
-
-// The values JS wrote, as the slots of a route: slot i starts at the cell in transfer.slots[i].
-struct TransferSlots {
-  TapeView tape;
-  std::vector<handoff::condition::ValueRef> refs;
-};
-TransferSlots transfer_slots_scratch;
+// The transfer area (wasm/transfer.h): cells, string bytes and slot starts, grown on request.
+handoff::transfer::Area transfer;
 
 const handoff::condition::ValueRef* transfer_slots(const Interner& strings, std::uint32_t cell_count,
                                                    std::size_t slot_count) {
-  TransferSlots& s = transfer_slots_scratch;
-  s.tape = {transfer.cells.data(), cell_count, transfer.bytes.data(), &strings};
-  s.refs.clear();
-  for (std::size_t i = 0; i < slot_count; ++i) s.refs.emplace_back(&s.tape, transfer.slots[i]);
-  return s.refs.data();
+  return transfer.slot_values(strings, cell_count, slot_count);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -308,34 +286,6 @@ std::string swarm_refuse_handoff(const SwarmHolder& holder, double edge, const s
   auto outcome = handoff::swarm::refused_handoff(*holder.swarm, static_cast<std::size_t>(edge), variable, message);
   if (!outcome) return dump({{"error", outcome.error()}});
   return dump(handoff::swarm::host_record(*holder.swarm, std::move(outcome.value())));
-}
-
-// ---------------------------------------------------------------------------------------------
-// StandaloneCondition
-
-std::uintptr_t condition_address(const StandaloneCondition& c) { return reinterpret_cast<std::uintptr_t>(&c); }
-
-val condition_compile(StandaloneCondition& c, const std::string& source) {
-  auto compiled = c.compile(source);
-  if (compiled) return val::null();
-  val out = val::object();
-  out.set("index", val(compiled.error().index));
-  out.set("message", val(compiled.error().message));
-  return out;
-}
-
-val condition_paths(const StandaloneCondition& c) { return paths_array(c.condition().paths()); }
-
-val condition_path_texts(const StandaloneCondition& c) {
-  std::vector<std::string> texts;
-  for (const Path& p : c.condition().paths()) texts.push_back(p.text());
-  return strings_array(texts);
-}
-
-val condition_strings(const StandaloneCondition& c) {
-  val out = val::array();
-  for (std::uint32_t id = 0; id < c.strings().size(); ++id) out.set(id, val(std::string(c.strings().view(id))));
-  return out;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -693,14 +643,7 @@ extern "C" {
 // returns the header describing where they are now. Growing may move them and grow memory.
 EMSCRIPTEN_KEEPALIVE const handoff::contract::TransferHeader* hg_transfer_reserve(std::uint32_t cells, std::uint32_t bytes,
                                                                                     std::uint32_t slots) {
-  grow(transfer.cells, cells);
-  grow(transfer.bytes, bytes);
-  grow(transfer.slots, slots);
-  auto address = [](const void* p) { return static_cast<std::int32_t>(reinterpret_cast<std::uintptr_t>(p)); };
-  auto count = [](std::size_t n) { return static_cast<std::int32_t>(n); };
-  transfer.header = {address(transfer.cells.data()), address(transfer.bytes.data()), address(transfer.slots.data()),
-                     count(transfer.cells.size()),   count(transfer.bytes.size()),   count(transfer.slots.size())};
-  return &transfer.header;
+  return transfer.reserve(cells, bytes, slots);
 }
 
 // The position of the first matching edge among `node`'s outgoing edges, or -1. A null graph
@@ -889,12 +832,4 @@ EMSCRIPTEN_BINDINGS(handoff_graph) {
       .function("toolResult", &swarm_tool_result)
       .function("start", &swarm_start)
       .function("export", &swarm_export);
-
-  class_<StandaloneCondition>("StandaloneCondition")
-      .constructor<>()
-      .function("address", &condition_address)
-      .function("compile", &condition_compile)
-      .function("paths", &condition_paths)
-      .function("pathTexts", &condition_path_texts)
-      .function("strings", &condition_strings);
 }

@@ -21,6 +21,7 @@
 #include "core/contract.h"
 #include "export/definition.h"
 #include "graph/handoff_graph.h"
+#include "condition_abi.h"  // compiling standalone conditions, a node's text levels
 #include "transfer.h"
 
 namespace {
@@ -217,33 +218,6 @@ EMSCRIPTEN_KEEPALIVE std::int32_t hg_graph_load_json(HandoffGraph* g, std::uint3
   }
   Json out = Json::array();
   for (const auto& p : problems) out.push_back({{"pointer", p.pointer}, {"message", p.message}});
-  return answer(out);
-}
-
-// ----- StandaloneCondition
-
-EMSCRIPTEN_KEEPALIVE StandaloneCondition* hg_condition_new() { return new StandaloneCondition(); }
-
-EMSCRIPTEN_KEEPALIVE void hg_condition_delete(StandaloneCondition* c) { delete c; }
-
-// 0, or the length of the syntax error's JSON ({ index, message }) in the reply.
-EMSCRIPTEN_KEEPALIVE std::int32_t hg_condition_compile(StandaloneCondition* c, std::uint32_t offset, std::uint32_t length) {
-  auto compiled = c->compile(text(offset, length));
-  if (compiled) return 0;
-  return answer({{"index", compiled.error().index}, {"message", compiled.error().message}});
-}
-
-EMSCRIPTEN_KEEPALIVE std::int32_t hg_condition_paths(const StandaloneCondition* c) { return answer(paths_json(c->condition().paths())); }
-
-EMSCRIPTEN_KEEPALIVE std::int32_t hg_condition_path_texts(const StandaloneCondition* c) {
-  Json out = Json::array();
-  for (const Path& p : c->condition().paths()) out.push_back(p.text());
-  return answer(out);
-}
-
-EMSCRIPTEN_KEEPALIVE std::int32_t hg_condition_strings(const StandaloneCondition* c) {
-  Json out = Json::array();
-  for (std::uint32_t id = 0; id < c->strings().size(); ++id) out.push_back(std::string(c->strings().view(id)));
   return answer(out);
 }
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "condition/path.h"
+#include "condition/scalar_key.h"
 #include "condition/value.h"
 #include "core/expected.h"
 
@@ -42,6 +43,27 @@ class Condition {
   // into different tapes: a state machine supplies its reserved names from its own.
   bool evaluate(const ValueRef* slots) const;
 
+  // A necessary condition on one slot, for dispatching a node's edges by hash (graph/): the
+  // condition can hold only if the slot's value is `==` one of `keys`; when `exact`, it holds
+  // exactly then. Found for `p == c`, `c == p` and `p in [scalars]` (the whole condition), for an
+  // `or` of those on one path, and for the first such test among an `and`'s operands.
+  // How much of the text of strings the writer must send for each slot (levels[slot], raised to
+  // the need of this condition; the vector must already cover its slots): kTextNone when only
+  // literals are compared with the slot's strings (an interned id or kUnsent then decides),
+  // kTextTop when the slot's own string may be read (`x < 'm'`, `'ell' in x`), kTextAll when any
+  // string inside its value may be (`x == y`, `x in y`). Truthiness needs only the length.
+  static constexpr auto kTextNone = static_cast<std::uint8_t>(contract::kTextNone);
+  static constexpr auto kTextTop = static_cast<std::uint8_t>(contract::kTextTop);
+  static constexpr auto kTextAll = static_cast<std::uint8_t>(contract::kTextAll);
+  void text_levels(std::vector<std::uint8_t>& levels) const;
+
+  struct Guard {
+    std::uint32_t slot = 0;
+    std::vector<ScalarKey> keys;
+    bool exact = false;
+  };
+  bool guard(Guard& out) const;
+
  private:
   friend class Parser;
   friend class Evaluation;
@@ -52,16 +74,31 @@ class Condition {
     std::uint32_t index = 0;
   };
   enum class Op : std::uint8_t { Or, And, Not, Eq, Ne, Lt, Le, Gt, Ge, In, NotIn };
+  static constexpr std::uint32_t kNoSet = 0xFFFFFFFFu;
   struct Node {
     Op op;
     Operand lhs;  // Not: the operand; comparisons: both sides
     Operand rhs;
     std::uint32_t first = 0;  // Or/And: children are children_[first, first + count)
     std::uint32_t count = 0;
+    std::uint32_t set = kNoSet;  // In/NotIn on a constant list of scalars: its keys, in sets_
+    // Comparisons with a scalar literal (a string, number, boolean or null), which the evaluator
+    // decides without the general comparison: kScalarRhs (`x == 'a'`, `x > 3`) or kScalarLhs
+    // (`'a' == x`, `'urgent' in tags`).
+    std::uint8_t scalar = 0;
   };
+  static constexpr std::uint8_t kScalarRhs = 1;
+  static constexpr std::uint8_t kScalarLhs = 2;
 
   template <class Fn>
   void for_each_operand(Fn&& fn);
+  // Gives every `in` on a constant list of enough scalars a key set and marks comparisons with a
+  // scalar literal (called once, by compile).
+  void specialize();
+  // The keys of the constant at `index` if it is a scalar, or of its elements if it is an array
+  // of scalars; false for anything else (a nested list).
+  bool constant_keys(std::uint32_t index, std::vector<ScalarKey>& out) const;
+  bool comparison_guard(const Node& node, Guard& out) const;
 
   std::string source_;
   std::vector<Node> nodes_;
@@ -70,6 +107,7 @@ class Condition {
   TapeBuilder constants_;
   const Interner* strings_ = nullptr;
   std::vector<Path> paths_;
+  std::vector<KeyTable> sets_;
 };
 
 // Value semantics shared by the evaluator and anything else that compares state values.

@@ -16,8 +16,30 @@ constexpr TapeView kBools{kBoolCells, 2, nullptr, nullptr};
 
 
 bool same_string(ValueRef a, ValueRef b) {
-  if (a.string_id() != kNoId && b.string_id() != kNoId) return a.string_id() == b.string_id();
+  std::uint32_t x = a.string_id();
+  std::uint32_t y = b.string_id();
+  bool x_interned = x < kFirstMarker;
+  bool y_interned = y < kFirstMarker;
+  if (x_interned && y_interned) return x == y;
+  // An interned string and one known not to be: different, without reading bytes.
+  if ((x_interned && y != kNoId) || (y_interned && x != kNoId)) return false;
   return a.text() == b.text();
+}
+
+// `v == c` for a scalar literal c (interned if a string): what Comparison::equals answers, without
+// its generality.
+bool equals_scalar(ValueRef v, ValueRef c) {
+  Kind kind = c.kind();
+  if (v.kind() != kind) return false;
+  switch (kind) {
+    case Kind::Number: return v.number() == c.number();
+    case Kind::String: {
+      std::uint32_t id = v.string_id();
+      if (id < kFirstMarker) return id == c.string_id();
+      return id == kNoId && v.text() == c.text();
+    }
+    default: return true;  // null, false, true
+  }
 }
 
 // Deep comparisons, with a work budget (limits.h) shared by one evaluation.
@@ -37,6 +59,25 @@ class Comparison {
         if (a.truncated() || b.truncated() || depth >= kMaxCompareDepth) return false;
         if (a.count() != b.count() || !spend(a.count())) return false;
         return kind == Kind::Array ? equal_elements(a, b, depth) : equal_members(a, b, depth);
+    }
+    return false;
+  }
+
+  // `item in list` for a constant list of scalars whose keys are `set`: one lookup, charged to the
+  // budget as the scan it replaces would be, so that every answer stays the same.
+  bool contains_key(ValueRef list, const KeyTable& set, ValueRef item, const Interner& strings) {
+    if (!spend(list.count())) return false;
+    ScalarKey key;
+    return scalar_key(item, strings, key) && set.find(key) != KeyTable::kAbsent;
+  }
+
+  // `item in container` for a scalar literal item: contains() without recursing into equals().
+  bool contains_scalar(ValueRef container, ValueRef item) {
+    if (container.kind() != Kind::Array) return contains(container, item);
+    if (container.truncated() || !spend(container.count())) return false;
+    ValueRef element = container.first_child();
+    for (std::uint32_t i = 0; i < container.count(); ++i, element = element.next_sibling()) {
+      if (equals_scalar(element, item)) return true;
     }
     return false;
   }
@@ -123,7 +164,7 @@ bool truthy(ValueRef v) {
     case Kind::False: return false;
     case Kind::True: return true;
     case Kind::Number: return v.number() != 0 && !std::isnan(v.number());
-    case Kind::String: return !v.text().empty();
+    case Kind::String: return !v.empty_string();
     case Kind::Array:
     case Kind::Object: return v.count() != 0;
   }
@@ -171,16 +212,32 @@ class Evaluation {
         }
         return true;
       case Op::Not: return !test(n.lhs);
-      case Op::Eq: return comparison_.equals(value(n.lhs), value(n.rhs), 0);
-      case Op::Ne: return !comparison_.equals(value(n.lhs), value(n.rhs), 0);
-      case Op::In: return comparison_.contains(value(n.rhs), value(n.lhs));
-      case Op::NotIn: return !comparison_.contains(value(n.rhs), value(n.lhs));
+      case Op::Eq: return equal(n);
+      case Op::Ne: return !equal(n);
+      case Op::In: return contains(n);
+      case Op::NotIn: return !contains(n);
       case Op::Lt:
       case Op::Le:
       case Op::Gt:
       case Op::Ge: return order(n.op, value(n.lhs), value(n.rhs));
     }
     return false;
+  }
+
+  ValueRef constant(Operand operand) const { return {&constants_, operand.index}; }
+
+  bool equal(const Condition::Node& n) {
+    if (n.scalar == Condition::kScalarRhs) return equals_scalar(value(n.lhs), constant(n.rhs));
+    if (n.scalar == Condition::kScalarLhs) return equals_scalar(value(n.rhs), constant(n.lhs));
+    return comparison_.equals(value(n.lhs), value(n.rhs), 0);
+  }
+
+  bool contains(const Condition::Node& n) {
+    if (n.set != Condition::kNoSet) {
+      return comparison_.contains_key(value(n.rhs), condition_.sets_[n.set], value(n.lhs), *condition_.strings_);
+    }
+    if (n.scalar == Condition::kScalarLhs) return comparison_.contains_scalar(value(n.rhs), constant(n.lhs));
+    return comparison_.contains(value(n.rhs), value(n.lhs));
   }
 
   // Numbers with numbers, strings with strings (code point order, which UTF-8 byte order is);

@@ -52,7 +52,8 @@ void JsonStateWriter::write_value(const Json& value, int depth) {
     case Json::value_t::number_float: tape_.add_number(value.get<double>()); return;
     case Json::value_t::string: {
       const auto& text = value.get_ref<const std::string&>();
-      tape_.add_string(text, strings_.find(text));
+      std::uint32_t id = strings_.find(text);
+      tape_.add_string(text, id == kNoId ? kUninterned : id);
       return;
     }
     case Json::value_t::array:
@@ -67,7 +68,8 @@ void JsonStateWriter::write_value(const Json& value, int depth) {
       for (auto it = value.begin(); it != value.end() && !exhausted_; ++it) {
         if (kind == Kind::Object) {
           ++work_;
-          tape_.add_string(it.key(), strings_.find(it.key()));
+          std::uint32_t id = strings_.find(it.key());
+          tape_.add_string(it.key(), id == kNoId ? kUninterned : id);
         }
         write_value(*it, depth + 1);
         if (tape_.size() - slot_cells_.back() > kMaxStateCells || work_ > kMaxMarshalWork) exhausted_ = true;

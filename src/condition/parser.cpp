@@ -2,7 +2,6 @@
 // directly. Recursion follows only what the source nests, and every nesting level is counted
 // against kMaxNesting before recursing, so no input can exhaust the stack.
 #include <algorithm>
-#include <map>
 
 #include "condition/condition.h"
 #include "condition/limits.h"
@@ -239,10 +238,15 @@ class Parser {
       }
       if (auto r = advance(); !r) return unexpected(r.error());
     }
+    // Conditions name few paths: a linear search beats a tree, and allocates nothing per lookup.
     std::string text = path.text();
-    auto [it, inserted] = path_slots_.try_emplace(text, static_cast<std::uint32_t>(out_.paths_.size()));
-    if (inserted) out_.paths_.push_back(std::move(path));
-    return Operand{Operand::Source::Slot, it->second};
+    for (const auto& [known, slot] : path_slots_) {
+      if (known == text) return Operand{Operand::Source::Slot, slot};
+    }
+    auto slot = static_cast<std::uint32_t>(out_.paths_.size());
+    path_slots_.emplace_back(std::move(text), slot);
+    out_.paths_.push_back(std::move(path));
+    return Operand{Operand::Source::Slot, slot};
   }
 
   // `[007]` → index 7, key "7"; `[-0]` → 0, "0". Fails for fractions and exponents.
@@ -271,7 +275,9 @@ class Parser {
     std::uint32_t rank = 0;
     std::vector<Path> sorted;
     sorted.reserve(out_.paths_.size());
-    for (auto& [text, slot] : path_slots_) {  // std::map iterates in byte order = code point order
+    // Byte order of UTF-8 is code point order.
+    std::sort(path_slots_.begin(), path_slots_.end());
+    for (auto& [text, slot] : path_slots_) {
       ids[slot] = rank++;
       sorted.push_back(std::move(out_.paths_[slot]));
     }
@@ -285,7 +291,7 @@ class Parser {
   Condition& out_;
   Token current_;
   int nesting_ = 0;
-  std::map<std::string, std::uint32_t> path_slots_;
+  std::vector<std::pair<std::string, std::uint32_t>> path_slots_;  // canonical text → slot
 };
 
 template <class Fn>
@@ -315,6 +321,7 @@ Expected<Condition, SyntaxError> Condition::compile(std::string_view source, Int
     return unexpected(SyntaxError{index, root.error().problem + " at column " + std::to_string(index + 1)});
   }
   condition.root_ = root.value();
+  condition.specialize();
   return condition;
 }
 

@@ -109,6 +109,12 @@ Expected<Token, ScanError> Scanner::next() {
 
 Token Scanner::scan_name(std::uint32_t start) {
   while (!at_end()) {
+    auto b = static_cast<unsigned char>(source_[pos_]);
+    if (b < 0x80) {  // ASCII: no table lookup
+      if (!unicode::is_ascii_letter(b) && !unicode::is_digit(b) && b != '_' && b != '$') break;
+      ++pos_;
+      continue;
+    }
     std::size_t i = pos_;
     char32_t c = unicode::decode_utf8(source_, i);
     if (c == unicode::kInvalid || !unicode::is_name_continue(c)) break;
@@ -147,8 +153,17 @@ Expected<Token, ScanError> Scanner::scan_number(std::uint32_t start) {
     char32_t next = unicode::decode_utf8(source_, i);
     if (next == '.' || (next != unicode::kInvalid && unicode::is_name_continue(next))) return invalid();
   }
-  std::string literal(source_.substr(start, pos_ - start));
-  double value = std::strtod(literal.c_str(), nullptr);
+  // strtod wants a terminated string: a stack copy for the usual short literal.
+  std::string_view text = source_.substr(start, pos_ - start);
+  double value;
+  if (text.size() < 64) {
+    char buffer[64];
+    text.copy(buffer, text.size());
+    buffer[text.size()] = '\0';
+    value = std::strtod(buffer, nullptr);
+  } else {
+    value = std::strtod(std::string(text).c_str(), nullptr);
+  }
   if (std::isinf(value)) return unexpected(error_at(start, "number out of range"));
   Token t = make(TokenKind::Number, start);
   t.number = value;
@@ -179,6 +194,17 @@ Expected<Token, ScanError> Scanner::scan_string(std::uint32_t start) {
       break;
     }
     if (c != '\\') {
+      // A run of plain ASCII goes in at once.
+      std::size_t run = pos_;
+      while (run < source_.size() && static_cast<unsigned char>(source_[run]) < 0x80 && source_[run] != quote &&
+             source_[run] != '\\') {
+        ++run;
+      }
+      if (run > pos_) {
+        value.append(source_.substr(pos_, run - pos_));
+        pos_ = run;
+        continue;
+      }
       std::size_t i = pos_;
       if (unicode::decode_utf8(source_, i) == unicode::kInvalid) {
         return unexpected(error_at(pos_, "invalid UTF-8"));

@@ -13,7 +13,7 @@ namespace handoff::condition {
 class StandaloneCondition {
  public:
   Expected<void, SyntaxError> compile(std::string_view source) {
-    strings_ = std::make_unique<Interner>();
+    if (strings_->size() > 0) strings_ = std::make_unique<Interner>();  // a new table for a recompile
     auto compiled = Condition::compile(source, *strings_);
     if (!compiled) return unexpected(compiled.error());
     condition_ = std::move(compiled.value());
@@ -25,7 +25,7 @@ class StandaloneCondition {
   const Interner& strings() const { return *strings_; }
 
  private:
-  std::unique_ptr<Interner> strings_ = std::make_unique<Interner>();
+  std::unique_ptr<Interner> strings_ = std::make_unique<Interner>();  // conditions point at it
   std::optional<Condition> condition_;
 };
 

@@ -9,7 +9,8 @@
 //
 // Cell layout (all little-endian uint32 words; JS writes them directly):
 //   word 0  kind (Kind), plus kTruncated for a container whose children were not written
-//   word 1  String: interned id or kNoId.   Array/Object: number of elements / members
+//   word 1  String: interned id, kNoId (not looked up), kUninterned (known to be no interned
+//           string) or kUnsent (the same, bytes not sent).   Array/Object: elements / members
 //   word 2+3 Number: the double.  String: byte offset and length in the byte arena.
 //            Array/Object: word 2 = cells in the subtree, itself included (1 when truncated)
 // An object's members are written as a String key cell followed by the value's subtree.
@@ -31,6 +32,14 @@ using Kind = contract::CellKind;
 
 inline constexpr auto kTruncated = static_cast<std::uint32_t>(contract::kTruncated);
 inline constexpr auto kNoId = static_cast<std::uint32_t>(contract::kNoStringId);
+// A string the writer looked up and did not find: unequal to every interned string (so to every
+// string literal), which spares the evaluator a lookup of its bytes.
+inline constexpr auto kUninterned = static_cast<std::uint32_t>(contract::kUninterned);
+// The same, written without its bytes: word 2 is 0 and word 3 its length, enough for truthiness.
+// A writer sends it only where Condition::text_levels says no comparison reads the text.
+inline constexpr auto kUnsent = static_cast<std::uint32_t>(contract::kUnsent);
+// Interned ids are below every marker above.
+inline constexpr std::uint32_t kFirstMarker = kUnsent;
 
 struct alignas(8) Cell {  // 8-aligned so JS can write the double through a Float64Array
   std::uint32_t kind;
@@ -72,11 +81,18 @@ class ValueRef {
     std::memcpy(&d, cell().w, sizeof d);
     return d;
   }
+  // The interned id, or kNoId / kUninterned.
   std::uint32_t string_id() const { return cell().a; }
+  bool interned() const { return cell().a < kFirstMarker; }
   std::string_view text() const {
     const Cell& c = cell();
-    if (c.a != kNoId) return tape_->strings->view(c.a);
+    if (c.a < kFirstMarker) return tape_->strings->view(c.a);
     return {tape_->bytes + c.w[0], c.w[1]};
+  }
+  // Whether a string is empty; also for kUnsent, whose text is not there.
+  bool empty_string() const {
+    const Cell& c = cell();
+    return c.a < kFirstMarker ? tape_->strings->view(c.a).empty() : c.w[1] == 0;
   }
   std::uint32_t count() const { return cell().a; }  // elements of an array, members of an object
 
@@ -105,7 +121,7 @@ class TapeBuilder {
     return add({static_cast<std::uint32_t>(b ? Kind::True : Kind::False), 0, {0, 0}});
   }
   std::uint32_t add_number(double d);
-  // `id` is the interned id of `text`, or kNoId; the bytes are always kept too.
+  // `id` is the interned id of `text`, kNoId or kUninterned; the bytes are always kept too.
   std::uint32_t add_string(std::string_view text, std::uint32_t id);
   // Open a container; close it with end_container once its children are added.
   std::uint32_t begin_container(Kind kind);

@@ -24,10 +24,18 @@
   X(Array, 5)                         \
   X(Object, 6)
 
-// Flags and sentinels of tape cells and of step records.
+// Flags and sentinels of tape cells and of step records. A string cell's id is an interned id or
+// one of NoStringId (not looked up), Uninterned (looked up, known to no table) and Unsent (the
+// same, its bytes not sent: w1 is its length); TextNone/TextTop/TextAll say per route path how
+// much of its strings' text the core reads (condition.h, Condition::text_levels).
 #define HANDOFF_CONTRACT_CONSTANTS(X) \
   X(Truncated, 0x100)                 \
   X(NoStringId, 0xFFFFFFFF)           \
+  X(Uninterned, 0xFFFFFFFE)           \
+  X(Unsent, 0xFFFFFFFD)               \
+  X(TextNone, 0)                      \
+  X(TextTop, 1)                       \
+  X(TextAll, 2)                       \
   X(NextEnd, -1)                      \
   X(NextNone, -2)                     \
   X(NoEdge, -1)

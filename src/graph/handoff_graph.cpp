@@ -94,10 +94,62 @@ Expected<void, EdgeError> HandoffGraph::add_edge(std::string_view from, std::str
     }
     condition->bind_slots(slots);
   }
+  Edge edge{source, target, std::move(condition), std::string(description)};
+  plan_edge(node, edge, static_cast<std::uint32_t>(node.out.size()));
   node.out.push_back(static_cast<std::uint32_t>(edges_.size()));
   nodes_[target].in.push_back(source);
-  edges_.push_back(Edge{source, target, std::move(condition), std::string(description)});
+  edges_.push_back(std::move(edge));
   return {};
+}
+
+std::vector<std::uint8_t> HandoffGraph::text_levels(NodeId node) const {
+  std::vector<std::uint8_t> levels(nodes_[node].paths.size(), Condition::kTextNone);
+  for (std::uint32_t e : nodes_[node].out) {
+    if (edges_[e].condition) edges_[e].condition->text_levels(levels);
+  }
+  return levels;
+}
+
+void HandoffGraph::add_to_switch(Switch& sw, const std::vector<condition::ScalarKey>& keys, std::uint32_t position) {
+  for (const condition::ScalarKey& key : keys) {
+    bool inserted;
+    std::uint32_t& value = sw.table.find_or_insert(key, position, inserted);
+    if (inserted) continue;
+    if ((value & Switch::kMany) == 0) {
+      if (value == position) continue;  // a key listed twice by one edge
+      sw.many.push_back({value, position});
+      value = Switch::kMany | static_cast<std::uint32_t>(sw.many.size() - 1);
+    } else if (std::vector<std::uint32_t>& list = sw.many[value & ~Switch::kMany]; list.back() != position) {
+      list.push_back(position);
+    }
+  }
+}
+
+// Extends the node's routing plan by `edge`, its out edge at `position` (the last), in O(the
+// edge's keys): an edge guarded by the same slot as the edge before joins that edge's switch, or
+// makes one with it; any other edge is tried on its own.
+void HandoffGraph::plan_edge(Node& node, Edge& edge, std::uint32_t position) {
+  Condition::Guard guard;
+  if (!edge.condition || !edge.condition->guard(guard)) return;
+  edge.guard_slot = guard.slot;
+  edge.exact = guard.exact;
+  if (position == 0) return;
+  Edge& previous = edges_[node.out[position - 1]];
+  if (previous.guard_slot != guard.slot) return;
+  if (previous.switch_index == kNoSwitch) {
+    Condition::Guard first;
+    previous.condition->guard(first);
+    Switch sw;
+    sw.slot = guard.slot;
+    sw.first = position - 1;
+    add_to_switch(sw, first.keys, position - 1);
+    previous.switch_index = static_cast<std::uint32_t>(node.switches.size());
+    node.switches.push_back(std::move(sw));
+  }
+  Switch& sw = node.switches[previous.switch_index];
+  add_to_switch(sw, guard.keys, position);
+  sw.last = position;
+  edge.switch_index = previous.switch_index;
 }
 
 void HandoffGraph::next_epoch() const {
@@ -215,11 +267,34 @@ std::vector<std::string> HandoffGraph::node_names() const {
   return names;
 }
 
+// The first edge in order whose condition holds, by the plan: an edge outside a switch is
+// evaluated; a switch looks its slot's value up and evaluates only the edges whose guard accepts
+// it, in order (the others' conditions are false), skipping even that for edges that are exactly
+// their guard, then goes on after its last edge.
 std::int32_t HandoffGraph::route(NodeId node, const condition::ValueRef* slots) const {
-  const std::vector<std::uint32_t>& out = nodes_[node].out;
-  for (std::uint32_t i = 0; i < out.size(); ++i) {
-    const Edge& edge = edges_[out[i]];
-    if (!edge.condition || edge.condition->evaluate(slots)) return static_cast<std::int32_t>(i);
+  const Node& n = nodes_[node];
+  const auto count = static_cast<std::uint32_t>(n.out.size());
+  for (std::uint32_t i = 0; i < count; ++i) {
+    const Edge& edge = edges_[n.out[i]];
+    if (edge.switch_index == kNoSwitch) {
+      if (!edge.condition || edge.condition->evaluate(slots)) return static_cast<std::int32_t>(i);
+      continue;
+    }
+    const Switch& sw = n.switches[edge.switch_index];
+    i = sw.last;
+    condition::ScalarKey key;
+    if (!condition::scalar_key(slots[sw.slot], *strings_, key)) continue;
+    std::uint32_t found = sw.table.find(key);
+    if (found == condition::KeyTable::kAbsent) continue;
+    if ((found & Switch::kMany) == 0) {
+      const Edge& candidate = edges_[n.out[found]];
+      if (candidate.exact || candidate.condition->evaluate(slots)) return static_cast<std::int32_t>(found);
+      continue;
+    }
+    for (std::uint32_t position : sw.many[found & ~Switch::kMany]) {
+      const Edge& candidate = edges_[n.out[position]];
+      if (candidate.exact || candidate.condition->evaluate(slots)) return static_cast<std::int32_t>(position);
+    }
   }
   return -1;
 }

@@ -5,6 +5,12 @@
 // union of the paths its edges' conditions read, so a caller marshals those paths once and the
 // node's edges are tried in insertion order against the same tape.
 //
+// A node is compiled as a whole, not edge by edge: consecutive edges whose conditions each test
+// one path against constants (`intent == 'refund'`, `country in [...]`, or an `and` holding such a
+// test; condition.h, Guard) form a switch, decided by one hash lookup of that path's value, which
+// leaves only the edges whose test can hold to be evaluated, in order. The answer is the one
+// trying every edge in order gives (explain() still does that), only faster.
+//
 // With the cycle policy `Error`, the graph stays acyclic: it maintains a topological order
 // incrementally (Pearce & Kelly, "A dynamic topological sort algorithm for directed acyclic
 // graphs", 2007), so an edge that agrees with the order costs O(1) and one that does not searches
@@ -44,6 +50,12 @@ struct Edge {
   NodeId to;
   std::optional<condition::Condition> condition;  // none: always matches
   std::string description;
+  // The routing plan (HandoffGraph::route), kept on the edges so that it costs no allocation:
+  // the switch this edge belongs to, the slot its condition's guard tests, and whether the
+  // condition is exactly that guard.
+  std::uint32_t switch_index = 0xFFFFFFFFu;
+  std::uint32_t guard_slot = 0xFFFFFFFFu;
+  bool exact = false;
 };
 
 struct EdgeTrace {
@@ -79,6 +91,8 @@ class HandoffGraph {
 
   // The paths a route from `node` reads; slot i of the marshalled state holds paths[i].
   const std::vector<condition::Path>& route_paths(NodeId node) const { return nodes_[node].paths; }
+  // Per route path: how much of its strings' text a writer must send (Condition::text_levels).
+  std::vector<std::uint8_t> text_levels(NodeId node) const;
   const condition::Interner& strings() const { return *strings_; }
 
   // The position among `node`'s outgoing edges of the first that matches, or -1. `slots[i]` is
@@ -91,6 +105,20 @@ class HandoffGraph {
   std::optional<std::string> route(std::string_view node, const condition::Json& state) const;
 
  private:
+  static constexpr std::uint32_t kNoSwitch = 0xFFFFFFFFu;
+  static constexpr std::uint32_t kNoSlot = 0xFFFFFFFFu;
+  // A run of consecutive edges (positions first…last among the node's out edges) whose guards
+  // test one slot. Keys of the slot's value → the positions of the edges whose guard accepts it,
+  // ascending: a position, or kMany | index into `many` when there are several.
+  struct Switch {
+    static constexpr std::uint32_t kMany = 0x80000000u;
+    std::uint32_t slot;
+    std::uint32_t first;
+    std::uint32_t last;
+    condition::KeyTable table;
+    std::vector<std::vector<std::uint32_t>> many;
+  };
+
   struct Node {
     std::string name;
     std::string description;
@@ -99,7 +127,11 @@ class HandoffGraph {
     std::int64_t order = 0;          // topological position (policy Error only)
     std::vector<condition::Path> paths;
     std::unordered_map<std::string, std::uint32_t> slot_of_path;
+    std::vector<Switch> switches;  // the routing plan's switches (route()); most nodes have none
   };
+
+  void plan_edge(Node& node, Edge& edge, std::uint32_t position);
+  static void add_to_switch(Switch& sw, const std::vector<condition::ScalarKey>& keys, std::uint32_t position);
 
   NodeId create_node(std::string_view id, bool as_source);
   bool order_allows(NodeId from, NodeId to);
