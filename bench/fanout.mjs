@@ -6,6 +6,7 @@
 // for handoff-graph. Every engine is first checked to call each branch's handler exactly once.
 // Usage: node bench/fanout.mjs [--json results.json] [--quick]
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { loadavg } from 'node:os';
 
 import { Annotation, END as LANGGRAPH_END, Send, START, StateGraph } from '@langchain/langgraph';
 import { END, StateMachine, init } from 'handoff-graph';
@@ -83,6 +84,7 @@ for (const engine of engines) {
   if (calls !== BRANCHES || said !== BRANCHES) throw new Error(`${engine.name}: ${calls} handler calls, ${said} branches reported`);
 }
 
+const loadBefore = loadavg()[0].toFixed(2);
 const timed = engines.map((engine) => {
   const run = engine.make(engine.async ? emptyAsync : engine.langGraph ? () => ({}) : emptySync);
   return { name: engine.name, async: true, run };
@@ -95,6 +97,7 @@ console.log('host:', JSON.stringify(host()));
 
 if (jsonOut !== null) {
   const results = existsSync(jsonOut) ? JSON.parse(readFileSync(jsonOut, 'utf8')) : {};
-  results.fanout = { branches: BRANCHES, unit: 'ns per branch', host: host(), rows };
+  const uptime = { before: loadBefore, after: loadavg()[0].toFixed(2) };
+  results.fanout = { branches: BRANCHES, unit: 'ns per branch', targetNs: TARGET_NS, options, uptime, host: host(), rows };
   writeFileSync(jsonOut, `${JSON.stringify(results, null, 2)}\n`);
 }

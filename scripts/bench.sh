@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `npm run bench [-- --json file] [-- --quick]`: native (Google Benchmark) and Node benchmarks.
+# `npm run bench [-- --json file] [-- --quick]`: native (Google Benchmark), Node and Chromium benchmarks.
 # With --json, every figure (native ones included) goes to that file; BENCHMARKS.md is made from
 # it by `node scripts/benchmarks-md.mjs file`.
 set -euo pipefail
@@ -28,6 +28,7 @@ build/native/handoff_native_bench --benchmark_min_time="$min_time" \
 echo "== Node"
 node bench/route.mjs --native "$native_json" "$@"
 node bench/machine.mjs "$@"
+node bench/fanout.mjs "$@"
 # The payload per entry and per part (issue 21): build/bench/size-report.md, and `payload` in --json.
 node scripts/size-report.mjs "$@"
 if [ -n "$json" ]; then

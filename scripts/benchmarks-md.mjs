@@ -371,6 +371,20 @@ if (Array.isArray(d.machine?.engines)) {
 }
 
 // ---------------------------------------------------------------------------------------------
+if (Array.isArray(d.fanout?.rows)) {
+  const f = d.fanout;
+  const ours = f.rows.find((r) => r.engine === 'handoff-graph addFanOut, async handlers');
+  p('## Fan-out');
+  p(`One fan-out step of ${f.branches.toLocaleString('en')} branches with empty handlers, and its join: time per branch, ` +
+    `median over ${f.options.repetitions} interleaved repetitions in one process (bench/fanout.mjs), beside LangGraph.js ` +
+    'doing the same (a node with that many outgoing edges, and that many `Send`s). Issue 18\'s goal: at most ' +
+    `${ns(f.targetNs)} per branch in Node with async handlers: ${ours.median <= f.targetNs ? 'met' : '**missed**'} (${ns(ours.median)}).` +
+    (f.uptime ? ` The machine's load average (1 min) was ${f.uptime.before} before the run and ${f.uptime.after} after.` : ''));
+  p(table(['engine', 'median per branch', 'min–max', 'vs addFanOut, async'],
+    f.rows.map((r) => [r.engine, ns(r.median), `${ns(r.min)}–${ns(r.max)}`, times(r.median / ours.median)]), ['l']));
+}
+
+// ---------------------------------------------------------------------------------------------
 if (d.semantics) {
   p('## Outside the schema: where the engines really differ');
   p('The agreement check uses states that follow the schema (every key present, with its type). On other states the ' +
