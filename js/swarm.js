@@ -722,7 +722,8 @@ export class Swarm {
   async *#converse(session, input, text, options) {
     const { model, toolFormat, jsonSchema, maxModelCalls, signal, toolState, agentConfig, trace = NO_TURN_TRACE } = options;
     let reason = 'max-model-calls';
-    for (let calls = 0; calls < maxModelCalls; calls++) {
+    // A workflow agent makes no model call: it answers whatever is left of the budget.
+    for (let calls = 0; calls < maxModelCalls || this.#workflows.has(session.active); calls++) {
       signal?.throwIfAborted();
       const agentId = session.active;
       // A workflow agent answers by running its machine, not by a model call.

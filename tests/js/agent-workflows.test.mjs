@@ -304,3 +304,59 @@ test('bad options: types, unknown agents and tools, a tool bound twice, cycles',
   const chain = managed({ agentTools: { ask_researcher: 'researcher', search: 'human' } });
   chain.dispose();
 });
+
+test('a workflow agent answers even when the turn allows no model call', async () => {
+  const swarm = desk({ workflows: { researcher: research() } });
+  const session = swarm.createSession({ variables: { topic: 'ants' } });
+  const events = await collect(swarm.runTurn(session, 'q', { model: scripted([]), maxModelCalls: 0 }));
+  assert.equal(events.at(-1).reason, 'answered');
+  assert.equal(events.at(-1).text, 'Answer: notes on ants for "q"');
+});
+
+test('agent tools chain (manager -> researcher -> human), with dynamic instructions; a streamed nested answer; approval tools not run', async () => {
+  const swarm = new Swarm({
+    agents: [
+      { id: 'manager', entry: true, tools: [{ name: 'ask_researcher', description: 'Ask the researcher' }] },
+      { id: 'researcher', tools: [{ name: 'ask_human', description: 'Ask a person' }, { name: 'delete_all', description: 'Dangerous', approval: true }] },
+      { id: 'human' },
+    ],
+    edges: [],
+  }, {
+    agentTools: { ask_researcher: 'researcher', ask_human: 'human' },
+    instructions: { human: ({ state }) => `You are ${state.name}.` },
+    handlers: { delete_all: () => 'deleted' },
+  });
+  const session = swarm.createSession({ variables: { name: 'Sam' } });
+  const seen = [];
+  const model = scripted([
+    { toolCalls: [{ id: 'm1', name: 'ask_researcher', arguments: {} }] },
+    { toolCalls: [{ id: 'r1', name: 'delete_all', arguments: {} }, { id: 'r2', name: 'ask_human', arguments: { input: 'who?' } }] },
+    async function* () {
+      yield { type: 'text-delta', delta: 'It is ' };
+      yield { type: 'text-delta', delta: 'Sam.' };
+    },
+    { text: 'The person says: It is Sam.' },
+    { text: 'Done.' },
+  ], seen);
+  const events = await collect(swarm.runTurn(session, 'go', { model }));
+  assert.deepEqual(seen.map((r) => r.agent.id), ['manager', 'researcher', 'human', 'researcher', 'manager']);
+  assert.equal(seen[1].messages.at(-1).content, '{}');
+  assert.deepEqual(seen[2].messages, [{ role: 'system', content: 'You are Sam.' }, { role: 'user', content: 'who?' }]);
+  assert.deepEqual(seen[3].messages.slice(-2).map((m) => m.content), [
+    "Not run: delete_all needs a person's approval, which an agent answering as a tool cannot ask for.",
+    'It is Sam.',
+  ]);
+  assert.equal(events.find((e) => e.type === 'tool_result').result, 'The person says: It is Sam.');
+  // Chunks of nested conversations are not events of the turn.
+  assert.deepEqual(events.filter((e) => e.type === 'chunk').map((e) => e.agent), ['manager']);
+  assert.equal(session.approvals, undefined);
+  assert.equal(session.active, 'manager');
+});
+
+test('adversarial keys in the options are refused, never reach the prototype chain', () => {
+  assert.throws(() => desk({ workflows: JSON.parse('{"__proto__": {"machine": 1}}') }), /options.workflows.__proto__ must be a StateMachine/);
+  assert.throws(() => desk({ workflows: JSON.parse('{"constructor": null}') }), /options.workflows.constructor/);
+  assert.throws(() => managed({ agentTools: JSON.parse('{"__proto__": "researcher"}') }), /options.agentTools.__proto__: no tool '__proto__'/);
+  assert.throws(() => managed({ agentTools: { toString: 'researcher' } }), /no tool 'toString'/);
+  assert.equal({}.machine, undefined);
+});
