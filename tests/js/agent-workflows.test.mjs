@@ -360,3 +360,17 @@ test('adversarial keys in the options are refused, never reach the prototype cha
   assert.throws(() => managed({ agentTools: { toString: 'researcher' } }), /no tool 'toString'/);
   assert.equal({}.machine, undefined);
 });
+
+test('one machine serves concurrent turns of several sessions, each its own run', async () => {
+  const machine = new StateMachine({ name: 'slow', start: 'a' })
+    .addState('a', async (ctx) => {
+      await new Promise((resolve) => setTimeout(resolve, ctx.state.wait));
+      return { answer: `${ctx.state.topic} after ${ctx.state.wait}` };
+    })
+    .addEdge('a', END);
+  const swarm = desk({ workflows: { researcher: { machine, input: ({ input, variables }) => ({ ...variables, wait: Number(input) }) } } });
+  const sessions = ['a', 'b', 'c'].map((topic) => swarm.createSession({ variables: { topic } }));
+  const turns = await Promise.all(sessions.map((s, i) => collect(swarm.runTurn(s, String([20, 0, 10][i]), { model: scripted([]) }))));
+  assert.deepEqual(turns.map((events) => events.at(-1).text), ['a after 20', 'b after 0', 'c after 10']);
+  assert.deepEqual(sessions.map((s) => s.histories.researcher.at(-1).content), ['a after 20', 'b after 0', 'c after 10']);
+});
