@@ -625,7 +625,7 @@ export interface Session {
   /** Handoffs, blocked and rejected transfers, and tool runs of this session (moved to the store's log when runTurn is given one). */
   checkpoints: Array<
     | { turn: number; hops: number; active: string; outcome: HandoffOutcome }
-    | { turn: number; hops: number; active: string; tool: string; arguments: Record<string, unknown>; result: string; by: 'handler' | 'mock' | 'missing' }
+    | { turn: number; hops: number; active: string; tool: string; arguments: Record<string, unknown>; result: string; by: 'handler' | 'mock' | 'missing' | 'agent' }
     | { turn: number; hops: number; active: string; approval: { approvalId: string; approved: boolean; reason?: string } }
     | { turn: number; hops: number; active: string; guardrail: { kind: 'input' | 'output'; agent: string; guardrail: number; reason: string | null } }
   >;
@@ -748,11 +748,15 @@ export type SwarmEvent =
   | { type: 'tool_use'; agent: string; call: ToolCall }
   | { type: 'tool_result'; agent: string; call: ToolCall; result: string; outcome: HandoffOutcome | NotRunOutcome | NotApprovedOutcome }
   | { type: 'tool_mock_required'; agent: string; tool: string; arguments: Record<string, unknown> }
-  | { type: 'state_rejected'; source: 'extract' | 'intent'; key: string; message: string }
+  | { type: 'state_rejected'; source: 'extract' | 'intent' | 'workflow'; key: string; message: string }
+  /** A workflow agent's machine finished a step (`step`: the machine's step record). */
+  | { type: 'workflow_step'; agent: string; machine: string | null; step: StepRecord }
+  /** A workflow agent's machine ended; its answer follows as a `chunk`. */
+  | { type: 'workflow_done'; agent: string; machine: string | null; reason: Run['reason']; stepsRun: number }
   /** With runTurn's `statusEvents`: the session's status changed (llm4s's AgentStatus). */
   | { type: 'status'; status: AgentStatus; agent: string; to?: string; reason?: string | null; error?: string }
   /** A model call or a tool handler failed: the session is back as before the turn, marked failed; the error is rethrown next. */
-  | { type: 'error'; agent: string; source: 'model' | 'tool' | 'turn'; tool?: string; message: string }
+  | { type: 'error'; agent: string; source: 'model' | 'tool' | 'workflow' | 'turn'; tool?: string; message: string }
   /** Queued intents (extractIntents): intent `index` of `count` starts, then is answered. */
   | { type: 'intent'; index: number; count: number; text: string; variables: Record<string, unknown> }
   | { type: 'intent_done'; index: number; agent: string; text: string; reason: DoneReason }
@@ -838,6 +842,21 @@ export interface SwarmOptions {
   tracing?: TracingOptions | false;
   /** Node only: a file to append one JSON object per event of every turn to. */
   traceLogPath?: string | URL;
+  /** By agent id: agents whose turn is a StateMachine run instead of model calls. */
+  workflows?: Record<string, StateMachine<any> | AgentWorkflow>;
+  /** By tool name (a tool declared in the definition): the agent a call runs as a nested conversation, its answer the result. */
+  agentTools?: Record<string, string>;
+}
+
+/** A workflow agent's machine and mappings (docs/handoffs.md#agents-that-are-workflows-and-agents-as-tools). */
+export interface AgentWorkflow {
+  machine: StateMachine<any>;
+  /** The machine's initial state (default: the agent's visible variables and `input`). */
+  input?(ctx: { input: string; variables: Record<string, unknown>; agent: SwarmAgent }): Record<string, unknown> | Promise<Record<string, unknown>>;
+  /** The agent's answer (default: the final state's `answer`, which must be a string). */
+  output?(state: Record<string, any>): string | Promise<string>;
+  /** Variables to merge into the session after the answer (then the rules are taken). */
+  variables?(state: Record<string, any>): Record<string, unknown> | null | undefined | Promise<Record<string, unknown> | null | undefined>;
 }
 
 /** A guardrail: `text` is the user's input or the agent's answer; `ctx` holds copies. */

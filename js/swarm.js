@@ -5,6 +5,7 @@
 // The decisions (which tools are offered, which rule fires, what a tool call does, tool names
 // and schemas) are the C++ core's (src/handoff/). This file keeps the session, a plain JSON
 // object the host can store anywhere, and runs the host's model function in runTurn().
+import { checkAgentTools, checkWorkflows, drain, runWorkflow, workflowProblems } from './agent-workflows.js';
 import { DefinitionError } from './errors.js';
 import { DIRECTIONS } from './export.js';
 import { adopt, disposable, disposedError, inspectSymbol, release } from './lifetime.js';
@@ -81,7 +82,7 @@ function illFormedNames(document) {
   return problems;
 }
 
-const SWARM_OPTIONS = ['contexts', 'handlers', 'mocks', 'instructions', 'reducers', 'state', 'extractVariables', 'extractIntents', 'inputGuardrails', 'outputGuardrails', 'tracing', 'traceLogPath'];
+const SWARM_OPTIONS = ['contexts', 'handlers', 'mocks', 'instructions', 'reducers', 'state', 'extractVariables', 'extractIntents', 'inputGuardrails', 'outputGuardrails', 'tracing', 'traceLogPath', 'workflows', 'agentTools'];
 const STATE_HOOKS = ['normalize', 'validate'];
 const RUN_TURN_OPTIONS = ['model', 'toolFormat', 'jsonSchema', 'maxModelCalls', 'signal', 'store', 'toolState', 'agentConfig', 'statusEvents'];
 const RESOLVE_OPTIONS = ['approve', 'reason', ...RUN_TURN_OPTIONS];
@@ -102,6 +103,29 @@ function checkTurnOptions({ model, toolFormat, jsonSchema, maxModelCalls = 10, s
   }
   if (typeof statusEvents !== 'boolean') throw new TypeError(`${where} options.statusEvents must be true or false, got ${describe(statusEvents)}`);
   return { model, toolFormat: format, jsonSchema, maxModelCalls, signal, store, toolState, agentConfig, statusEvents };
+}
+
+// `tools` (in any format) without the ones named in `names`.
+function withoutTools(tools, names) {
+  if (!Array.isArray(tools)) return Object.fromEntries(Object.entries(tools).filter(([name]) => !names.has(name)));
+  return tools.filter((tool) => !names.has(tool.function?.name ?? tool.name));
+}
+
+// A normalized tool call's arguments as JSON text for the core.
+function argumentsText(call) {
+  const args = call.arguments ?? call.input ?? call.args ?? {};
+  let text;
+  if (typeof args !== 'string') {
+    text = coreJSON(args);
+  } else {
+    // Models send JSON text; re-serialize what parses, so that \ud800-style escapes become U+FFFD.
+    try {
+      text = coreJSON(JSON.parse(args));
+    } catch {
+      text = args;  // not JSON: the core rejects it and says so
+    }
+  }
+  return text === undefined ? 'null' : text;
 }
 
 // Where a turn failed (a model call or a tool handler), by session, while the error travels up to
@@ -204,6 +228,8 @@ export class Swarm {
   #extractIntents;
   #guardrails;
   #tracing;
+  #workflows;
+  #agentTools;
 
   /**
    * @param definition the swarm definition (docs/handoffs.md); `format` and `version` may be omitted
@@ -214,10 +240,12 @@ export class Swarm {
    */
   constructor(definition, options) {
     if (definition === undefined) throw new TypeError('new Swarm(definition, options): the definition is missing');
-    const { contexts = {}, handlers = {}, mocks = {}, instructions = {}, reducers = {}, state = {}, extractVariables, extractIntents, inputGuardrails, outputGuardrails, tracing, traceLogPath } = checkOptions(options, SWARM_OPTIONS, 'Swarm options');
+    const { contexts = {}, handlers = {}, mocks = {}, instructions = {}, reducers = {}, state = {}, extractVariables, extractIntents, inputGuardrails, outputGuardrails, tracing, traceLogPath, workflows, agentTools } = checkOptions(options, SWARM_OPTIONS, 'Swarm options');
     checkSwarmOptions({ contexts, handlers, mocks, instructions, reducers, state, extractVariables, extractIntents });
     const tracingSettings = checkTracing(tracing, traceLogPath, 'Swarm options');
     const guardrails = { input: checkGuardrails('inputGuardrails', inputGuardrails), output: checkGuardrails('outputGuardrails', outputGuardrails) };
+    const workflowsByAgent = checkWorkflows(workflows);
+    const agentsByTool = checkAgentTools(agentTools);
     if (typeof definition === 'string') {
       try {
         definition = JSON.parse(definition);
@@ -253,6 +281,7 @@ export class Swarm {
     const bound = [bindFunctions('handlers', handlers, toolNames), bindFunctions('mocks', mocks, toolNames), bindFunctions('instructions', instructions, new Set(this.#agents.keys()))];
     [this.#handlers, this.#mocks, this.#instructions] = bound.map((b) => b.out);
     problems.push(...bound.flatMap((b) => b.problems));
+    problems.push(...workflowProblems(this.#definition, workflowsByAgent, agentsByTool, { handlers: this.#handlers, mocks: this.#mocks }));
     for (const [kind, byAgent] of Object.entries(guardrails)) {
       for (const agent of byAgent.keys()) {
         if (!this.#agents.has(agent)) problems.push({ pointer: '', message: `options.${kind}Guardrails.${agent}: no agent '${agent}' in the definition` });
@@ -272,6 +301,8 @@ export class Swarm {
     this.#extractIntents = extractIntents;
     this.#guardrails = guardrails;
     this.#tracing = tracingSettings;
+    this.#workflows = workflowsByAgent;
+    this.#agentTools = agentsByTool;
     adopt(this, native);
   }
 
@@ -443,19 +474,7 @@ export class Swarm {
     checkSession(session, 'applyToolCall');
     if (call === undefined) throw new TypeError('applyToolCall(session, call): a tool call is { name, arguments }, got nothing');
     call = normalizeToolCall(call);
-    const args = call.arguments ?? call.input ?? call.args ?? {};
-    let text;
-    if (typeof args !== 'string') {
-      text = coreJSON(args);
-    } else {
-      // Models send JSON text; re-serialize what parses, so that \ud800-style escapes become U+FFFD.
-      try {
-        text = coreJSON(JSON.parse(args));
-      } catch {
-        text = args;  // not JSON: the core rejects it and says so
-      }
-    }
-    return this.#commit(session, this.#core(session, 'applyToolCall', 'applyToolCall', call.name, text === undefined ? 'null' : text, approved), settle);
+    return this.#commit(session, this.#core(session, 'applyToolCall', 'applyToolCall', call.name, argumentsText(call), approved), settle);
   }
 
   /** The text runTurn gives the model as the result of a transfer call with this outcome. */
@@ -469,9 +488,13 @@ export class Swarm {
   /** The active agent's instructions now (a bound function of { state, agent, session }, or the text). */
   instructions(session) {
     checkSession(session, 'instructions');
-    const agent = this.#agents.get(session.active);
-    const dynamic = this.#instructions.get(session.active);
-    return dynamic === undefined ? agent?.instructions ?? '' : String(dynamic({ state: session.variables, agent: this.agent(session.active), session }));
+    return this.#instructionsOf(session.active, session);
+  }
+
+  #instructionsOf(agentId, session) {
+    const agent = this.#agents.get(agentId);
+    const dynamic = this.#instructions.get(agentId);
+    return dynamic === undefined ? agent?.instructions ?? '' : String(dynamic({ state: session.variables, agent: this.agent(agentId), session }));
   }
 
   /** The messages the active agent's model gets: its instructions, then its history (copies). */
@@ -488,6 +511,8 @@ export class Swarm {
       session, state: session.variables, agent: this.agent(outcome.agent), input: extra.input, toolState: extra.toolState, call,
       setVariables: (variables) => this.#change(session, variables, 'handler'),
     };
+    const asked = this.#agentTools.get(tool);
+    if (asked !== undefined) return { kind: 'agent', value: await this.#askAgent(session, asked, args, extra) };
     const handler = this.#handlers.get(tool);
     const mock = this.#mocks.get(tool);
     if (handler !== undefined) return { kind: 'handler', value: await handler(args, ctx) };
@@ -697,9 +722,12 @@ export class Swarm {
   async *#converse(session, input, text, options) {
     const { model, toolFormat, jsonSchema, maxModelCalls, signal, toolState, agentConfig, trace = NO_TURN_TRACE } = options;
     let reason = 'max-model-calls';
-    for (let calls = 0; calls < maxModelCalls; calls++) {
+    // A workflow agent makes no model call: it answers whatever is left of the budget.
+    for (let calls = 0; calls < maxModelCalls || this.#workflows.has(session.active); calls++) {
       signal?.throwIfAborted();
       const agentId = session.active;
+      // A workflow agent answers by running its machine, not by a model call.
+      if (this.#workflows.has(agentId)) return yield* this.#workflowTurn(session, agentId, input, options);
       // Plain values: what the model function keeps or changes never reaches the session.
       const agent = this.agent(agentId);
       // One copy of the history serves both `messages` (the instructions, then the history) and `history`.
@@ -747,6 +775,90 @@ export class Swarm {
       yield* this.#status(session, options, 'in_progress');
     }
     return { text, reason };
+  }
+
+  // A workflow agent's part of the turn: its machine runs (its steps reported as workflow_step
+  // events), its answer passes the agent's output guardrails and joins its history, the variables
+  // it sets are merged, then the rules are taken: { text, reason }. A failing machine fails the turn.
+  async *#workflowTurn(session, agentId, input, options) {
+    let answer;
+    try {
+      answer = yield* runWorkflow(this.#workflows.get(agentId), {
+        agent: agentId, agentDefinition: this.agent(agentId), input, variables: this.#visibleVariables(agentId, session), signal: options.signal,
+      });
+    } catch (error) {
+      failedAt.set(session, { source: 'workflow', agent: agentId });
+      throw error;
+    }
+    // As a model's answer streams before its guardrails run.
+    if (answer.text.length > 0) yield { type: 'chunk', agent: agentId, text: answer.text };
+    const tripped = await this.#guard('output', agentId, answer.text, session, input);
+    if (tripped !== null) {
+      session.checkpoints.push({ turn: session.turn, hops: session.hops, active: session.active, guardrail: clone(tripped) });
+      yield { type: 'guardrail_tripped', ...tripped };
+      return { text: '', reason: 'guardrail-tripped' };
+    }
+    session.histories[agentId].push({ role: 'assistant', content: answer.text });
+    if (answer.variables !== undefined) {
+      const changed = this.#change(session, answer.variables, 'workflow');
+      if (!changed.ok) yield { type: 'state_rejected', source: 'workflow', key: changed.key, message: changed.message };
+      yield* this.#rules(session, options.trace);
+    }
+    return { text: answer.text, reason: 'answered' };
+  }
+
+  // A call of an agent tool (options.agentTools): a nested conversation of agent `targetId`, on
+  // the call's `input` argument (or, without one, its arguments as JSON text), with a history of
+  // its own that starts empty and is dropped after. It gets the turn's model, format, budget
+  // (maxModelCalls of its own) and signal, is offered its own tools but no transfers (it answers
+  // for the caller: the active agent stays), and may call its own agent tools (cycles are refused
+  // when the Swarm is made). A workflow agent runs its machine instead. Returns its final answer.
+  async #askAgent(session, targetId, args, extra) {
+    const { options } = extra;
+    const text = typeof args.input === 'string' ? args.input : JSON.stringify(args);
+    const variables = this.#visibleVariables(targetId, session);
+    if (this.#workflows.has(targetId)) {
+      const answer = await drain(runWorkflow(this.#workflows.get(targetId), { agent: targetId, agentDefinition: this.agent(targetId), input: text, variables, signal: options.signal }));
+      if (answer.variables !== undefined) {
+        const changed = this.#change(session, answer.variables, 'workflow');
+        if (!changed.ok) throw new RangeError(`workflow of agent '${targetId}': ${changed.message}`);
+      }
+      return answer.text;
+    }
+    const { model, toolFormat, jsonSchema, maxModelCalls, signal, agentConfig } = options;
+    // The core's view of the nested agent: the session's counters and variables, this agent active.
+    const nested = () => ({ format: SESSION_FORMAT, active: targetId, hops: session.hops, selections: session.selections, variables: session.variables });
+    const transfers = new Set(this.offered(nested()).map((t) => t.name));
+    const history = [{ role: 'user', content: text }];
+    let last = '';
+    for (let calls = 0; calls < maxModelCalls; calls++) {
+      signal?.throwIfAborted();
+      const instructions = this.#instructionsOf(targetId, session);
+      const messages = [...(instructions ? [{ role: 'system', content: instructions }] : []), ...clone(history)];
+      const request = {
+        agent: this.agent(targetId), messages, tools: withoutTools(this.tools(nested(), toolFormat, { jsonSchema }), transfers), toolFormat,
+        instructions, history: messages.slice(messages.length - history.length), variables: this.#visibleVariables(targetId, session),
+        config: agentConfig !== undefined && Object.hasOwn(agentConfig, targetId) ? clone(agentConfig[targetId]) : {}, signal,
+      };
+      const answer = await drain(readModelAnswer(await model(request), { agent: targetId, signal }));
+      if (answer.text.length > 0) last = answer.text;
+      history.push({ role: 'assistant', content: answer.text, ...(answer.toolCalls.length > 0 ? { toolCalls: clone(answer.toolCalls) } : {}) });
+      if (answer.toolCalls.length === 0) return answer.text;
+      for (const call of answer.toolCalls) {
+        history.push({ role: 'tool', toolCallId: call.id, name: call.name, content: await this.#nestedToolCall(session, targetId, call, transfers, nested(), extra) });
+      }
+    }
+    return last;
+  }
+
+  // One tool call of a nested conversation: its result text. Transfers and approvals are not run.
+  async #nestedToolCall(session, agentId, call, transfers, nested, extra) {
+    if (transfers.has(call.name)) return `Not run: ${agentId} is answering as a tool and cannot transfer the conversation.`;
+    const { outcome, result } = this.#core(nested, 'applyToolCall', 'applyToolCall', call.name, argumentsText(call), false);
+    if (outcome?.type === 'approval_required') return `Not run: ${call.name} needs a person's approval, which an agent answering as a tool cannot ask for.`;
+    if (outcome?.type !== 'tool') return typeof result === 'string' ? result : `Not run: ${call.name} is not a tool of ${agentId}.`;
+    const ran = await this.#runTool(session, outcome, call, extra);
+    return typeof ran.value === 'string' ? ran.value : JSON.stringify(ran.value ?? null);
   }
 
   // The variables an agent's model requests carry: its visibleVariables (SwarmForge's visible
@@ -812,7 +924,7 @@ export class Swarm {
       if (outcome.type === 'tool') {
         let ran;
         try {
-          ran = await trace.toolCall(agentId, outcome.tool, call, () => this.#runTool(session, clone(outcome), call, { input, toolState }));
+          ran = await trace.toolCall(agentId, outcome.tool, call, () => this.#runTool(session, clone(outcome), call, { input, toolState, options }));
         } catch (error) {
           failedAt.set(session, { source: 'tool', agent: agentId, tool: outcome.tool });
           throw error;

@@ -6,7 +6,7 @@ import {
   StateMachine, Execution, END, Swarm, TOOL_FORMATS, type Session, type HandoffOutcome, type AgentStatus, type SwarmDag, type TransferOption, type SwarmEvent, type Approval,
   type Explanation, type EdgeInfo, type GraphDefinition, type WasmSource, type Run, type StepRecord,
   type MachineEvent, type ExecutionSnapshot, type HandlerContext, type DagModel,
-  MissingVariablesError, type AgentEnsembleDagModel, type EdgeContext, type BranchRecord, type FanOutOptions, type MapOptions, type SubgraphOptions, type SubgraphRecord,
+  MissingVariablesError, type AgentEnsembleDagModel, type EdgeContext, type BranchRecord, type FanOutOptions, type MapOptions, type SubgraphOptions, type SubgraphRecord, type AgentWorkflow,
 } from 'handoff-graph';
 
 interface Ticket extends Record<string, unknown> {
@@ -154,6 +154,20 @@ async function swarms(): Promise<void> {
     if (e.type === 'guardrail_tripped') void [e.kind, e.guardrail, e.reason];
   }
   void pending;
+  // Agents that are workflows and agents as tools (issue 18).
+  const machine = new StateMachine({ start: 'a' }).addState('a', () => ({ answer: 'hi' })).addEdge('a', END);
+  const agentWorkflow: AgentWorkflow = { machine, input: ({ input, variables }) => ({ ...variables, input }), output: (state) => String(state.answer), variables: (state) => ({ seen: state.answer }) };
+  const manager = new Swarm({
+    agents: [{ id: 'm', entry: true, tools: [{ name: 'ask', description: 'Ask r' }] }, { id: 'r' }, { id: 'w' }],
+    edges: [],
+  }, { workflows: { w: agentWorkflow, r: machine }, agentTools: { ask: 'r' } });
+  for await (const e of manager.runTurn(manager.createSession(), 'hi', { model: async () => ({ text: 'x' }) })) {
+    if (e.type === 'workflow_step') void [e.agent, e.step.state, e.machine];
+    if (e.type === 'workflow_done') void [e.reason, e.stepsRun];
+    if (e.type === 'error' && e.source === 'workflow') void e.message;
+  }
+  // @ts-expect-error: an agent tool names an agent id
+  void new Swarm({ agents: [{ id: 'a' }] }, { agentTools: { ask: { agent: 'a' } } });
   // The seed systems' rows (issue 17): MAG's handoffs null, outputNodes and continuation edges,
   // SwarmForge's single transfer tool, handoff variables and queued intents, llm4s's status.
   const mag = new Swarm({

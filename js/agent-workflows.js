@@ -1,0 +1,145 @@
+// Agents that are workflows, and agents offered as tools (issue 18; docs/handoffs.md#agents-that-are-workflows-and-agents-as-tools).
+//
+// A workflow agent's turn is a StateMachine run instead of model calls: the Swarm option
+// `workflows` binds agent ids to machines, with the mapping of the user's input and the session's
+// variables into the machine's state and of its final state back into an answer (and variables).
+// The Swarm option `agentTools` binds tools declared in the definition to agents: a call runs a
+// nested conversation of that agent, whose answer is the call's result. This module checks both
+// options against the definition (unknown ids and names, agent-tool cycles) and runs a workflow;
+// the Swarm (js/swarm.js) decides when either happens.
+import { StateMachine } from './machine.js';
+import { checkOptions } from './options.js';
+import { describe } from './text.js';
+
+const WORKFLOW_OPTIONS = ['machine', 'input', 'output', 'variables'];
+
+const isRecord = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+// The default input mapping: the variables the agent sees, and the user's input as `input`.
+const defaultInput = ({ input, variables }) => ({ ...variables, input });
+
+// The default answer: the final state's `answer`.
+const defaultOutput = (state) => state.answer;
+
+/**
+ * `options.workflows`, checked for types: a Map from agent id to { machine, input, output, variables? }.
+ * A bare StateMachine is the same as { machine }.
+ */
+export function checkWorkflows(given) {
+  const out = new Map();
+  if (given === undefined) return out;
+  if (!isRecord(given)) throw new TypeError(`options.workflows must be an object of workflows by agent id, got ${describe(given)}`);
+  for (const [agent, value] of Object.entries(given)) {
+    const spec = value instanceof StateMachine ? { machine: value } : checkOptions(value, WORKFLOW_OPTIONS, `options.workflows.${agent}`);
+    if (!(spec.machine instanceof StateMachine)) {
+      throw new TypeError(`options.workflows.${agent} must be a StateMachine or { machine, input?, output?, variables? }, got ${describe(value)}`);
+    }
+    for (const hook of ['input', 'output', 'variables']) {
+      if (spec[hook] !== undefined && typeof spec[hook] !== 'function') throw new TypeError(`options.workflows.${agent}.${hook} must be a function, got ${describe(spec[hook])}`);
+    }
+    out.set(agent, { machine: spec.machine, input: spec.input ?? defaultInput, output: spec.output ?? defaultOutput, variables: spec.variables });
+  }
+  return out;
+}
+
+/** `options.agentTools`, checked for types: a Map from tool name to agent id. */
+export function checkAgentTools(given) {
+  const out = new Map();
+  if (given === undefined) return out;
+  if (!isRecord(given)) throw new TypeError(`options.agentTools must be an object of agent ids by tool name, got ${describe(given)}`);
+  for (const [tool, agent] of Object.entries(given)) {
+    if (typeof agent !== 'string') throw new TypeError(`options.agentTools.${tool} must be an agent id (a string), got ${describe(agent)}`);
+    out.set(tool, agent);
+  }
+  return out;
+}
+
+/**
+ * The problems of both options against the loaded definition: unknown agents and tools, a tool
+ * bound twice (to an agent and to a handler or mock), and cycles of agent tools (an agent that
+ * would, through agent tools, end up asking itself), which are refused so that nesting is bounded
+ * by the number of agents.
+ */
+export function workflowProblems(definition, workflows, agentTools, { handlers, mocks }) {
+  const problems = [];
+  const agents = new Map(definition.agents.map((a) => [a.id, a]));
+  for (const agent of workflows.keys()) {
+    if (!agents.has(agent)) problems.push({ pointer: '', message: `options.workflows.${agent}: no agent '${agent}' in the definition` });
+  }
+  const toolNames = new Set(definition.agents.flatMap((a) => (a.tools ?? []).map((t) => t.name)));
+  for (const [tool, agent] of agentTools) {
+    if (!toolNames.has(tool)) problems.push({ pointer: '', message: `options.agentTools.${tool}: no tool '${tool}' in the definition` });
+    if (!agents.has(agent)) problems.push({ pointer: '', message: `options.agentTools.${tool}: no agent '${agent}' in the definition` });
+    if (handlers.has(tool) || mocks.has(tool)) problems.push({ pointer: '', message: `options.agentTools.${tool}: the tool also has a ${handlers.has(tool) ? 'handler' : 'mock'}; a tool runs one way` });
+  }
+  if (problems.length > 0) return problems;
+  // Who asks whom: agent -> the agents its agent tools run.
+  const asks = new Map(definition.agents.map((a) => [a.id, (a.tools ?? []).filter((t) => agentTools.has(t.name)).map((t) => ({ tool: t.name, agent: agentTools.get(t.name) }))]));
+  const cycle = findCycle(definition.agents.map((a) => a.id), asks);
+  if (cycle !== null) {
+    problems.push({ pointer: '', message: `options.agentTools: the agent tools form a cycle (${cycle.join(' -> ')}): an agent may not end up asking itself` });
+  }
+  return problems;
+}
+
+// The first cycle of the `asks` graph in declaration order, as a path of "agent (tool)" steps, or null.
+function findCycle(ids, asks) {
+  const done = new Set();
+  const path = [];
+  const onPath = new Set();
+  const visit = (id) => {
+    if (onPath.has(id)) return [...path.slice(path.findIndex((p) => p.agent === id)).map((p) => `${p.agent} (${p.tool})`), id];
+    if (done.has(id)) return null;
+    onPath.add(id);
+    for (const { tool, agent } of asks.get(id) ?? []) {
+      path.push({ agent: id, tool });
+      const found = visit(agent);
+      if (found !== null) return found;
+      path.pop();
+    }
+    onPath.delete(id);
+    done.add(id);
+    return null;
+  };
+  for (const id of ids) {
+    const found = visit(id);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+/**
+ * Runs agent `agent`'s workflow on `input` and the agent's visible `variables`: yields
+ * `workflow_step` (one per machine step) and `workflow_done`, returns { text, variables } (the
+ * variables the workflow sets, or undefined). An aborted `signal` throws its reason; a machine
+ * that fails, or an output that is not a string, throws.
+ */
+export async function* runWorkflow(workflow, { agent, agentDefinition, input, variables, signal }) {
+  const { machine, output } = workflow;
+  const state = await workflow.input({ input, variables, agent: agentDefinition });
+  if (!isRecord(state)) throw new TypeError(`workflow of agent '${agent}': input must return an object (the machine's initial state), got ${describe(state)}`);
+  let run;
+  for await (const event of machine.stream(state, { signal })) {
+    if (event.type === 'step:end') yield { type: 'workflow_step', agent, machine: machine.name ?? null, step: structuredClone(event.step) };
+    else if (event.type === 'end') run = event.run;
+  }
+  signal?.throwIfAborted();
+  yield { type: 'workflow_done', agent, machine: machine.name ?? null, reason: run.reason, stepsRun: run.stepsRun };
+  const text = await output(run.state);
+  if (typeof text !== 'string') {
+    throw new TypeError(`workflow of agent '${agent}': the answer must be a string (the final state's 'answer', or what options.workflows.${agent}.output returns), got ${describe(text)}`);
+  }
+  const updates = workflow.variables === undefined ? undefined : await workflow.variables(run.state);
+  if (updates !== undefined && updates !== null && !isRecord(updates)) {
+    throw new TypeError(`workflow of agent '${agent}': variables must return an object of variables, got ${describe(updates)}`);
+  }
+  return { text, variables: updates ?? undefined };
+}
+
+/** Runs an async generator to its end, dropping what it yields: its return value. */
+export async function drain(generator) {
+  for (;;) {
+    const next = await generator.next();
+    if (next.done) return next.value;
+  }
+}
