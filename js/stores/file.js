@@ -66,6 +66,23 @@ function notASession(file, why) {
   return Object.assign(new Error(`${file} is not a session (${why}); it was changed outside the FileStore`), { code: 'ERR_NOT_A_SESSION', path: file });
 }
 
+// The JSON in `file`: null when there is no file, else { value } or, when the text does not parse,
+// { problem } (the parser's reason).
+async function readJson(file) {
+  let text;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if (error.code === 'ENOENT') return null;
+    throw error;
+  }
+  try {
+    return { value: JSON.parse(text) };
+  } catch (error) {
+    return { problem: error.message };
+  }
+}
+
 const ignoreMissing = (error) => {
   if (error.code !== 'ENOENT') throw error;
 };
@@ -131,22 +148,11 @@ export class FileStore {
   // The session in `file`, or null when there is none. Saves replace the file whole, so anything
   // else was written by something other than this store: an error that names the file.
   async #read(file, id) {
-    let text;
-    try {
-      text = await readFile(file, 'utf8');
-    } catch (error) {
-      if (error.code === 'ENOENT') return null;
-      throw error;
-    }
-    let session;
-    try {
-      session = JSON.parse(text);
-    } catch (error) {
-      throw notASession(file, error.message);
-    }
-    const problem = storedSessionProblem(session, id);
+    const read = await readJson(file);
+    if (read === null) return null;
+    const problem = read.problem ?? storedSessionProblem(read.value, id);
     if (problem !== null) throw notASession(file, problem);
-    return session;
+    return read.value;
   }
 
   async #storedVersion(file, id) {
@@ -494,22 +500,11 @@ export class FileStore {
 
   // The run in `file`, or null; anything but a run record written by this store is an error naming the file.
   async #readRun(file, id) {
-    let text;
-    try {
-      text = await readFile(file, 'utf8');
-    } catch (error) {
-      if (error.code === 'ENOENT') return null;
-      throw error;
-    }
-    let run;
-    try {
-      run = JSON.parse(text);
-    } catch (error) {
-      run = error;
-    }
-    const problem = run instanceof Error ? run.message : storedRunProblem(run, id);
+    const read = await readJson(file);
+    if (read === null) return null;
+    const problem = read.problem ?? storedRunProblem(read.value, id);
     if (problem !== null) throw Object.assign(new Error(`${file} is not a run (${problem}); it was changed outside the FileStore`), { code: 'ERR_NOT_A_RUN', path: file });
-    return run;
+    return read.value;
   }
 
   /** The record of the durable run `id`, or undefined. */
