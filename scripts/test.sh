@@ -34,7 +34,7 @@ rm -f "$tidy_log"
 
 # libFuzzer targets (fuzz/, clang + ASan + UBSan) from the committed corpus; a crash fails the run.
 # scripts/fuzz.sh runs them longer (60 s each by default).
-fuzz_seconds=${HANDOFF_FUZZ_SECONDS:-10}
+fuzz_seconds=${HANDOFF_FUZZ_SECONDS:-5}
 echo "== fuzz smoke: each fuzz target for ${fuzz_seconds} s"
 bash scripts/fuzz.sh "$fuzz_seconds"
 
