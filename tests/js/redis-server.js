@@ -10,7 +10,8 @@ import path from 'node:path';
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function freePort() {
+/** A TCP port free on 127.0.0.1 at the time of the call. */
+export async function freePort() {
   const server = net.createServer();
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');

@@ -2,11 +2,7 @@
 // `handoff-graph serve` command run as a child process, the scripted swarm and model, and a
 // reader of server-sent events as a client sees them.
 import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import net from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 
 export const CLI = fileURLToPath(new URL('../../../js/cli.js', import.meta.url));
@@ -18,74 +14,8 @@ export async function swarmDefinition() {
   return JSON.parse(await readFile(SWARM_FILE, 'utf8'));
 }
 
-export async function freePort() {
-  const server = net.createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address();
-  server.close();
-  await once(server, 'close');
-  return port;
-}
-
-function ping(port) {
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: '127.0.0.1', port });
-    let reply = '';
-    socket.setTimeout(500);
-    socket.on('connect', () => socket.write('PING\r\n'));
-    socket.on('data', (d) => {
-      reply += d;
-      if (reply.includes('\r\n')) {
-        socket.destroy();
-        resolve(reply.startsWith('+PONG'));
-      }
-    });
-    socket.on('error', () => resolve(false));
-    socket.on('timeout', () => {
-      socket.destroy();
-      resolve(false);
-    });
-  });
-}
-
-/** A redis-server of its own: { port, url, stop() }. */
-export async function startRedis() {
-  const port = await freePort();
-  const dir = await mkdtemp(path.join(tmpdir(), 'handoff-graph-server-redis-'));
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--daemonize', 'no'];
-  const server = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  server.stdout.setEncoding('utf8').on('data', (d) => (output += d));
-  server.stderr.setEncoding('utf8').on('data', (d) => (output += d));
-  const failed = new Promise((resolve) => {
-    server.on('error', (error) => resolve(error));
-    server.on('exit', (code, signal) => resolve(new Error(`redis-server exited (${signal ?? `code ${code}`}) before answering PING:\n${output}`)));
-  });
-  const stop = async () => {
-    if (server.exitCode === null && server.signalCode === null) {
-      server.kill('SIGTERM');
-      await Promise.race([once(server, 'exit'), sleep(5000).then(() => server.kill('SIGKILL'))]);
-    }
-    await rm(dir, { recursive: true, force: true });
-  };
-  const started = performance.now();
-  for (;;) {
-    const outcome = await Promise.race([failed, ping(port).then((ok) => (ok ? 'up' : null))]);
-    if (outcome === 'up') break;
-    if (outcome instanceof Error) {
-      await rm(dir, { recursive: true, force: true });
-      if (outcome.code === 'ENOENT') throw new Error('redis-server is not installed and these tests need a real one: `bash scripts/setup.sh` or `apt-get install redis-server`');
-      throw outcome;
-    }
-    if (performance.now() - started > 10_000) {
-      await stop();
-      throw new Error(`redis-server on 127.0.0.1:${port} did not answer PING within 10 s:\n${output}`);
-    }
-    await sleep(20);
-  }
-  return { port, url: `redis://127.0.0.1:${port}`, stop };
-}
+// A redis-server of its own for a test: { port, url, stop() } (the stores' tests start theirs the same way).
+export { freePort, startRedis } from '../redis-server.js';
 
 /**
  * Runs `node js/cli.js ...args` and waits for the line that says where it serves (or for it to
