@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "condition/json_state.h"
+#include "core/json_pointer.h"
 
 namespace handoff::definition {
 
@@ -18,16 +19,7 @@ struct Problem {
   std::string message;
 };
 
-// A member name as a JSON pointer token: '~' and '/' escaped.
-inline std::string pointer_token(const std::string& key) {
-  std::string out;
-  for (char c : key) {
-    if (c == '~') out += "~0";
-    else if (c == '/') out += "~1";
-    else out += c;
-  }
-  return out;
-}
+using handoff::pointer_token;
 
 class Reader {
  public:

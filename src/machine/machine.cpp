@@ -7,6 +7,7 @@
 
 #include "condition/json_state.h"
 #include "condition/unicode.h"
+#include "core/json_pointer.h"
 
 namespace handoff::machine {
 namespace {
@@ -20,17 +21,6 @@ bool blank(std::string_view name) {
 }
 
 std::string in_quotes(std::string_view s) { return "'" + std::string(s) + "'"; }
-
-// A member name as a JSON pointer token ('~' and '/' escaped).
-std::string definition_token(std::string_view key) {
-  std::string out;
-  for (char c : key) {
-    if (c == '~') out += "~0";
-    else if (c == '/') out += "~1";
-    else out += c;
-  }
-  return out;
-}
 
 std::string describe_edge(std::size_t index, const MachineEdge& edge) {
   return "edge " + std::to_string(index) + " (" + in_quotes(edge.from) + " -> " + in_quotes(edge.to) + ")";
@@ -242,7 +232,7 @@ Expected<void, Problem> Machine::add_subgraph(std::string_view name, const std::
     if (!*mapping) continue;
     target->emplace();
     for (const auto& [key, path_text] : **mapping) {
-      const std::string pointer = at("states", index, member) + "/" + definition_token(key);
+      const std::string pointer = at("states", index, member) + "/" + pointer_token(key);
       if (blank(key)) return refuse("bad-mapping", std::string("its ") + member + " has a blank key", pointer);
       auto path = state_path(path_text);
       if (!path) return refuse("bad-mapping", std::string("its ") + member + " '" + key + "' reads " + in_quotes(path_text) + ": " + path.error(), pointer);
