@@ -20,7 +20,6 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import net from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,6 +28,7 @@ import { init, Swarm } from 'handoff-graph';
 import { createHandler } from 'handoff-graph/server';
 import { MemoryStore } from 'handoff-graph/stores/memory';
 
+import { startRedis } from '../tests/js/redis-server.js';
 import { machine } from './harness.mjs';
 
 const args = process.argv.slice(2);
@@ -46,43 +46,7 @@ const settings = smoke
 const TURNS_PER_SESSION = 20;
 process.env.BENCH_MODEL_DELAY_MS = String(settings.delayMs);
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-
-async function freePort() {
-  const server = net.createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address();
-  server.close();
-  await once(server, 'close');
-  return port;
-}
-
-async function startRedis() {
-  const port = await freePort();
-  const dir = await mkdtemp(path.join(tmpdir(), 'handoff-graph-bench-redis-'));
-  const proc = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
-  for (let i = 0; ; i++) {
-    const up = await new Promise((resolve) => {
-      const socket = net.connect({ host: '127.0.0.1', port }, () => socket.end('PING\r\n'));
-      socket.on('data', (d) => resolve(String(d).startsWith('+PONG')));
-      socket.on('error', () => resolve(false));
-    });
-    if (up) break;
-    if (i > 500 || proc.exitCode !== null) throw new Error('redis-server did not start (apt-get install redis-server)');
-    await sleep(20);
-  }
-  const version = execFileSync('redis-server', ['--version'], { encoding: 'utf8' }).match(/v=(\S+)/)?.[1];
-  return {
-    url: `redis://127.0.0.1:${port}`,
-    version,
-    stop: async () => {
-      proc.kill('SIGTERM');
-      await once(proc, 'exit');
-      await rm(dir, { recursive: true, force: true });
-    },
-  };
-}
 
 async function startServer(store) {
   const proc = spawn(process.execPath, [CLI, 'serve', SWARM, '--model', `module:${MODEL}`, '--port', '0', '--store', store], { stdio: ['ignore', 'pipe', 'inherit'], env: process.env });
@@ -210,7 +174,7 @@ for (const [name, spec, cleanup] of stores) {
 }
 if (!smoke) {
   const redis = await startRedis();
-  results.redis = redis.version;
+  results.redis = execFileSync('redis-server', ['--version'], { encoding: 'utf8' }).match(/v=(\S+)/)?.[1];
   const one = await startServer(redis.url);
   await measureSetup('1 process, Redis', [httpClient(one.url)]);
   const two = await startServer(redis.url);
