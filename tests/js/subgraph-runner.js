@@ -1,10 +1,8 @@
 // Runs tests/vectors/subgraphs.json against the JavaScript API (Node and Chromium both use it); the
 // vectors' header says what each field plays. tests/cpp/subgraph_test.cpp plays them natively.
 
+import { clone, plainSteps, problemCollector, runToOutcome, sleep } from './machine-scenario.js';
 import { expectEqual } from './same.js';
-
-const clone = (v) => (v === undefined ? undefined : JSON.parse(JSON.stringify(v)));
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // The machine of `spec`, its subgraphs built first; states named by their path ('research/search').
 function build(api, scenario, spec, prefix, made, collect) {
@@ -37,34 +35,13 @@ function build(api, scenario, spec, prefix, made, collect) {
 
 export async function runSubgraphScenario(api, scenario) {
   const expect = scenario.expect;
-  const problems = [];
-  const pointers = [];
-  const collect = (fn) => {
-    try {
-      fn();
-    } catch (error) {
-      if (!(error instanceof api.GraphValidationError)) throw error;
-      problems.push(...error.problems.map((p) => p.code));
-      pointers.push(...error.problems.map((p) => p.pointer));
-    }
-  };
+  const { collect, settled } = problemCollector(api);
   const made = [];
   try {
     const machine = build(api, scenario, scenario.machine, '', made, collect);
     collect(() => machine.validate());
-    if (expect.problems) {
-      expectEqual(problems, expect.problems, 'problems');
-      expectEqual(pointers, expect.pointers, 'pointers');
-      return;
-    }
-    if (problems.length > 0) throw new Error(`unexpected problems ${problems}`);
-    let run;
-    let error = null;
-    try {
-      run = await machine.run(clone(scenario.initialState));
-    } catch (e) {
-      error = e;
-    }
+    if (settled(expect)) return;
+    const { run, error } = await runToOutcome(machine, scenario);
     let steps;
     if (expect.error === 'no-edge-matched') {
       if (!(error instanceof api.NoEdgeMatchedError)) throw new Error(`expected NoEdgeMatchedError, got ${error ?? run.reason}`);
@@ -77,13 +54,7 @@ export async function runSubgraphScenario(api, scenario) {
       if (expect.state) expectEqual(run.state, expect.state, 'final state');
     }
     expectEqual(steps.length, expect.stepsRun, 'steps run');
-    const plain = steps.map(({ durationMs, ...s }) => {
-      const out = { ...s };
-      if (s.branches) out.branches = s.branches.map((b) => ({ ...b }));
-      if (s.subgraph) out.subgraph = { ...s.subgraph };
-      return out;
-    });
-    expectEqual(plain, expect.steps, 'steps');
+    expectEqual(plainSteps(steps), expect.steps, 'steps');
   } finally {
     for (const m of made.reverse()) m.dispose();
   }
