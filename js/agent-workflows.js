@@ -135,11 +135,3 @@ export async function* runWorkflow(workflow, { agent, agentDefinition, input, va
   }
   return { text, variables: updates ?? undefined };
 }
-
-/** Runs an async generator to its end, dropping what it yields: its return value. */
-export async function drain(generator) {
-  for (;;) {
-    const next = await generator.next();
-    if (next.done) return next.value;
-  }
-}

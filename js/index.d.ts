@@ -740,6 +740,9 @@ export type ModelAnswer = ModelResponse | AsyncIterable<ModelStreamPart>;
 /** runTurn's model: one model call. An adapter's carries its `toolFormat`. */
 export type ModelFunction = ((request: ModelRequest<any>) => ModelAnswer | void | Promise<ModelAnswer | void>) & { readonly toolFormat?: ToolFormat };
 
+/** What an agent tool's nested conversation reports (inside `agent_tool` events). */
+export type AgentToolEvent = Extract<SwarmEvent, { type: 'chunk' | 'response' | 'tool_use' | 'tool_result' | 'tool_mock_required' | 'workflow_step' | 'workflow_done' | 'agent_tool' }>;
+
 export type SwarmEvent =
   /** `approvalId`: when resolveApproval resumes the turn. */
   | { type: 'open'; agent: string; turn: number; approvalId?: string }
@@ -749,6 +752,13 @@ export type SwarmEvent =
   | { type: 'tool_result'; agent: string; call: ToolCall; result: string; outcome: HandoffOutcome | NotRunOutcome | NotApprovedOutcome }
   | { type: 'tool_mock_required'; agent: string; tool: string; arguments: Record<string, unknown> }
   | { type: 'state_rejected'; source: 'extract' | 'intent' | 'workflow'; key: string; message: string }
+  /**
+   * An event of an agent tool's nested conversation (options.agentTools), reported during agent
+   * `agent`'s call `callId` of tool `tool`, between that call's tool_use and tool_result. `event`
+   * is the nested agent's own (its `agent` is that agent); an agent_tool event itself when the
+   * nested agent asks another in turn.
+   */
+  | { type: 'agent_tool'; agent: string; tool: string; callId: string; event: AgentToolEvent }
   /** A workflow agent's machine finished a step (`step`: the machine's step record). */
   | { type: 'workflow_step'; agent: string; machine: string | null; step: StepRecord }
   /** A workflow agent's machine ended; its answer follows as a `chunk`. */

@@ -5,7 +5,7 @@
 // The decisions (which tools are offered, which rule fires, what a tool call does, tool names
 // and schemas) are the C++ core's (src/handoff/). This file keeps the session, a plain JSON
 // object the host can store anywhere, and runs the host's model function in runTurn().
-import { checkAgentTools, checkWorkflows, drain, runWorkflow, workflowProblems } from './agent-workflows.js';
+import { checkAgentTools, checkWorkflows, runWorkflow, workflowProblems } from './agent-workflows.js';
 import { DefinitionError } from './errors.js';
 import { DIRECTIONS } from './export.js';
 import { adopt, disposable, disposedError, inspectSymbol, release } from './lifetime.js';
@@ -126,6 +126,24 @@ function argumentsText(call) {
     }
   }
   return text === undefined ? 'null' : text;
+}
+
+// Yields what `generator` yields, each as `wrap(event)`, and returns what it returns; a consumer
+// that stops early closes it (its spans end, its model streams stop).
+async function* reported(generator, wrap) {
+  let finished = false;
+  try {
+    for (;;) {
+      const next = await generator.next();
+      if (next.done) {
+        finished = true;
+        return next.value;
+      }
+      yield wrap(next.value);
+    }
+  } finally {
+    if (!finished) await generator.return(undefined);
+  }
 }
 
 // Where a turn failed (a model call or a tool handler), by session, while the error travels up to
@@ -511,8 +529,6 @@ export class Swarm {
       session, state: session.variables, agent: this.agent(outcome.agent), input: extra.input, toolState: extra.toolState, call,
       setVariables: (variables) => this.#change(session, variables, 'handler'),
     };
-    const asked = this.#agentTools.get(tool);
-    if (asked !== undefined) return { kind: 'agent', value: await this.#askAgent(session, asked, args, extra) };
     const handler = this.#handlers.get(tool);
     const mock = this.#mocks.get(tool);
     if (handler !== undefined) return { kind: 'handler', value: await handler(args, ctx) };
@@ -807,18 +823,32 @@ export class Swarm {
     return { text: answer.text, reason: 'answered' };
   }
 
-  // A call of an agent tool (options.agentTools): a nested conversation of agent `targetId`, on
-  // the call's `input` argument (or, without one, its arguments as JSON text), with a history of
-  // its own that starts empty and is dropped after. It gets the turn's model, format, budget
-  // (maxModelCalls of its own) and signal, is offered its own tools but no transfers (it answers
-  // for the caller: the active agent stays), and may call its own agent tools (cycles are refused
-  // when the Swarm is made). A workflow agent runs its machine instead. Returns its final answer.
-  async #askAgent(session, targetId, args, extra) {
+  // A call of an agent tool (options.agentTools) by agent `caller`: the nested conversation's
+  // events, each yielded as { type: 'agent_tool', agent: caller, tool, callId, event }, in a span of
+  // its own; returns { kind: 'agent', value: its answer }.
+  async *#agentToolCall(session, caller, call, outcome, extra, trace) {
+    const { tool, arguments: args } = outcome;
+    const target = this.#agentTools.get(tool);
+    const conversation = trace.agentToolCall(caller, tool, target, call, (nestedTrace) => this.#askAgent(session, target, args, extra, nestedTrace));
+    const value = yield* reported(conversation, (event) => ({ type: 'agent_tool', agent: caller, tool, callId: call.id, event }));
+    return { kind: 'agent', value };
+  }
+
+  // The nested conversation of agent `targetId` for an agent tool's call, on the call's `input`
+  // argument (or, without one, its arguments as JSON text), with a history of its own that starts
+  // empty and is dropped after. It gets the turn's model, format, budget (maxModelCalls of its
+  // own) and signal, is offered its own tools but no transfers (it answers for the caller: the
+  // active agent stays), and may call its own agent tools (cycles are refused when the Swarm is
+  // made). A workflow agent runs its machine instead. Yields its events as a turn would (chunk,
+  // response, tool_use, tool_result, tool_mock_required, workflow_step, workflow_done, and the
+  // agent_tool events of its own agent tools); returns its final answer.
+  async *#askAgent(session, targetId, args, extra, trace) {
     const { options } = extra;
     const text = typeof args.input === 'string' ? args.input : JSON.stringify(args);
     const variables = this.#visibleVariables(targetId, session);
     if (this.#workflows.has(targetId)) {
-      const answer = await drain(runWorkflow(this.#workflows.get(targetId), { agent: targetId, agentDefinition: this.agent(targetId), input: text, variables, signal: options.signal }));
+      const answer = yield* runWorkflow(this.#workflows.get(targetId), { agent: targetId, agentDefinition: this.agent(targetId), input: text, variables, signal: options.signal });
+      if (answer.text.length > 0) yield { type: 'chunk', agent: targetId, text: answer.text };
       if (answer.variables !== undefined) {
         const changed = this.#change(session, answer.variables, 'workflow');
         if (!changed.ok) throw new RangeError(`workflow of agent '${targetId}': ${changed.message}`);
@@ -840,25 +870,34 @@ export class Swarm {
         instructions, history: messages.slice(messages.length - history.length), variables: this.#visibleVariables(targetId, session),
         config: agentConfig !== undefined && Object.hasOwn(agentConfig, targetId) ? clone(agentConfig[targetId]) : {}, signal,
       };
-      const answer = await drain(readModelAnswer(await model(request), { agent: targetId, signal }));
+      const answer = yield* trace.modelCall(targetId, request, () => model(request), (result) => readModelAnswer(result, { agent: targetId, signal }));
+      if (answer.raw !== undefined) yield { type: 'response', agent: targetId, text: answer.text, toolCalls: clone(answer.toolCalls), finishReason: answer.finishReason ?? null, usage: answer.usage ?? null, raw: answer.raw };
       if (answer.text.length > 0) last = answer.text;
       history.push({ role: 'assistant', content: answer.text, ...(answer.toolCalls.length > 0 ? { toolCalls: clone(answer.toolCalls) } : {}) });
       if (answer.toolCalls.length === 0) return answer.text;
       for (const call of answer.toolCalls) {
-        history.push({ role: 'tool', toolCallId: call.id, name: call.name, content: await this.#nestedToolCall(session, targetId, call, transfers, nested(), extra) });
+        if (!answer.announced) yield { type: 'tool_use', agent: targetId, call: clone(call) };
+        const { result, outcome } = yield* this.#nestedToolCall(session, targetId, call, transfers, nested(), extra, trace);
+        history.push({ role: 'tool', toolCallId: call.id, name: call.name, content: result });
+        yield { type: 'tool_result', agent: targetId, call: clone(call), result, outcome };
       }
     }
     return last;
   }
 
-  // One tool call of a nested conversation: its result text. Transfers and approvals are not run.
-  async #nestedToolCall(session, agentId, call, transfers, nested, extra) {
-    if (transfers.has(call.name)) return `Not run: ${agentId} is answering as a tool and cannot transfer the conversation.`;
+  // One tool call of a nested conversation: { result, outcome }, yielding the events of the tool
+  // (an agent tool's nested conversation, tool_mock_required). Transfers and approvals are not run.
+  async *#nestedToolCall(session, agentId, call, transfers, nested, extra, trace) {
+    const notRun = (reason) => ({ result: `Not run: ${reason}.`, outcome: { type: 'not_run', reason } });
+    if (transfers.has(call.name)) return notRun(`${agentId} is answering as a tool and cannot transfer the conversation`);
     const { outcome, result } = this.#core(nested, 'applyToolCall', 'applyToolCall', call.name, argumentsText(call), false);
-    if (outcome?.type === 'approval_required') return `Not run: ${call.name} needs a person's approval, which an agent answering as a tool cannot ask for.`;
-    if (outcome?.type !== 'tool') return typeof result === 'string' ? result : `Not run: ${call.name} is not a tool of ${agentId}.`;
-    const ran = await this.#runTool(session, outcome, call, extra);
-    return typeof ran.value === 'string' ? ran.value : JSON.stringify(ran.value ?? null);
+    if (outcome?.type === 'approval_required') return notRun(`${call.name} needs a person's approval, which an agent answering as a tool cannot ask for`);
+    if (outcome?.type !== 'tool') return typeof result === 'string' && outcome !== null && typeof outcome === 'object' ? { result, outcome } : notRun(`${call.name} is not a tool of ${agentId}`);
+    const ran = this.#agentTools.has(outcome.tool)
+      ? yield* this.#agentToolCall(session, agentId, call, outcome, extra, trace)
+      : await trace.toolCall(agentId, outcome.tool, call, () => this.#runTool(session, outcome, call, extra));
+    if (ran.kind === 'missing') yield { type: 'tool_mock_required', agent: agentId, tool: outcome.tool, arguments: clone(outcome.arguments) };
+    return { result: typeof ran.value === 'string' ? ran.value : JSON.stringify(ran.value ?? null), outcome };
   }
 
   // The variables an agent's model requests carry: its visibleVariables (SwarmForge's visible
@@ -924,7 +963,9 @@ export class Swarm {
       if (outcome.type === 'tool') {
         let ran;
         try {
-          ran = await trace.toolCall(agentId, outcome.tool, call, () => this.#runTool(session, clone(outcome), call, { input, toolState, options }));
+          ran = this.#agentTools.has(outcome.tool)
+            ? yield* this.#agentToolCall(session, agentId, call, clone(outcome), { input, toolState, options }, trace)
+            : await trace.toolCall(agentId, outcome.tool, call, () => this.#runTool(session, clone(outcome), call, { input, toolState, options }));
         } catch (error) {
           failedAt.set(session, { source: 'tool', agent: agentId, tool: outcome.tool });
           throw error;

@@ -173,11 +173,16 @@ class TraceLog {
   }
 }
 
-// What an event carries that does not belong in a log line: the live session, the SDK's raw response.
+// What an event carries that does not belong in a log line: the live session, the SDK's raw
+// response, also inside an agent tool's nested events.
 function logRecord(event) {
   const { session: _session, raw: _raw, ...record } = event;
+  if (record.type === 'agent_tool') record.event = logRecord(record.event);
   return record;
 }
+
+// Chunks are not logged (the answer is, once): neither the turn's nor an agent tool's.
+const isChunk = (event) => event.type === 'chunk' || (event.type === 'agent_tool' && isChunk(event.event));
 
 // ------------------------------------------------------------------------------------------
 // A Swarm turn
@@ -188,6 +193,7 @@ const NO_TRACE = Object.freeze({
     return yield* read(await call());
   })(),
   toolCall: (_agent, _tool, _call, run) => run(),
+  agentToolCall: (_agent, _tool, _target, _call, run) => run(NO_TRACE),
 });
 
 /** The hooks of a turn without tracing (runTurn's own calls of #rules etc. take it by default). */
@@ -266,15 +272,49 @@ class TurnTrace {
     }
   }
 
-  /** The agent's own tool `tool` run by `run()` (resolves { kind, value }). */
-  async toolCall(agent, tool, call, run) {
-    const span = this.child(`execute_tool ${tool}`, {
+  /**
+   * A call of agent tool `tool` by `agent`: `execute_tool {tool}` holding `invoke_agent {target}`,
+   * under which `run(trace)` (an async generator: the nested conversation) makes its spans.
+   * Yields what it yields, returns what it returns.
+   */
+  async *agentToolCall(agent, tool, target, call, run) {
+    const toolSpan = this.#toolSpan(agent, tool, call);
+    toolSpan.set({ 'handoff_graph.tool.by': 'agent' });
+    const agentSpan = new TurnTrace(this.#otel(), toolSpan, this.#swarm).child(`invoke_agent ${target}`, {
+      'gen_ai.operation.name': 'invoke_agent',
+      'gen_ai.agent.name': target,
+      'handoff_graph.swarm': this.#swarm,
+    });
+    try {
+      return yield* run(new TurnTrace(this.#otel(), agentSpan, this.#swarm));
+    } catch (error) {
+      agentSpan.fail(error);
+      toolSpan.fail(error);
+      throw error;
+    } finally {
+      agentSpan.end();
+      toolSpan.end();
+    }
+  }
+
+  #otel() {
+    return this.#tracer === null ? null : { api: this.#api, tracer: this.#tracer };
+  }
+
+  // `execute_tool {tool}`: a call of agent `agent`'s own tool.
+  #toolSpan(agent, tool, call) {
+    return this.child(`execute_tool ${tool}`, {
       'gen_ai.operation.name': 'execute_tool',
       'gen_ai.agent.name': agent,
       'gen_ai.tool.name': tool,
       'gen_ai.tool.type': 'function',
       'gen_ai.tool.call.id': typeof call?.id === 'string' ? call.id : undefined,
     });
+  }
+
+  /** The agent's own tool `tool` run by `run()` (resolves { kind, value }). */
+  async toolCall(agent, tool, call, run) {
+    const span = this.#toolSpan(agent, tool, call);
     try {
       const ran = await span.run(run);
       span.set({ 'handoff_graph.tool.by': ran.kind });
@@ -341,7 +381,7 @@ export async function* traceTurn(settings, info, run) {
       else if (event.type === 'open') turnSpan.set({ 'handoff_graph.turn': event.turn });
       else if (event.type === 'done') turnSpan.set({ 'handoff_graph.turn.reason': event.reason, 'handoff_graph.agent.final': event.agent });
       else if (event.type === 'guardrail_tripped') turnSpan.set({ 'handoff_graph.guardrail.tripped': `${event.kind}:${event.agent}` });
-      if (log !== null && event.type !== 'chunk') {
+      if (log !== null && !isChunk(event)) {
         log.write(logRecord(event));
         // The turn is not done before its lines are: a failed write fails it, before `done`.
         if (event.type === 'done') await log.flush();

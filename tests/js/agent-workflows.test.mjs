@@ -251,6 +251,13 @@ test('a workflow agent as a tool: its machine runs, its answer is the tool resul
   const events = await collect(swarm.runTurn(session, 'x', { model: scripted([{ toolCalls: [{ id: 'm1', name: 'ask_researcher', arguments: { input: 'pollen?' } }] }, { text: 'done' }], seen) }));
   assert.equal(seen.length, 2);
   assert.equal(events.find((e) => e.type === 'tool_result').result, 'Answer: notes on bees for "pollen?"');
+  // Its steps, then its answer, reported inside the call.
+  assert.deepEqual(events.filter((e) => e.type === 'agent_tool').map((e) => [e.agent, e.tool, e.callId, e.event.type, e.event.agent]), [
+    ['manager', 'ask_researcher', 'm1', 'workflow_step', 'researcher'],
+    ['manager', 'ask_researcher', 'm1', 'workflow_step', 'researcher'],
+    ['manager', 'ask_researcher', 'm1', 'workflow_done', 'researcher'],
+    ['manager', 'ask_researcher', 'm1', 'chunk', 'researcher'],
+  ]);
 });
 
 test('a failing nested model call fails the turn as the tool', async () => {
@@ -347,10 +354,48 @@ test('agent tools chain (manager -> researcher -> human), with dynamic instructi
     'It is Sam.',
   ]);
   assert.equal(events.find((e) => e.type === 'tool_result').result, 'The person says: It is Sam.');
-  // Chunks of nested conversations are not events of the turn.
+  // Chunks of nested conversations are not chunks of the turn: they come wrapped, as agent_tool events.
   assert.deepEqual(events.filter((e) => e.type === 'chunk').map((e) => e.agent), ['manager']);
+  // What each nested conversation did, one agent_tool wrapper per level: the researcher's calls,
+  // the person's streamed answer inside the researcher's call of ask_human.
+  const unwrap = (event) => (event.type === 'agent_tool' ? [`${event.agent}>${event.tool}(${event.callId})`, ...unwrap(event.event)] : [event.type, event.agent, event.result ?? event.text ?? event.call?.name]);
+  assert.deepEqual(events.filter((e) => e.type === 'agent_tool').map((e) => unwrap(e).join(' ')), [
+    'manager>ask_researcher(m1) tool_use researcher delete_all',
+    "manager>ask_researcher(m1) tool_result researcher Not run: delete_all needs a person's approval, which an agent answering as a tool cannot ask for.",
+    'manager>ask_researcher(m1) tool_use researcher ask_human',
+    'manager>ask_researcher(m1) researcher>ask_human(r2) chunk human It is ',
+    'manager>ask_researcher(m1) researcher>ask_human(r2) chunk human Sam.',
+    'manager>ask_researcher(m1) tool_result researcher It is Sam.',
+    'manager>ask_researcher(m1) chunk researcher The person says: It is Sam.',
+  ]);
+  // In order: between the caller's tool_use and tool_result of that call.
+  const types = events.map((e) => e.type);
+  assert.deepEqual(types.slice(types.indexOf('tool_use'), types.indexOf('tool_result') + 1), ['tool_use', ...Array(7).fill('agent_tool'), 'tool_result']);
+  const refused = events.find((e) => e.type === 'agent_tool' && e.event.type === 'tool_result').event;
+  assert.deepEqual(refused.outcome, { type: 'not_run', reason: "delete_all needs a person's approval, which an agent answering as a tool cannot ask for" });
   assert.equal(session.approvals, undefined);
   assert.equal(session.active, 'manager');
+});
+
+test("a consumer that stops during a nested conversation stops the nested model's stream", async () => {
+  const swarm = managed({ agentTools: { ask_researcher: 'researcher' } });
+  const session = swarm.createSession();
+  let closed = false;
+  const model = scripted([
+    { toolCalls: [{ id: 'm1', name: 'ask_researcher', arguments: { input: 'q' } }] },
+    async function* () {
+      try {
+        yield { type: 'text-delta', delta: 'first ' };
+        yield { type: 'text-delta', delta: 'second' };
+      } finally {
+        closed = true;
+      }
+    },
+  ]);
+  for await (const event of swarm.runTurn(session, 'x', { model })) {
+    if (event.type === 'agent_tool' && event.event.type === 'chunk') break;
+  }
+  assert.equal(closed, true);
 });
 
 test('adversarial keys in the options are refused, never reach the prototype chain', () => {

@@ -71,6 +71,26 @@ describe('trace log of a Swarm turn', () => {
     assert.deepEqual(all.slice(5).map((l) => [l.session, l.type]), [['s2', 'open'], ['s2', 'done']]);
   });
 
+  test("an agent tool's nested events are logged inside their agent_tool wrapper, without chunks or raw responses", async (t) => {
+    const file = path.join(await temporaryDirectory(t), 'trace.jsonl');
+    const swarm = new Swarm({
+      name: 'lab',
+      agents: [{ id: 'manager', entry: true, tools: [{ name: 'ask_critic', description: 'Ask the critic' }] }, { id: 'critic' }],
+      edges: [],
+    }, { traceLogPath: file, agentTools: { ask_critic: 'critic' } });
+    const script = [
+      { toolCalls: [{ id: 'm1', name: 'ask_critic', arguments: { input: 'check' } }] },
+      { text: 'It holds.', raw: { id: 'resp-critic', secret: 'provider payload' } },
+      { text: 'Checked.' },
+    ];
+    await collect(swarm.runTurn(swarm.createSession({ id: 's1' }), 'go', { model: () => script.shift() }));
+    const lines = await readLines(file);
+    assert.deepEqual(lines.map((l) => (l.type === 'agent_tool' ? `agent_tool:${l.event.type}` : l.type)), ['open', 'tool_use', 'agent_tool:response', 'tool_result', 'done']);
+    const nested = lines[2];
+    assert.deepEqual([nested.agent, nested.tool, nested.callId, nested.event.agent, nested.event.text], ['manager', 'ask_critic', 'm1', 'critic', 'It holds.']);
+    assert.equal('raw' in nested.event, false);
+  });
+
   test('50 concurrent turns with large events: every line whole, each session\'s events in order', async (t) => {
     const file = path.join(await temporaryDirectory(t), 'trace.jsonl');
     const big = 'x'.repeat(100_000);

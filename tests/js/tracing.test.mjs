@@ -206,6 +206,70 @@ describe('OpenTelemetry spans of a Swarm turn', () => {
     assert.equal(turns[1].attributes['handoff_graph.turn.reason'], 'answered');
   });
 
+  test("an agent tool's nested conversation: invoke_agent under the caller's execute_tool, its model and tool calls inside", async () => {
+    const swarm = new Swarm({
+      name: 'lab',
+      agents: [
+        { id: 'manager', entry: true, tools: [{ name: 'ask_critic', description: 'Ask the critic' }] },
+        { id: 'critic', tools: [{ name: 'cite', description: 'Find a source' }] },
+      ],
+      edges: [],
+    }, { agentTools: { ask_critic: 'critic' }, handlers: { cite: () => appTracer.startActiveSpan('db.query', (span) => (span.end(), 'a source')) } });
+    const script = [
+      { toolCalls: [{ id: 'm1', name: 'ask_critic', arguments: { input: 'check' } }] },
+      { toolCalls: [{ id: 'c1', name: 'cite', arguments: {} }] },
+      { text: 'It holds.' },
+      { text: 'Checked.' },
+    ];
+    await collect(swarm.runTurn(swarm.createSession({ id: 'lab-1' }), 'go', { model: () => script.shift() }));
+    const spans = globalExporter.getFinishedSpans();
+    assert.deepEqual(tree(spans).shape, [{
+      name: 'invoke_agent manager',
+      children: [
+        { name: 'handoff_graph.route', children: [] },
+        { name: 'chat', children: [] },
+        {
+          name: 'execute_tool ask_critic',
+          children: [{
+            name: 'invoke_agent critic',
+            children: [
+              { name: 'chat', children: [] },
+              { name: 'execute_tool cite', children: [{ name: 'db.query', children: [] }] },
+              { name: 'chat', children: [] },
+            ],
+          }],
+        },
+        { name: 'chat', children: [] },
+      ],
+    }]);
+    const [asked] = named(spans, 'execute_tool ask_critic');
+    assert.deepEqual(asked.attributes, {
+      'gen_ai.operation.name': 'execute_tool', 'gen_ai.agent.name': 'manager', 'gen_ai.tool.name': 'ask_critic', 'gen_ai.tool.type': 'function',
+      'gen_ai.tool.call.id': 'm1', 'handoff_graph.tool.by': 'agent',
+    });
+    const [nested] = named(spans, 'invoke_agent critic');
+    assert.deepEqual(nested.attributes, { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'critic', 'handoff_graph.swarm': 'lab' });
+    assert.deepEqual(named(spans, 'chat').map((span) => span.attributes['gen_ai.agent.name']), ['manager', 'critic', 'critic', 'manager']);
+  });
+
+  test('a nested model call that throws: the nested agent, the tool and the turn spans are ERROR', async () => {
+    const swarm = new Swarm({
+      agents: [{ id: 'manager', entry: true, tools: [{ name: 'ask_critic', description: 'Ask the critic' }] }, { id: 'critic' }],
+      edges: [],
+    }, { agentTools: { ask_critic: 'critic' } });
+    const model = (request) => {
+      if (request.agent.id === 'critic') throw new Error('rate limited');
+      return { toolCalls: [{ id: 'm1', name: 'ask_critic', arguments: {} }] };
+    };
+    await assert.rejects(collect(swarm.runTurn(swarm.createSession(), 'go', { model })), /rate limited/);
+    const spans = globalExporter.getFinishedSpans();
+    for (const name of ['chat', 'invoke_agent critic', 'execute_tool ask_critic', 'invoke_agent manager']) {
+      const failed = named(spans, name).filter((span) => span.status.code === SpanStatusCode.ERROR);
+      assert.equal(failed.length, 1, name);
+      assert.equal(failed[0].status.message, 'rate limited');
+    }
+  });
+
   test('tracing: { tracerProvider } sends spans there, not to the global provider; tracing: false makes none', async () => {
     const exporter = new InMemorySpanExporter();
     const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });

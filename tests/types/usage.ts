@@ -6,7 +6,7 @@ import {
   StateMachine, Execution, END, Swarm, TOOL_FORMATS, type Session, type HandoffOutcome, type AgentStatus, type SwarmDag, type TransferOption, type SwarmEvent, type Approval,
   type Explanation, type EdgeInfo, type GraphDefinition, type WasmSource, type Run, type StepRecord,
   type MachineEvent, type ExecutionSnapshot, type HandlerContext, type DagModel,
-  MissingVariablesError, type AgentEnsembleDagModel, type EdgeContext, type BranchRecord, type FanOutOptions, type MapOptions, type SubgraphOptions, type SubgraphRecord, type AgentWorkflow,
+  MissingVariablesError, type AgentEnsembleDagModel, type EdgeContext, type BranchRecord, type FanOutOptions, type MapOptions, type SubgraphOptions, type SubgraphRecord, type AgentWorkflow, type AgentToolEvent,
 } from 'handoff-graph';
 
 interface Ticket extends Record<string, unknown> {
@@ -165,6 +165,14 @@ async function swarms(): Promise<void> {
     if (e.type === 'workflow_step') void [e.agent, e.step.state, e.machine];
     if (e.type === 'workflow_done') void [e.reason, e.stepsRun];
     if (e.type === 'error' && e.source === 'workflow') void e.message;
+    if (e.type === 'agent_tool') {
+      const nested: AgentToolEvent = e.event;
+      void [e.agent, e.tool, e.callId];
+      if (nested.type === 'chunk') void nested.text.toUpperCase();
+      if (nested.type === 'agent_tool') void nested.event.type;
+      // @ts-expect-error: a nested conversation does not hand off
+      if (nested.type === 'handoff') void nested;
+    }
   }
   // @ts-expect-error: an agent tool names an agent id
   void new Swarm({ agents: [{ id: 'a' }] }, { agentTools: { ask: { agent: 'a' } } });
