@@ -385,6 +385,33 @@ if (Array.isArray(d.fanout?.rows)) {
 }
 
 // ---------------------------------------------------------------------------------------------
+if (Array.isArray(d.swarm?.cases)) {
+  const s = d.swarm;
+  const us = (x) => (x >= 1e5 ? `${Math.round(x / 1000).toLocaleString('en')} µs` : `${(x / 1000).toFixed(1)} µs`);
+  p('## Swarm turns');
+  p('A swarm turn\'s own overhead, the model left out: every engine runs the same agents (triage, billing, human) ' +
+    'with the same scripted model, which answers at once, so a turn\'s time is the engine\'s work (run state, ' +
+    'messages, tool offers, the handoff, events). One turn is a fresh conversation\'s first turn, run to its end: ' +
+    '`createSession` and `runTurn` drained to `done` in handoff-graph, `Runner.run()` in OpenAI Agents JS ' +
+    `${s.versions['@openai/agents']} (Agents with a Model of the benchmark's own, tracing disabled), \`invoke()\` of ` +
+    `@langchain/langgraph-swarm ${s.versions['@langchain/langgraph-swarm']}'s \`createSwarm\` over prebuilt ` +
+    `\`createReactAgent\` agents in LangGraph.js ${s.versions['@langchain/langgraph']} (a minimal \`BaseChatModel\`, ` +
+    'no checkpointer). Before timing, every engine gives the same answer from the same agent after the same number ' +
+    'of model calls on every case (bench/swarm-engines.mjs). Per case, the engines are interleaved repetition by ' +
+    `repetition in one process; median over ${s.options.repetitions} repetitions, min–max, in wall time and in the ` +
+    'process\'s CPU time (user + system, steadier on a busy machine; it includes the garbage collector\'s threads). ' +
+    `The machine's load average (1 min) was ${s.uptime.before} before the run and ${s.uptime.after} after.`);
+  p('The peers have no rule edges; in the rule case each does the closest thing it offers:');
+  p(table(['engine', 'the rule case'], Object.entries(s.ruleNotes), ['l', 'l']));
+  for (const c of s.cases) {
+    p(`### ${c.name}`);
+    p(table(['engine', 'median per turn', 'min–max', 'vs ours', 'CPU per turn', 'CPU min–max', 'CPU vs ours'],
+      c.rows.map((r) => [r.engine, us(r.median), `${us(r.min)}–${us(r.max)}`, times(r.ratio), us(r.cpuMedian),
+        `${us(r.cpuMin)}–${us(r.cpuMax)}`, times(r.cpuRatio)]), ['l']));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
 if (d.semantics) {
   p('## Outside the schema: where the engines really differ');
   p('The agreement check uses states that follow the schema (every key present, with its type). On other states the ' +
