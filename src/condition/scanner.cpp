@@ -185,7 +185,26 @@ Expected<char32_t, ScanError> Scanner::scan_unicode_escape(std::uint32_t backsla
 Expected<Token, ScanError> Scanner::scan_string(std::uint32_t start) {
   const char quote = peek();
   ++pos_;
-  std::string value;
+  // Most strings have no escapes: their value is the source between the quotes, seen in place.
+  // The first backslash switches to decoding into decoded_.
+  const std::size_t first = pos_;
+  while (pos_ < source_.size() && source_[pos_] != quote && source_[pos_] != '\\') {
+    if (static_cast<unsigned char>(source_[pos_]) < 0x80) {
+      ++pos_;
+      continue;
+    }
+    std::size_t i = pos_;
+    if (unicode::decode_utf8(source_, i) == unicode::kInvalid) return unexpected(error_at(pos_, "invalid UTF-8"));
+    pos_ = i;
+  }
+  if (pos_ < source_.size() && source_[pos_] == quote) {
+    const std::size_t close = pos_++;
+    Token t = make(TokenKind::String, start);
+    t.text = source_.substr(first, close - first);
+    return t;
+  }
+  std::string& value = decoded_;
+  value.assign(source_.substr(first, pos_ - first));
   while (true) {
     if (at_end()) return unexpected(error_at(start, "unterminated string"));
     char c = peek();
@@ -250,7 +269,7 @@ Expected<Token, ScanError> Scanner::scan_string(std::uint32_t start) {
     }
   }
   Token t = make(TokenKind::String, start);
-  t.text = std::move(value);
+  t.text = value;
   return t;
 }
 
