@@ -47,6 +47,7 @@ class Parser {
     TapeBuilder constants;
     std::vector<Path> paths;
     std::vector<std::pair<std::string, std::uint32_t>> path_slots;  // canonical text → slot
+    Path path;  // the path being parsed; a new one is copied out at its size
 
     void clear() {
       nodes.clear();
@@ -55,6 +56,7 @@ class Parser {
       constants.clear();
       paths.clear();
       path_slots.clear();
+      path.steps.clear();
     }
   };
   static Scratch& scratch() {
@@ -252,7 +254,8 @@ class Parser {
 
   // path := name ( "." name | "[" integer "]" | "[" string "]" )*
   Result parse_path() {
-    Path path;
+    Path& path = scratch_.path;
+    path.steps.clear();
     path.steps.push_back({false, std::string(current_.text), 0});
     if (auto r = advance(); !r) return unexpected(r.error());
     while (current_.kind == TokenKind::Dot || current_.kind == TokenKind::LBracket) {
@@ -283,7 +286,7 @@ class Parser {
     }
     auto slot = static_cast<std::uint32_t>(scratch_.paths.size());
     scratch_.path_slots.emplace_back(std::move(text), slot);
-    scratch_.paths.push_back(std::move(path));
+    scratch_.paths.push_back(Path{std::vector<PathStep>(path.steps.begin(), path.steps.end())});
     return Operand{Operand::Source::Slot, slot};
   }
 
