@@ -286,7 +286,7 @@ class Parser {
     }
     auto slot = static_cast<std::uint32_t>(scratch_.paths.size());
     scratch_.path_slots.emplace_back(std::move(text), slot);
-    scratch_.paths.push_back(Path{std::vector<PathStep>(path.steps.begin(), path.steps.end())});
+    scratch_.paths.push_back(path);  // a copy's steps are allocated at their count
     return Operand{Operand::Source::Slot, slot};
   }
 

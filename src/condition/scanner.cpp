@@ -121,8 +121,10 @@ Token Scanner::scan_name(std::uint32_t start) {
     pos_ = i;
   }
   std::string_view word = source_.substr(start, pos_ - start);
-  for (const auto& keyword : kKeywords) {
-    if (keyword.word == word) return make(keyword.kind, start);
+  if (word.size() <= 5) {  // the longest keyword; the first letter rules out most of them at once
+    for (const auto& keyword : kKeywords) {
+      if (keyword.word[0] == word[0] && keyword.word == word) return make(keyword.kind, start);
+    }
   }
   Token t = make(TokenKind::Name, start);
   t.text = word;
@@ -156,7 +158,16 @@ Expected<Token, ScanError> Scanner::scan_number(std::uint32_t start) {
   // strtod wants a terminated string: a stack copy for the usual short literal.
   std::string_view text = source_.substr(start, pos_ - start);
   double value;
-  if (text.size() < 64) {
+  const bool negative = text[0] == '-';
+  const std::size_t digit_count = text.size() - (negative ? 1 : 0);
+  if (digit_count <= 15 && text.find_first_of(".eE") == std::string_view::npos) {
+    // An integer of at most 15 digits is below 2^53, so exact in a double: the value strtod
+    // gives, without its arbitrary-precision path (slow in WebAssembly: software long doubles).
+    std::int64_t integer = 0;
+    for (char digit : text.substr(negative ? 1 : 0)) integer = integer * 10 + (digit - '0');
+    value = static_cast<double>(integer);
+    if (negative) value = -value;
+  } else if (text.size() < 64) {
     char buffer[64];
     text.copy(buffer, text.size());
     buffer[text.size()] = '\0';
