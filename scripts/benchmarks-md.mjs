@@ -108,9 +108,12 @@ function missedGoalsMarkdown() {
       lines.push('', `**compileCondition() no slower than cel-js's parse()** — missed: ${ns(ours.median)} against ${ns(cel.median)} ` +
         `(${times(ours.median / cel.median)}). Profile: the source goes in through raw exports (no embind, no JSON), ` +
         `the paths and strings come out only on first use${parse ? `; natively the parse alone takes ${ns(parse.ns)}` : ''}. ` +
-        'What remains is the C++ work itself at wasm speed (scanner, parser, the guard and key sets a node switch uses, ' +
-        'allocations of the condition\'s vectors) plus the JS object with its FinalizationRegistry registration. ' +
-        'Next idea: one arena per condition instead of a vector per part, and key sets built on first use rather than at compile.');
+        'The parser grows the condition\'s parts in scratch space reused by every compile and copies each once, at its ' +
+        'size; a condition\'s own string table finds its few strings without a hash map. What remains is a fixed cost in ' +
+        'JavaScript, most of it the FinalizationRegistry registration (and unregistration on dispose()) that frees a ' +
+        'condition nobody disposed, and the parse itself at wasm speed, a dozen allocations included (`node bench/instructions.mjs ' +
+        '--cases compile --engines route,cel` counts both engines). Next idea: fewer allocations per condition (the ' +
+        'source copy, the string table\'s first block), and a scanner that hands tokens over without `Expected`.');
     } else if (kind === 'flat') {
       lines.push('', `**1 MB state ≤ 1.3× the 10-key state** — missed in ${measuredText}. ` +
         'Only the paths a node reads are resolved and written, so the work does not grow with the state; these figures ' +
