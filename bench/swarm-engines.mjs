@@ -174,7 +174,7 @@ function langGraph() {
   const agents = langGraphAgents();
   const app = createSwarm({ agents, defaultActiveAgent: 'triage' }).compile();
 
-  // The rule case: createSwarm's graph, built the same way (its source, src/swarm.ts), with the
+  // The rule case: a graph built the way langgraph-swarm's createSwarm builds its own, with the
   // START router (LangGraph's conditional edge) also reading `category`: LangGraph's closest
   // equivalent of a rule edge. A `category` channel is added to the swarm's state for it.
   const State = Annotation.Root({ ...SwarmState.spec, category: Annotation });
