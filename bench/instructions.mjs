@@ -9,7 +9,9 @@
 // JIT-compiled functions have names); per decision = (count(N2) - count(N1)) / (N2 - N1), per
 // function, then grouped. Code that has no name in the perf map is WebAssembly (V8 does not list
 // wasm functions there).
-// Usage: node bench/instructions.mjs [--cases triage,escalation] [--engines route,router,cel,filtrex]
+// Case `compile`: instructions per compile of the escalation rule (engines route and cel), a tenth
+// as many iterations as decisions.
+// Usage: node bench/instructions.mjs [--cases triage,escalation,compile] [--engines route,router,cel,filtrex]
 //        [--json out.json]
 //        node bench/instructions.mjs --child <engine> <case> <n>     (what callgrind runs)
 import { execFileSync } from 'node:child_process';
@@ -29,6 +31,23 @@ if (args[0] === '--child') {
   const { HandoffGraph, init } = await import(engine === 'router' ? 'handoff-graph/router' : 'handoff-graph');
   const { cases, rng, toCel, toFiltrex, toOurs } = await import('./cases.mjs');
   await init();
+  if (caseId === 'compile') {
+    // One compile per iteration of the escalation rule with a different number each time (as
+    // bench/route.mjs's compile table), so no engine can answer from a cache; ours is disposed
+    // at once, as there. Only route (compileCondition) and cel (parse) have this case.
+    const { compileCondition } = await import('handoff-graph');
+    const sources = Array.from({ length: 1024 }, (_, i) => `user.tier == 'gold' or (priority > ${i} and 'urgent' in tags)`);
+    const compile = {
+      route: (i) => compileCondition(sources[i & 1023]).dispose(),
+      cel: (i) => celParse(sources[i & 1023].replace(' or ', ' || ').replace(' and ', ' && ')),
+    }[engine];
+    const loop = (count) => {
+      for (let i = 0; i < count; i++) compile(i);
+    };
+    loop(WARM_UP / 10);
+    loop(Number(n) / 10);
+    process.exit(0);
+  }
   const c = cases.find((x) => x.id === caseId);
   const targets = c.edges.map(([to]) => to);
   const firstTrue = (tests) => (s) => {
@@ -123,7 +142,7 @@ function run(engine, caseId, n, dir) {
 function perDecision(engine, caseId, dir) {
   const a = run(engine, caseId, N1, dir);
   const b = run(engine, caseId, N2, dir);
-  const per = (x, y) => (y - x) / (N2 - N1);
+  const per = (x, y) => (y - x) / ((N2 - N1) / (caseId === 'compile' ? 10 : 1));
   const functions = [...new Set([...a.byName.keys(), ...b.byName.keys()])]
     .map((name) => ({ name, instructions: per(a.byName.get(name) ?? 0, b.byName.get(name) ?? 0) }))
     .filter((f) => f.instructions > 0.5)

@@ -260,7 +260,7 @@ disposable(HandoffGraph);
 export class Condition {
   #native;
   #address;
-  #ids = new Map();
+  #ids = null;  // the interned strings' ids, learnt with the paths on first use
   #source;
   #pathTexts = null;
   #decide = null;
@@ -289,6 +289,7 @@ export class Condition {
     const runtime = requireRuntime();
     const { paths, texts, strings, levels } = describeStandalone(runtime.module, this.#address);
     this.#pathTexts = Object.freeze(texts);
+    this.#ids = new Map();
     learnStrings(this.#ids, strings);
     this.#decide = compileDecider(runtime.writer, new PathReaders(paths, levels), this.#ids, runtime.evaluate, this.#address);
   }

@@ -108,9 +108,12 @@ function missedGoalsMarkdown() {
       lines.push('', `**compileCondition() no slower than cel-js's parse()** — missed: ${ns(ours.median)} against ${ns(cel.median)} ` +
         `(${times(ours.median / cel.median)}). Profile: the source goes in through raw exports (no embind, no JSON), ` +
         `the paths and strings come out only on first use${parse ? `; natively the parse alone takes ${ns(parse.ns)}` : ''}. ` +
-        'What remains is the C++ work itself at wasm speed (scanner, parser, the guard and key sets a node switch uses, ' +
-        'allocations of the condition\'s vectors) plus the JS object with its FinalizationRegistry registration. ' +
-        'Next idea: one arena per condition instead of a vector per part, and key sets built on first use rather than at compile.');
+        'The parser grows the condition\'s parts in scratch space reused by every compile and copies each once, at its ' +
+        'size; a condition\'s own string table finds its few strings without a hash map. What remains is a fixed cost in ' +
+        'JavaScript, most of it the FinalizationRegistry registration (and unregistration on dispose()) that frees a ' +
+        'condition nobody disposed, and the parse itself at wasm speed, a dozen allocations included (`node bench/instructions.mjs ' +
+        '--cases compile --engines route,cel` counts both engines). Next idea: fewer allocations per condition (the ' +
+        'source copy, the string table\'s first block), and a scanner that hands tokens over without `Expected`.');
     } else if (kind === 'flat') {
       lines.push('', `**1 MB state ≤ 1.3× the 10-key state** — missed in ${measuredText}. ` +
         'Only the paths a node reads are resolved and written, so the work does not grow with the state; these figures ' +
@@ -382,6 +385,33 @@ if (Array.isArray(d.fanout?.rows)) {
     (f.uptime ? ` The machine's load average (1 min) was ${f.uptime.before} before the run and ${f.uptime.after} after.` : ''));
   p(table(['engine', 'median per branch', 'min–max', 'vs addFanOut, async'],
     f.rows.map((r) => [r.engine, ns(r.median), `${ns(r.min)}–${ns(r.max)}`, times(r.median / ours.median)]), ['l']));
+}
+
+// ---------------------------------------------------------------------------------------------
+if (Array.isArray(d.swarm?.cases)) {
+  const s = d.swarm;
+  const us = (x) => (x >= 1e5 ? `${Math.round(x / 1000).toLocaleString('en')} µs` : `${(x / 1000).toFixed(1)} µs`);
+  p('## Swarm turns');
+  p('A swarm turn\'s own overhead, the model left out: every engine runs the same agents (triage, billing, human) ' +
+    'with the same scripted model, which answers at once, so a turn\'s time is the engine\'s work (run state, ' +
+    'messages, tool offers, the handoff, events). One turn is a fresh conversation\'s first turn, run to its end: ' +
+    '`createSession` and `runTurn` drained to `done` in handoff-graph, `Runner.run()` in OpenAI Agents JS ' +
+    `${s.versions['@openai/agents']} (Agents with a Model of the benchmark's own, tracing disabled), \`invoke()\` of ` +
+    `@langchain/langgraph-swarm ${s.versions['@langchain/langgraph-swarm']}'s \`createSwarm\` over prebuilt ` +
+    `\`createReactAgent\` agents in LangGraph.js ${s.versions['@langchain/langgraph']} (a minimal \`BaseChatModel\`, ` +
+    'no checkpointer). Before timing, every engine gives the same answer from the same agent after the same number ' +
+    'of model calls on every case (bench/swarm-engines.mjs). Per case, the engines are interleaved repetition by ' +
+    `repetition in one process; median over ${s.options.repetitions} repetitions, min–max, in wall time and in the ` +
+    'process\'s CPU time (user + system, steadier on a busy machine; it includes the garbage collector\'s threads). ' +
+    `The machine's load average (1 min) was ${s.uptime.before} before the run and ${s.uptime.after} after.`);
+  p('The peers have no rule edges; in the rule case each does the closest thing it offers:');
+  p(table(['engine', 'the rule case'], Object.entries(s.ruleNotes), ['l', 'l']));
+  for (const c of s.cases) {
+    p(`### ${c.name}`);
+    p(table(['engine', 'median per turn', 'min–max', 'vs ours', 'CPU per turn', 'CPU min–max', 'CPU vs ours'],
+      c.rows.map((r) => [r.engine, us(r.median), `${us(r.min)}–${us(r.max)}`, times(r.ratio), us(r.cpuMedian),
+        `${us(r.cpuMin)}–${us(r.cpuMax)}`, times(r.cpuRatio)]), ['l']));
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -67,6 +67,7 @@ echo "== benchmark smoke run (tiny budgets: keeps npm run bench working; the fig
 NODE_PATH=/usr/share/nodejs cmake --build build/wasm --target handoff_bench_wasm >/dev/null
 node bench/route.mjs --smoke >/dev/null
 node bench/machine.mjs --quick >/dev/null
+node bench/swarm.mjs --quick >/dev/null
 
 echo "== JavaScript tests (node --test): Node, Chromium, the packed tarball, its consumers"
 node --test tests/js/ tests/browser/ tests/package/ tests/consumers/

@@ -1,6 +1,11 @@
 // The parser: precedence-driven recursive descent (conditions.md §2) that emits the compiled form
 // directly. Recursion follows only what the source nests, and every nesting level is counted
 // against kMaxNesting before recursing, so no input can exhaust the stack.
+//
+// A compile grows the condition's parts (nodes, operands, constants, paths) in scratch vectors
+// that every compile on the thread reuses, and copies each part into the condition once, at its
+// final size: the wasm allocator is a large share of a compile, and growing each vector by
+// doubling allocated several times per part.
 #include <algorithm>
 
 #include "condition/condition.h"
@@ -13,7 +18,9 @@ namespace handoff::condition {
 class Parser {
  public:
   Parser(std::string_view source, Interner& strings, Condition& out)
-      : source_(source), scanner_(source), strings_(strings), out_(out) {}
+      : source_(source), scanner_(source), strings_(strings), out_(out), scratch_(scratch()) {
+    scratch_.clear();
+  }
 
   Expected<Condition::Operand, ScanError> parse() {
     if (source_.size() > kMaxSourceBytes) return fail(0, "condition too long");
@@ -22,6 +29,9 @@ class Parser {
     auto root = parse_or();
     if (!root) return root;
     if (current_.kind != TokenKind::End) return fail(current_.start, "unexpected " + quoted_token());
+    out_.nodes_.assign(scratch_.nodes.begin(), scratch_.nodes.end());
+    out_.children_.assign(scratch_.children.begin(), scratch_.children.end());
+    out_.constants_ = scratch_.constants;
     sort_paths();
     return root;
   }
@@ -29,6 +39,30 @@ class Parser {
  private:
   using Operand = Condition::Operand;
   using Result = Expected<Operand, ScanError>;
+
+  struct Scratch {
+    std::vector<Condition::Node> nodes;
+    std::vector<Operand> children;
+    std::vector<Operand> items;  // the operands of the `and`/`or` chains being parsed, innermost last
+    TapeBuilder constants;
+    std::vector<Path> paths;
+    std::vector<std::pair<std::string, std::uint32_t>> path_slots;  // canonical text → slot
+    Path path;  // the path being parsed; a new one is copied out at its size
+
+    void clear() {
+      nodes.clear();
+      children.clear();
+      items.clear();
+      constants.clear();
+      paths.clear();
+      path_slots.clear();
+      path.steps.clear();
+    }
+  };
+  static Scratch& scratch() {
+    thread_local Scratch instance;
+    return instance;
+  }
 
   static Unexpected<ScanError> fail(std::uint32_t offset, std::string problem) {
     return unexpected(ScanError{offset, std::move(problem)});
@@ -60,8 +94,8 @@ class Parser {
   void leave() { --nesting_; }
 
   Operand add_node(Condition::Node node) {
-    out_.nodes_.push_back(node);
-    return {Operand::Source::Node, static_cast<std::uint32_t>(out_.nodes_.size() - 1)};
+    scratch_.nodes.push_back(node);
+    return {Operand::Source::Node, static_cast<std::uint32_t>(scratch_.nodes.size() - 1)};
   }
 
   // or := and ("or" and)*      and := not ("and" not)*
@@ -71,16 +105,22 @@ class Parser {
   Result parse_chain(TokenKind separator, Condition::Op op, Result (Parser::*parse_item)()) {
     auto first = (this->*parse_item)();
     if (!first || current_.kind != separator) return first;
-    std::vector<Operand> items{first.value()};
+    // This chain's operands go on the shared stack; a chain nested in one of them pushes and
+    // pops its own above them before the next operand is pushed.
+    std::vector<Operand>& items = scratch_.items;
+    const std::size_t base = items.size();
+    items.push_back(first.value());
     while (current_.kind == separator) {
       if (auto r = advance(); !r) return unexpected(r.error());
       auto item = (this->*parse_item)();
       if (!item) return item;
       items.push_back(item.value());
     }
-    Condition::Node node{op, {}, {}, static_cast<std::uint32_t>(out_.children_.size()),
-                         static_cast<std::uint32_t>(items.size())};
-    out_.children_.insert(out_.children_.end(), items.begin(), items.end());
+    std::vector<Operand>& children = scratch_.children;
+    Condition::Node node{op, {}, {}, static_cast<std::uint32_t>(children.size()),
+                         static_cast<std::uint32_t>(items.size() - base)};
+    children.insert(children.end(), items.begin() + static_cast<std::ptrdiff_t>(base), items.end());
+    items.resize(base);
     return add_node(node);
   }
 
@@ -159,7 +199,7 @@ class Parser {
 
   // Appends the current token's value to the constants tape if it is a scalar literal.
   bool add_literal(std::uint32_t& cell) {
-    TapeBuilder& tape = out_.constants_;
+    TapeBuilder& tape = scratch_.constants;
     switch (current_.kind) {
       case TokenKind::Number: cell = tape.add_number(current_.number); return true;
       case TokenKind::String: cell = tape.add_string(current_.text, strings_.intern(current_.text)); return true;
@@ -174,7 +214,7 @@ class Parser {
   Expected<std::uint32_t, ScanError> parse_list() {
     if (auto r = enter(current_.start); !r) return unexpected(r.error());
     if (auto r = advance(); !r) return unexpected(r.error());
-    TapeBuilder& tape = out_.constants_;
+    TapeBuilder& tape = scratch_.constants;
     std::uint32_t list = tape.begin_container(Kind::Array);
     std::uint32_t count = 0;
     while (current_.kind != TokenKind::RBracket) {
@@ -214,8 +254,9 @@ class Parser {
 
   // path := name ( "." name | "[" integer "]" | "[" string "]" )*
   Result parse_path() {
-    Path path;
-    path.steps.push_back({false, current_.text, 0});
+    Path& path = scratch_.path;
+    path.steps.clear();
+    path.steps.push_back({false, std::string(current_.text), 0});
     if (auto r = advance(); !r) return unexpected(r.error());
     while (current_.kind == TokenKind::Dot || current_.kind == TokenKind::LBracket) {
       if (path.steps.size() == kMaxPathSteps) return fail(current_.start, "path too long");
@@ -240,12 +281,12 @@ class Parser {
     }
     // Conditions name few paths: a linear search beats a tree, and allocates nothing per lookup.
     std::string text = path.text();
-    for (const auto& [known, slot] : path_slots_) {
+    for (const auto& [known, slot] : scratch_.path_slots) {
       if (known == text) return Operand{Operand::Source::Slot, slot};
     }
-    auto slot = static_cast<std::uint32_t>(out_.paths_.size());
-    path_slots_.emplace_back(std::move(text), slot);
-    out_.paths_.push_back(std::move(path));
+    auto slot = static_cast<std::uint32_t>(scratch_.paths.size());
+    scratch_.path_slots.emplace_back(std::move(text), slot);
+    scratch_.paths.push_back(path);  // a copy's steps are allocated at their count
     return Operand{Operand::Source::Slot, slot};
   }
 
@@ -269,19 +310,21 @@ class Parser {
     return true;
   }
 
-  // Slots were numbered in order of appearance; renumber them in path text order.
+  // Slots were numbered in order of appearance; renumber them in path text order (moving the
+  // paths into the condition, at its final size).
   void sort_paths() {
-    std::vector<std::uint32_t> ids(out_.paths_.size());
-    std::uint32_t rank = 0;
-    std::vector<Path> sorted;
-    sorted.reserve(out_.paths_.size());
+    auto& slots = scratch_.path_slots;
     // Byte order of UTF-8 is code point order.
-    std::sort(path_slots_.begin(), path_slots_.end());
-    for (auto& [text, slot] : path_slots_) {
-      ids[slot] = rank++;
-      sorted.push_back(std::move(out_.paths_[slot]));
+    std::sort(slots.begin(), slots.end());
+    out_.paths_.reserve(slots.size());
+    bool in_order = true;
+    for (std::uint32_t rank = 0; rank < slots.size(); ++rank) {
+      in_order = in_order && slots[rank].second == rank;
+      out_.paths_.push_back(std::move(scratch_.paths[slots[rank].second]));
     }
-    out_.paths_ = std::move(sorted);
+    if (in_order) return;
+    std::vector<std::uint32_t> ids(slots.size());
+    for (std::uint32_t rank = 0; rank < slots.size(); ++rank) ids[slots[rank].second] = rank;
     out_.bind_slots(ids);
   }
 
@@ -291,7 +334,7 @@ class Parser {
   Condition& out_;
   Token current_;
   int nesting_ = 0;
-  std::vector<std::pair<std::string, std::uint32_t>> path_slots_;  // canonical text → slot
+  Scratch& scratch_;
 };
 
 template <class Fn>

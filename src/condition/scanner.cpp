@@ -121,8 +121,10 @@ Token Scanner::scan_name(std::uint32_t start) {
     pos_ = i;
   }
   std::string_view word = source_.substr(start, pos_ - start);
-  for (const auto& keyword : kKeywords) {
-    if (keyword.word == word) return make(keyword.kind, start);
+  if (word.size() <= 5) {  // the longest keyword; the first letter rules out most of them at once
+    for (const auto& keyword : kKeywords) {
+      if (keyword.word[0] == word[0] && keyword.word == word) return make(keyword.kind, start);
+    }
   }
   Token t = make(TokenKind::Name, start);
   t.text = word;
@@ -156,7 +158,16 @@ Expected<Token, ScanError> Scanner::scan_number(std::uint32_t start) {
   // strtod wants a terminated string: a stack copy for the usual short literal.
   std::string_view text = source_.substr(start, pos_ - start);
   double value;
-  if (text.size() < 64) {
+  const bool negative = text[0] == '-';
+  const std::size_t digit_count = text.size() - (negative ? 1 : 0);
+  if (digit_count <= 15 && text.find_first_of(".eE") == std::string_view::npos) {
+    // An integer of at most 15 digits is below 2^53, so exact in a double: the value strtod
+    // gives, without its arbitrary-precision path (slow in WebAssembly: software long doubles).
+    std::int64_t integer = 0;
+    for (char digit : text.substr(negative ? 1 : 0)) integer = integer * 10 + (digit - '0');
+    value = static_cast<double>(integer);
+    if (negative) value = -value;
+  } else if (text.size() < 64) {
     char buffer[64];
     text.copy(buffer, text.size());
     buffer[text.size()] = '\0';
@@ -185,7 +196,26 @@ Expected<char32_t, ScanError> Scanner::scan_unicode_escape(std::uint32_t backsla
 Expected<Token, ScanError> Scanner::scan_string(std::uint32_t start) {
   const char quote = peek();
   ++pos_;
-  std::string value;
+  // Most strings have no escapes: their value is the source between the quotes, seen in place.
+  // The first backslash switches to decoding into decoded_.
+  const std::size_t first = pos_;
+  while (pos_ < source_.size() && source_[pos_] != quote && source_[pos_] != '\\') {
+    if (static_cast<unsigned char>(source_[pos_]) < 0x80) {
+      ++pos_;
+      continue;
+    }
+    std::size_t i = pos_;
+    if (unicode::decode_utf8(source_, i) == unicode::kInvalid) return unexpected(error_at(pos_, "invalid UTF-8"));
+    pos_ = i;
+  }
+  if (pos_ < source_.size() && source_[pos_] == quote) {
+    const std::size_t close = pos_++;
+    Token t = make(TokenKind::String, start);
+    t.text = source_.substr(first, close - first);
+    return t;
+  }
+  std::string& value = decoded_;
+  value.assign(source_.substr(first, pos_ - first));
   while (true) {
     if (at_end()) return unexpected(error_at(start, "unterminated string"));
     char c = peek();
@@ -250,7 +280,7 @@ Expected<Token, ScanError> Scanner::scan_string(std::uint32_t start) {
     }
   }
   Token t = make(TokenKind::String, start);
-  t.text = std::move(value);
+  t.text = value;
   return t;
 }
 

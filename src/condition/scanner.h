@@ -24,7 +24,9 @@ struct Token {
   std::uint32_t start = 0;  // byte offsets into the source
   std::uint32_t end = 0;
   double number = 0;        // Number
-  std::string text;         // Name: the name; String: the decoded value (UTF-8)
+  // Name: the name; String: the decoded value (UTF-8). A view into the source, or, for a string
+  // with escapes, into the scanner's buffer: valid until the scanner's next string token.
+  std::string_view text;
 };
 
 struct ScanError {
@@ -52,6 +54,7 @@ class Scanner {
 
   std::string_view source_;
   std::size_t pos_ = 0;
+  std::string decoded_;  // the value of the last string token that had escapes
 };
 
 }  // namespace handoff::condition

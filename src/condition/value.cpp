@@ -2,17 +2,36 @@
 
 namespace handoff::condition {
 
+namespace {
+
+// A few strings (a condition's own table, a small graph's) are found by comparing them in turn,
+// which costs less than hashing and spares the map's allocations on every compileCondition();
+// the map is built when the table outgrows this.
+constexpr std::uint32_t kLinearStrings = 8;
+
+}  // namespace
+
 std::uint32_t Interner::intern(std::string_view text) {
-  if (auto it = ids_.find(text); it != ids_.end()) return it->second;
+  if (std::uint32_t known = find(text); known != kNoId) return known;
   auto id = static_cast<std::uint32_t>(strings_.size());
   const std::string& stored = strings_.emplace_back(text);
-  ids_.emplace(stored, id);
+  if (id == kLinearStrings) {
+    for (std::uint32_t i = 0; i <= id; ++i) ids_.emplace(strings_[i], i);
+  } else if (id > kLinearStrings) {
+    ids_.emplace(stored, id);
+  }
   return id;
 }
 
 std::uint32_t Interner::find(std::string_view text) const {
-  auto it = ids_.find(text);
-  return it == ids_.end() ? kNoId : it->second;
+  if (strings_.size() > kLinearStrings) {
+    auto it = ids_.find(text);
+    return it == ids_.end() ? kNoId : it->second;
+  }
+  for (std::uint32_t id = 0; id < strings_.size(); ++id) {
+    if (strings_[id] == text) return id;
+  }
+  return kNoId;
 }
 
 std::uint32_t TapeBuilder::add_number(double d) {
