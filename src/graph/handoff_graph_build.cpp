@@ -5,7 +5,6 @@
 #include "graph/handoff_graph.h"
 
 #include <algorithm>
-#include <deque>
 
 namespace handoff::graph {
 
@@ -207,11 +206,10 @@ bool HandoffGraph::order_allows(NodeId from, NodeId to) {
   auto by_order = [this](NodeId a, NodeId b) { return nodes_[a].order < nodes_[b].order; };
   std::sort(forward_.begin(), forward_.end(), by_order);
   std::sort(backward_.begin(), backward_.end(), by_order);
-  std::vector<std::int64_t> positions;
-  positions.reserve(forward_.size() + backward_.size());
-  for (NodeId n : backward_) positions.push_back(nodes_[n].order);
-  for (NodeId n : forward_) positions.push_back(nodes_[n].order);
-  std::sort(positions.begin(), positions.end());
+  // The positions both sets hold, in order: a merge of the two sorted sets (no third sort).
+  std::vector<std::int64_t> positions(forward_.size() + backward_.size());
+  std::merge(backward_.begin(), backward_.end(), forward_.begin(), forward_.end(), positions.begin(), by_order);
+  for (std::int64_t& position : positions) position = nodes_[static_cast<NodeId>(position)].order;
   std::size_t i = 0;
   for (NodeId n : backward_) nodes_[n].order = positions[i++];
   for (NodeId n : forward_) nodes_[n].order = positions[i++];
@@ -222,11 +220,10 @@ bool HandoffGraph::order_allows(NodeId from, NodeId to) {
 // (breadth-first, each node's edges in insertion order, so ties go to the older edge).
 std::vector<std::string> HandoffGraph::shortest_cycle(NodeId from, NodeId to) const {
   std::vector<NodeId> parent(nodes_.size(), kNoNode);
-  std::deque<NodeId> queue{to};
+  std::vector<NodeId> queue{to};  // breadth-first: read at `head`, appended at the back
   parent[to] = to;
-  while (!queue.empty() && parent[from] == kNoNode) {
-    NodeId n = queue.front();
-    queue.pop_front();
+  for (std::size_t head = 0; head < queue.size() && parent[from] == kNoNode;) {
+    NodeId n = queue[head++];
     for (std::uint32_t e : nodes_[n].out) {
       NodeId next = edges_[e].to;
       if (parent[next] == kNoNode) {
