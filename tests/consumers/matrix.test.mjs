@@ -344,6 +344,29 @@ const CONSUMERS = [
   },
   // handoff-graph/router in each consumer that can hold it: the routing module, never the full one.
   {
+    name: "Vite dev server, handoff-graph/router (optimizeDeps.exclude: ['handoff-graph'])",
+    fixture: 'vite-router',
+    async run(ctx) {
+      const { createServer } = await import(path.join(repo, 'node_modules/vite/dist/node/index.js'));
+      const server = await createServer({
+        root: ctx.project, configFile: false, logLevel: 'error', clearScreen: false, optimizeDeps: { exclude: ['handoff-graph'] },
+        server: { host: '127.0.0.1', port: 0, hmr: false },
+      });
+      await server.listen();
+      let run;
+      try {
+        run = await runPage((await ctx.browser()).context, server.resolvedUrls.local[0], { timeout: 30_000 });
+      } finally {
+        await server.close();
+      }
+      assert.deepEqual(problems(run), []);
+      assert.equal(run.outcome.ok, true, run.outcome.error);
+      const wasm = run.responses.filter((r) => new URL(r.url).pathname.endsWith('.wasm')).map((r) => new URL(r.url).pathname);
+      assert.deepEqual(wasm.map((p) => p.split('/').at(-1)), ['handoff-graph-router.wasm'], 'the routing module, not the full one');
+      return { out: run.outcome.value, firstRouteMs: run.outcome.value.firstRouteMs };
+    },
+  },
+  {
     name: 'Node CJS, handoff-graph/router (require, then import)',
     fixture: 'node-cjs',
     async run({ project }) {
