@@ -12,7 +12,12 @@ export * from './errors.js';
 
 /** The routing module beside this code: in dist/ unbundled, beside the bundle bundled. */
 function defaultWasm() {
-  if (import.meta.url) return new URL('../dist/handoff-graph-router.wasm', import.meta.url);
+  if (import.meta.url) {
+    // Unbundled this file is js/router-node.js; in an ES module bundle (esbuild --platform=node)
+    // import.meta.url names the bundle, and the .wasm goes beside it, as the full entry's does.
+    const unbundled = import.meta.url.endsWith('/js/router-node.js');
+    return new URL(unbundled ? '../dist/handoff-graph-router.wasm' : 'handoff-graph-router.wasm', import.meta.url);
+  }
   if (typeof __filename === 'string') return pathToFileURL(path.join(path.dirname(__filename), 'handoff-graph-router.wasm'));
   throw new Error(`handoff-graph/router: cannot tell where its WebAssembly module is (no import.meta.url, no __filename): ${HOW_TO_PASS}`);
 }

@@ -23,6 +23,9 @@ esbuild=(npx --no-install esbuild --bundle --log-level=warning --external:@opent
 # bundled. import.meta is empty in CommonJS, so js/node.js finds the .wasm through __filename.
 "${esbuild[@]}" js/node.js --platform=node --format=cjs --target=node20 --log-override:empty-import-meta=silent \
   --outfile=dist/index.cjs
+# The same for require('handoff-graph/router') on such Nodes (js/router-require.cjs).
+"${esbuild[@]}" js/router-node.js --platform=node --format=cjs --target=node20 --log-override:empty-import-meta=silent \
+  --outfile=dist/router.cjs
 # handoff-graph/inline: one ES module holding the package and the .wasm (base64).
 "${esbuild[@]}" js/inline.js --platform=neutral --format=esm --target=es2022 --loader:.wasm=base64 \
   --outfile=dist/inline.js

@@ -1,8 +1,9 @@
 // The payload report (issue 21): what each entry costs a browser user (its JavaScript bundled and
 // minified by esbuild, plus its .wasm, gzipped), what each module's bytes are (scripts/wasm-parts.mjs),
-// and the triage route on each module (ns/route, each module in its own process, since a process
-// holds one runtime). `npm run bench` runs it after a build; it writes build/bench/size-report.md, a
-// section BENCHMARKS.md includes, and with --json FILE merges its figures into FILE's `payload` key.
+// the triage route on each module (ns/route, each module in its own process, since a process
+// holds one runtime), and init() of the routing entry in Chromium (bench/router-init.mjs).
+// `npm run bench` runs it after a build; it writes build/bench/size-report.md, a section
+// BENCHMARKS.md includes, and with --json FILE merges its figures into FILE's `payload` key.
 //
 //   node scripts/size-report.mjs [--json FILE] [--quick]
 import { execFileSync } from 'node:child_process';
@@ -62,7 +63,7 @@ function routeNs(entry) {
  * The payload section of BENCHMARKS.md from the figures alone (`payload` of the bench JSON), so that
  * scripts/benchmarks-md.mjs can include it: `payloadMarkdown(d.payload)`.
  */
-export function payloadMarkdown({ entries, route, modules, quick = false }) {
+export function payloadMarkdown({ entries, route, modules, quick = false, routerInit }) {
   const lines = [
     '## Payload (issue 21)',
     '',
@@ -74,6 +75,9 @@ export function payloadMarkdown({ entries, route, modules, quick = false }) {
     '',
     `Triage route (3 edges, Node ${process.version}, median of 7 × ${quick ? '50k' : '200k'}): routing module ${route.router.toFixed(0)} ns, full module ${route.full.toFixed(0)} ns.`,
     '',
+    ...(routerInit
+      ? [`\`init()\` of handoff-graph/router in Chromium ${routerInit.browser} (bench/router-init.mjs: fetch from a local server, compile, instantiate; a new browser per load): median ${routerInit.medianMs.toFixed(1)} ms over ${routerInit.loads} loads (min ${routerInit.minMs.toFixed(1)}, max ${routerInit.maxMs.toFixed(1)}).`, '']
+      : []),
   ];
   for (const m of modules) {
     lines.push(`### What ${m.file.split('/').at(-1)} is (${kb(m.bytes)}, ${kb(m.gzip)} gzipped)`, '');
@@ -101,12 +105,16 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const modules = ['build/wasm/handoff-graph-router.wasm', 'build/wasm/handoff-graph.wasm'].filter((f) => existsSync(path.join(root, f)))
     .map((f) => wasmParts(path.join(root, f)));
   const route = { router: routeNs('js/router-node.js'), full: routeNs('js/node.js') };
+  // Chromium through playwright-core: imported here, so that benchmarks-md.mjs needs neither.
+  const { measureRouterInit } = await import('../bench/router-init.mjs');
+  const routerInit = await measureRouterInit({ loads: quick ? 5 : 15 });
 
 
   const payload = {
     entries,
     route,
     quick,
+    routerInit,
     modules: modules.map(({ file, bytes, gzip, named, parts, sections }) => ({ file: path.relative(root, file), bytes, gzip, named, parts, sections })),
   };
   const markdown = payloadMarkdown(payload);

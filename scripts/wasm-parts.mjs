@@ -13,6 +13,7 @@ import { gzipSync } from 'node:zlib';
 /** Parts in order of precedence: the first pattern that matches a demangled name wins. */
 export const PARTS = [
   ['JSON library (nlohmann)', /nlohmann::/],
+  ['JSON value of the routing module (wasm/router_json.h)', /router_json::/],
   ['embind', /emscripten::|embind|_embind_|EmValType|__getTypeName/],
   ['export renderers (DAG, Mermaid, DOT)', /handoff::dag::/],
   ['swarm and handoff policy', /handoff::swarm::|handoff::policy|handoff::handoff/],

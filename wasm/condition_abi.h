@@ -18,6 +18,13 @@
 #include "condition/standalone.h"
 #include "graph/handoff_graph.h"
 
+// The JSON value the describe answer is written with: nlohmann's, unless the module brings a
+// smaller one (wasm/router.cpp defines this as its router_json::Value before including).
+#ifndef HANDOFF_ABI_JSON
+#include "condition/json_state.h"
+#define HANDOFF_ABI_JSON handoff::condition::Json
+#endif
+
 namespace handoff::condition_abi {
 
 inline std::vector<char> source_buffer;
@@ -63,12 +70,18 @@ EMSCRIPTEN_KEEPALIVE void hg_condition_delete(handoff::condition::StandaloneCond
 // strings in id order, and how much text each path's strings need (what js/marshal.js needs to
 // write a state for this condition).
 EMSCRIPTEN_KEEPALIVE std::uint32_t* hg_condition_describe(const handoff::condition::StandaloneCondition* c) {
-  using handoff::condition::Json;
+  using Json = HANDOFF_ABI_JSON;
   Json paths = Json::array();
   Json texts = Json::array();
   for (const handoff::condition::Path& path : c->condition().paths()) {
     Json steps = Json::array();
-    for (const auto& step : path.steps) steps.push_back(Json::array({step.is_index, step.key, static_cast<double>(step.index)}));
+    for (const auto& step : path.steps) {
+      Json described = Json::array();
+      described.push_back(step.is_index);
+      described.push_back(step.key);
+      described.push_back(static_cast<double>(step.index));
+      steps.push_back(std::move(described));
+    }
     paths.push_back(std::move(steps));
     texts.push_back(path.text());
   }
@@ -76,9 +89,14 @@ EMSCRIPTEN_KEEPALIVE std::uint32_t* hg_condition_describe(const handoff::conditi
   for (std::uint32_t id = 0; id < c->strings().size(); ++id) strings.push_back(std::string(c->strings().view(id)));
   std::vector<std::uint8_t> levels(c->condition().paths().size(), handoff::condition::Condition::kTextNone);
   c->condition().text_levels(levels);
-  handoff::condition_abi::condition_text =
-      Json{{"paths", std::move(paths)}, {"texts", std::move(texts)}, {"strings", std::move(strings)}, {"levels", levels}}.dump(
-          -1, ' ', false, Json::error_handler_t::replace);
+  Json levels_json = Json::array();
+  for (std::uint8_t level : levels) levels_json.push_back(level);
+  Json out = Json::object();
+  out["paths"] = std::move(paths);
+  out["texts"] = std::move(texts);
+  out["strings"] = std::move(strings);
+  out["levels"] = std::move(levels_json);
+  handoff::condition_abi::condition_text = out.dump(-1, ' ', false, Json::error_handler_t::replace);
   return handoff::condition_abi::text_result(0);
 }
 

@@ -19,14 +19,17 @@
 
 #include "condition/standalone.h"
 #include "core/contract.h"
-#include "export/definition.h"
+#include "export/graph_definition.h"
 #include "graph/handoff_graph.h"
+#include "router_json.h"
+#define HANDOFF_ABI_JSON handoff::router_json::Value
 #include "condition_abi.h"  // compiling standalone conditions, a node's text levels
 #include "transfer.h"
 
 namespace {
 
-using handoff::condition::Json;
+// Answers are written, and definitions read, with the module's small JSON (router_json.h), not nlohmann.
+using Json = handoff::router_json::Value;
 using handoff::condition::Path;
 using handoff::condition::StandaloneCondition;
 using handoff::graph::EdgeError;
@@ -44,7 +47,7 @@ std::string_view text(std::uint32_t offset, std::uint32_t length) {
 
 // Stores `json` as the reply; returns its length in bytes.
 std::int32_t answer(const Json& json) {
-  reply = json.dump(-1, ' ', false, Json::error_handler_t::replace);
+  reply = json.dump();
   return static_cast<std::int32_t>(reply.size());
 }
 
@@ -74,7 +77,13 @@ Json paths_json(const std::vector<Path>& paths) {
   Json out = Json::array();
   for (const Path& path : paths) {
     Json steps = Json::array();
-    for (const auto& step : path.steps) steps.push_back(Json::array({step.is_index, step.key, static_cast<double>(step.index)}));
+    for (const auto& step : path.steps) {
+      Json described = Json::array();
+      described.push_back(step.is_index);
+      described.push_back(step.key);
+      described.push_back(static_cast<std::int64_t>(step.index));
+      steps.push_back(std::move(described));
+    }
     out.push_back(std::move(steps));
   }
   return out;
@@ -154,9 +163,11 @@ EMSCRIPTEN_KEEPALIVE std::int32_t hg_graph_out_edges(const HandoffGraph* g, std:
   if (valid_node(g, node)) {
     for (std::uint32_t index : g->out_edges(node)) {
       const auto& edge = g->edges()[index];
-      out.push_back({{"to", g->name(edge.to)},
-                     {"when", edge.condition ? Json(edge.condition->source()) : Json(nullptr)},
-                     {"description", edge.description}});
+      Json described = Json::object();
+      described["to"] = g->name(edge.to);
+      described["when"] = edge.condition ? Json(edge.condition->source()) : Json(nullptr);
+      described["description"] = edge.description;
+      out.push_back(std::move(described));
     }
   }
   return answer(out);
@@ -198,7 +209,7 @@ EMSCRIPTEN_KEEPALIVE std::int32_t hg_graph_explain(const HandoffGraph* g, std::u
   return answer(out);
 }
 
-EMSCRIPTEN_KEEPALIVE std::int32_t hg_graph_to_json(const HandoffGraph* g) { return answer(handoff::definition::to_json(*g)); }
+EMSCRIPTEN_KEEPALIVE std::int32_t hg_graph_to_json(const HandoffGraph* g) { return answer(handoff::definition::graph_to_json<Json>(*g)); }
 
 // Replaces `g` with the graph the definition text describes: 0, or the length of the problems'
 // JSON ([{ pointer, message }]) in the reply.
@@ -209,7 +220,7 @@ EMSCRIPTEN_KEEPALIVE std::int32_t hg_graph_load_json(HandoffGraph* g, std::uint3
   if (document.is_discarded()) {
     problems.push_back({"", "not valid JSON"});
   } else {
-    auto loaded = handoff::definition::graph_from_json(document);
+    auto loaded = handoff::definition::graph_from_json_of(document);
     if (loaded) {
       *g = std::move(loaded.value());
       return 0;
@@ -217,7 +228,12 @@ EMSCRIPTEN_KEEPALIVE std::int32_t hg_graph_load_json(HandoffGraph* g, std::uint3
     problems = loaded.error();
   }
   Json out = Json::array();
-  for (const auto& p : problems) out.push_back({{"pointer", p.pointer}, {"message", p.message}});
+  for (const auto& p : problems) {
+    Json problem = Json::object();
+    problem["pointer"] = p.pointer;
+    problem["message"] = p.message;
+    out.push_back(std::move(problem));
+  }
   return answer(out);
 }
 

@@ -9,18 +9,53 @@
 
 namespace handoff::condition::unicode {
 
-struct CodePointRange {
-  char32_t first;
-  char32_t last;
+// Sorted, disjoint ranges of code points, packed by scripts/gen_unicode_tables.py: per range, two
+// LEB128 numbers (the gap from the end of the previous range, the length less one), with a
+// checkpoint every kStride ranges that restarts the gaps from its first code point.
+inline constexpr std::size_t kStride = 16;
+
+struct Checkpoint {
+  char32_t first;         // the first code point of range kStride × i
+  std::uint16_t offset;   // where that range starts in the data
+};
+
+struct PackedRanges {
+  const unsigned char* data;
+  const Checkpoint* checkpoints;
+  std::size_t checkpoint_count;
+  std::size_t count;  // ranges
 };
 
 #include "condition/unicode_tables.inc"
 
-template <std::size_t N>
-bool in_ranges(const CodePointRange (&ranges)[N], char32_t c) {
-  const CodePointRange* it =
-      std::upper_bound(ranges, ranges + N, c, [](char32_t v, const CodePointRange& r) { return v < r.first; });
-  return it != ranges && c <= (it - 1)->last;
+inline char32_t read_leb128(const unsigned char*& p) {
+  char32_t value = 0;
+  for (int shift = 0;; shift += 7) {
+    unsigned char byte = *p++;
+    value |= static_cast<char32_t>(byte & 0x7F) << shift;
+    if ((byte & 0x80) == 0) return value;
+  }
+}
+
+// Binary search over the checkpoints, then at most kStride ranges decoded.
+inline bool in_ranges(const PackedRanges& ranges, char32_t c) {
+  const Checkpoint* begin = ranges.checkpoints;
+  const Checkpoint* it = std::upper_bound(begin, begin + ranges.checkpoint_count, c,
+                                          [](char32_t v, const Checkpoint& k) { return v < k.first; });
+  if (it == begin) return false;
+  --it;
+  std::size_t index = static_cast<std::size_t>(it - begin) * kStride;
+  const std::size_t end = std::min(index + kStride, ranges.count);
+  const unsigned char* p = ranges.data + it->offset;
+  char32_t next = it->first;  // one past the previous range
+  for (; index < end; ++index) {
+    char32_t first = next + read_leb128(p);
+    if (c < first) return false;
+    char32_t last = first + read_leb128(p);
+    if (c <= last) return true;
+    next = last + 1;
+  }
+  return false;
 }
 
 inline bool is_ascii_letter(char32_t c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }

@@ -11,14 +11,13 @@
 
 #include "condition/json_state.h"
 #include "core/expected.h"
+#include "export/graph_definition.h"
 #include "export/reader.h"
 #include "graph/handoff_graph.h"
 #include "machine/machine.h"
 
 namespace handoff::definition {
 
-inline constexpr const char* kGraphFormat = "handoff-graph";
-inline constexpr int kGraphVersion = 1;
 inline constexpr const char* kMachineFormat = "handoff-graph/state-machine";
 inline constexpr int kMachineVersion = 1;
 

@@ -1,6 +1,8 @@
 // Reading a definition document: typed members, with one problem per fault at its JSON pointer
 // (RFC 6901). Shared by the graph, state machine and swarm loaders, so that every definition
-// format reports faults the same way.
+// format reports faults the same way. A template over the JSON type: the routing module
+// (wasm/router.cpp) reads graph definitions with its own small JSON value (wasm/router_json.h)
+// instead of nlohmann's, which was a third of its size; everything else uses `Reader`.
 #pragma once
 
 #include <cstdint>
@@ -21,9 +23,10 @@ struct Problem {
 
 using handoff::pointer_token;
 
-class Reader {
+template <class JsonType>
+class BasicReader {
  public:
-  using Json = condition::Json;
+  using Json = JsonType;
 
   std::vector<Problem> problems;
 
@@ -49,7 +52,7 @@ class Reader {
       if (!(it->is_null() && !required)) problem(pointer + "/" + key, "expected a string");
       return nullptr;
     }
-    return &it->get_ref<const std::string&>();
+    return &it->template get_ref<const std::string&>();
   }
 
   std::optional<bool> boolean(const Json& object, const std::string& pointer, const char* key) {
@@ -59,7 +62,7 @@ class Reader {
       problem(pointer + "/" + key, "expected true or false");
       return std::nullopt;
     }
-    return it->get<bool>();
+    return it->template get<bool>();
   }
 
   // The `format` and `version` members every definition starts with.
@@ -70,7 +73,7 @@ class Reader {
     auto it = document.find("version");
     if (it == document.end()) {
       problem("/version", "required");
-    } else if (!it->is_number_integer() || it->get<std::int64_t>() != version) {
+    } else if (!it->is_number_integer() || it->template get<std::int64_t>() != version) {
       // Arrays and objects are named by kind: they may nest deeper than printing could go.
       std::string shown = it->is_array() ? "an array" : it->is_object() ? "an object" : it->dump(-1, ' ', false, Json::error_handler_t::replace);
       problem("/version", "unsupported version " + shown + " (this library reads version " + std::to_string(version) + ")");
@@ -81,12 +84,14 @@ class Reader {
   std::optional<std::uint32_t> count(const Json& object, const std::string& pointer, const char* key) {
     auto it = object.find(key);
     if (it == object.end()) return std::nullopt;
-    if (!it->is_number_integer() || it->get<std::int64_t>() < 0 || it->get<std::int64_t>() > 1'000'000) {
+    if (!it->is_number_integer() || it->template get<std::int64_t>() < 0 || it->template get<std::int64_t>() > 1'000'000) {
       problem(pointer + "/" + key, "expected an integer from 0 to 1000000");
       return std::nullopt;
     }
-    return it->get<std::uint32_t>();
+    return it->template get<std::uint32_t>();
   }
 };
+
+using Reader = BasicReader<condition::Json>;
 
 }  // namespace handoff::definition

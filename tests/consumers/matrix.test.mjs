@@ -4,8 +4,11 @@
 // setups, each with TypeScript 5.9 and 7), esbuild Node bundles, and in Chromium, under
 // script-src 'self' 'wasm-unsafe-eval': Vite (build and dev), webpack 5, esbuild (with and
 // without its file loader), Rollup, Parcel (also with handoff-graph/inline), a module Web Worker,
-// an import-map page and handoff-graph/inline; handoff-graph/router in Node ESM and Vite. Each routes the README's triage example
-// (shared/triage.mjs) and must give its answer.
+// an import-map page and handoff-graph/inline. handoff-graph/router runs in every one of them
+// that can hold it (all but the two handoff-graph/inline consumers: inline is the full module):
+// the TypeScript setups compile and run router.ts beside main.ts, and the others have a router
+// consumer of their own. Each routes the README's triage example (shared/triage.mjs) and must
+// give its answer.
 //
 // Adding a consumer is one entry in CONSUMERS (and a fixture folder). Figures (gzipped JS + wasm,
 // time from process start or navigation to the first route) are printed as diagnostics and
@@ -70,29 +73,32 @@ const relative = (project, files) => files.map((f) => path.relative(project, f).
 /** A TypeScript setup compiled by one TypeScript, then run by Node. */
 function typescript(fixture, compiler, label) {
   return {
-    name: `TypeScript ${label}, ${compiler === 'tsc-5' ? 'TS 5.9' : 'TS 7'}`,
+    name: `TypeScript ${label}, ${compiler === 'tsc-5' ? 'TS 5.9' : 'TS 7'} (handoff-graph and handoff-graph/router)`,
     fixture,
     async run({ project }) {
       const outDir = `out-${compiler}`;
       const buildMs = await timed(() => runTool(compiler, ['-p', '.', '--outDir', outDir], { cwd: project }));
       const out = await runNode(project, [`${outDir}/main.js`]);
+      // handoff-graph/router in the same setup (router.ts, compiled with main.ts).
+      const router = await runNode(project, [`${outDir}/router.js`]);
+      assert.deepEqual(router.routes, EXPECTED, 'handoff-graph/router (router.ts)');
       return { out, firstRouteMs: out.firstRouteMs, buildMs };
     },
   };
 }
 
-/** `parcel build index.html` in the project, then the page in Chromium. */
-async function parcel(ctx) {
+/** `parcel build <page>` in the project, then the page in Chromium. */
+async function parcel(ctx, { page = 'index.html', distDir = 'dist' } = {}) {
   const buildMs = await timed(() => runTool('parcel', [
-    'build', 'index.html', '--dist-dir', 'dist', '--public-url', './', '--no-cache', '--cache-dir', '.parcel-cache',
+    'build', page, '--dist-dir', distDir, '--public-url', './', '--no-cache', '--cache-dir', '.parcel-cache',
     '--no-autoinstall', '--no-source-maps', '--log-level', 'warn',
   ], { cwd: ctx.project }));
   // Parcel 2 writes an inline import map when a bundle references assets through
   // `new URL(…, import.meta.url)`: a page under a CSP without 'unsafe-inline' must allow it by
   // hash, as with any inline import map.
-  const html = await readFile(path.join(ctx.project, 'dist/index.html'), 'utf8');
+  const html = await readFile(path.join(ctx.project, distDir, page), 'utf8');
   const hashes = hashesOfInlineScripts(html);
-  const result = await runInChromium(ctx, path.join(ctx.project, 'dist'), 'index.html', { csp: `${STRICT}${hashes}` });
+  const result = await runInChromium(ctx, path.join(ctx.project, distDir), page, { csp: `${STRICT}${hashes}` });
   return { ...result, buildMs, note: hashes === '' ? undefined : 'its inline import map allowed by hash' };
 }
 
@@ -336,7 +342,128 @@ const CONSUMERS = [
       return result;
     },
   },
+  // handoff-graph/router in each consumer that can hold it: the routing module, never the full one.
+  {
+    name: "Vite dev server, handoff-graph/router (optimizeDeps.exclude: ['handoff-graph'])",
+    fixture: 'vite-router',
+    async run(ctx) {
+      const { createServer } = await import(path.join(repo, 'node_modules/vite/dist/node/index.js'));
+      const server = await createServer({
+        root: ctx.project, configFile: false, logLevel: 'error', clearScreen: false, optimizeDeps: { exclude: ['handoff-graph'] },
+        server: { host: '127.0.0.1', port: 0, hmr: false },
+      });
+      await server.listen();
+      let run;
+      try {
+        run = await runPage((await ctx.browser()).context, server.resolvedUrls.local[0], { timeout: 30_000 });
+      } finally {
+        await server.close();
+      }
+      assert.deepEqual(problems(run), []);
+      assert.equal(run.outcome.ok, true, run.outcome.error);
+      const wasm = run.responses.filter((r) => new URL(r.url).pathname.endsWith('.wasm')).map((r) => new URL(r.url).pathname);
+      assert.deepEqual(wasm.map((p) => p.split('/').at(-1)), ['handoff-graph-router.wasm'], 'the routing module, not the full one');
+      return { out: run.outcome.value, firstRouteMs: run.outcome.value.firstRouteMs };
+    },
+  },
+  {
+    name: 'Node CJS, handoff-graph/router (require, then import)',
+    fixture: 'node-cjs',
+    async run({ project }) {
+      const out = await runNode(project, ['router.cjs']);
+      assert.equal(out.resolved, path.join(project, 'node_modules/handoff-graph/js/router-require.cjs'));
+      assert.deepEqual(out.routesThroughImport, EXPECTED, 'import() routes without an init() of its own');
+      assert.equal(out.sameInit, true, 'require and import share init');
+      assert.equal(out.errorsInstanceofAcross, true, 'an import() error is instanceof the required class');
+      return { out, firstRouteMs: out.firstRouteMs };
+    },
+  },
+  {
+    name: 'Node worker_threads, handoff-graph/router',
+    fixture: 'worker-threads',
+    async run({ project }) {
+      const out = await runNode(project, ['router-main.mjs']);
+      assert.deepEqual(out.worker.routes, EXPECTED, 'the worker routes');
+      return { out, firstRouteMs: out.firstRouteMs };
+    },
+  },
+  ...['esm', 'cjs'].map((format) => ({
+    name: `esbuild Node bundle (${format === 'esm' ? 'ESM' : 'CommonJS'}) of handoff-graph/router, .wasm beside it`,
+    fixture: 'esbuild-node',
+    async run({ project }) {
+      const bundle = `deploy-router/router.${format === 'esm' ? 'mjs' : 'cjs'}`;
+      const buildMs = await timed(() =>
+        runTool('esbuild', ['router.mjs', '--bundle', '--platform=node', `--format=${format}`, `--outfile=${bundle}`, '--log-level=error'], { cwd: project }));
+      const missing = await runNode(project, [bundle]);
+      assert.match(missing.initError ?? '', /deploy-router[\\/]handoff-graph-router\.wasm \(ENOENT\)/);
+      await copyFile(path.join(project, 'node_modules/handoff-graph/dist/handoff-graph-router.wasm'), path.join(project, 'deploy-router/handoff-graph-router.wasm'));
+      const out = await runNode(project, [bundle]);
+      return { out, firstRouteMs: out.firstRouteMs, buildMs, size: await sizes(await filesUnder(path.join(project, 'deploy-router'), /\.(mjs|cjs|wasm)$/)) };
+    },
+  })),
+  {
+    name: 'webpack 5, handoff-graph/router (no configuration for it)',
+    fixture: 'webpack',
+    async run(ctx) {
+      const buildMs = await timed(() => runTool('node', ['build.mjs', './webpack.router.config.mjs'], { cwd: ctx.project }));
+      return { ...await routerOnly(ctx, await runInChromium(ctx, ctx.project, 'router.html')), buildMs };
+    },
+  },
+  {
+    name: 'esbuild browser bundle (--loader:.wasm=file), handoff-graph/router',
+    fixture: 'esbuild-browser',
+    async run(ctx) {
+      const buildMs = await timed(() => runTool('esbuild', ['router-main.mjs', '--bundle', '--format=esm', '--outdir=dist-router', '--loader:.wasm=file', '--log-level=warning'], { cwd: ctx.project }));
+      return { ...await routerOnly(ctx, await runInChromium(ctx, ctx.project, 'router.html')), buildMs };
+    },
+  },
+  {
+    name: 'Rollup (node-resolve + import-meta-assets), handoff-graph/router',
+    fixture: 'rollup',
+    async run(ctx) {
+      const buildMs = await timed(() => runTool('rollup', ['-c', 'rollup.router.config.mjs', '--silent'], { cwd: ctx.project }));
+      return { ...await routerOnly(ctx, await runInChromium(ctx, ctx.project, 'router.html')), buildMs };
+    },
+  },
+  {
+    name: 'Parcel (no configuration), handoff-graph/router',
+    fixture: 'parcel',
+    async run(ctx) {
+      return routerOnly(ctx, await parcel(ctx, { page: 'router.html', distDir: 'dist-router' }));
+    },
+  },
+  {
+    name: 'module Web Worker (unbundled), handoff-graph/router',
+    fixture: 'web-worker',
+    async run(ctx) {
+      const result = await routerOnly(ctx, await runInChromium(ctx, ctx.project, 'router.html'));
+      assert.ok(result.loaded.some((f) => f.endsWith('node_modules/handoff-graph/dist/handoff-graph-router.wasm')), 'the worker fetched the routing module beside the package');
+      return result;
+    },
+  },
+  {
+    name: 'import-map page (unbundled), handoff-graph/router',
+    fixture: 'import-map',
+    async run(ctx) {
+      const html = await readFile(path.join(ctx.project, 'router.html'), 'utf8');
+      const result = await routerOnly(ctx, await runInChromium(ctx, ctx.project, 'router.html', { csp: `${STRICT}${hashesOfInlineScripts(html)}` }));
+      assert.ok(result.loaded.some((f) => f.endsWith('node_modules/handoff-graph/js/router.js')), 'the import map mapped the routing entry');
+      return result;
+    },
+  },
 ];
+
+/**
+ * A page run that loaded one .wasm, the routing module (its bytes: bundlers may rename it), and
+ * so not the full one (asserted); returns the run.
+ */
+async function routerOnly(ctx, result) {
+  const wasm = result.loaded.filter((f) => f.endsWith('.wasm'));
+  assert.equal(wasm.length, 1, `one .wasm loaded: ${wasm.join(', ')}`);
+  const shipped = await readFile(path.join(ctx.project, 'node_modules/handoff-graph/dist/handoff-graph-router.wasm'));
+  assert.ok((await readFile(wasm[0])).equals(shipped), `${wasm[0]} is the routing module`);
+  return result;
+}
 
 /** " 'sha256-…'" for each inline <script> of an HTML page (what a CSP must list to allow them). */
 function hashesOfInlineScripts(html) {
