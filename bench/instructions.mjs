@@ -79,7 +79,19 @@ const GROUPS = [
   ['WebAssembly', /^wasm$/],
 ];
 
+// A child whose perf map another process deleted before the child could link it (in the seconds
+// node takes to start under valgrind) is run again.
 function run(engine, caseId, n, dir) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return runOnce(engine, caseId, n, dir);
+    } catch (error) {
+      if (attempt === 3 || !error.message.startsWith('no perf map')) throw error;
+    }
+  }
+}
+
+function runOnce(engine, caseId, n, dir) {
   // The child's pid (callgrind's %p) names its perf map, which the child also links into `dir`:
   // other processes on the machine write and delete perf-*.map files in /tmp at the same time.
   const prefix = `${engine}-${caseId}-${n}`;
@@ -97,7 +109,10 @@ function run(engine, caseId, n, dir) {
   }
   rmSync(join(dir, mapName), { force: true });
   rmSync(join('/tmp', mapName), { force: true });
-  if (symbols.length === 0) throw new Error(`no perf map for ${prefix}: JavaScript would be counted as WebAssembly`);
+  if (symbols.length === 0) {
+    rmSync(out, { force: true });
+    throw new Error(`no perf map for ${prefix}: JavaScript would be counted as WebAssembly`);
+  }
   symbols.sort((a, b) => a[0] - b[0]);
   const lookup = (address) => {
     let lo = 0;

@@ -215,7 +215,7 @@ function readersOf(paths) {
  * made once per node so that a route is one closure call away.
  */
 export function compileDecider(writer, readers, ids, fn, a, b) {
-  const generic = (state) => writer.call(state, readers, ids, fn, a, b);
+  const generic = (state) => writer.callWith(state, readers, ids, fn, a, b);
   if (readers.count !== 1 || readers.keys[0] === null) return generic;
   // One path of one key (`category == 'billing'`): read it here, write it with callOne. While an
   // outer call is reading (this one runs inside a getter), the generic path saves its cells.
@@ -246,7 +246,9 @@ export class StringIds extends Map {
   /** Appends `strings`, the table's next entries. */
   learn(strings) {
     for (const s of strings) {
-      this.set(s, this.size);
+      // Internalized, as string literals and property names are: a lookup of one of those then
+      // matches by pointer, and a miss against it needs no character comparison.
+      this.set(internalize(s), this.size);
       if (this.replacementFree && s.includes('\uFFFD')) this.replacementFree = false;
     }
   }
@@ -305,7 +307,11 @@ export class StateWriter {
    * so the outer answer does not change.
    */
   call(state, paths, ids, fn, a, b) {
-    const readers = readersOf(paths);
+    return this.callWith(state, readersOf(paths), ids, fn, a, b);
+  }
+
+  /** `call` with the paths' readers compiled already (compileDecider): no lookup per route. */
+  callWith(state, readers, ids, fn, a, b) {
     if (!this.busy) {
       this.busy = true;
       try {
