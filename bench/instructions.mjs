@@ -5,9 +5,9 @@
 // goals with (bench/route.mjs runs this with --instructions and stores the result).
 //
 // Method: the same loop is run twice under callgrind, N1 and N2 decisions after the same warm-up,
-// in `node --single-threaded` (no concurrent compiler or GC threads) with --perf-basic-prof (so
-// JIT-compiled functions have names); per decision = (count(N2) - count(N1)) / (N2 - N1), per
-// function, then grouped. Code that has no name in the perf map is WebAssembly (V8 does not list
+// in `node --single-threaded` (no concurrent compiler or GC threads; fixed hash and random seeds)
+// with --perf-basic-prof (so JIT-compiled functions have names); per decision =
+// (count(N2) - count(N1)) / (N2 - N1), per function, then grouped. Code that has no name in the perf map is WebAssembly (V8 does not list
 // wasm functions there).
 // Usage: node bench/instructions.mjs [--cases triage,escalation] [--engines route,router,cel,filtrex]
 //        [--json out.json]
@@ -96,6 +96,9 @@ function runOnce(engine, caseId, n, dir) {
   // other processes on the machine write and delete perf-*.map files in /tmp at the same time.
   const prefix = `${engine}-${caseId}-${n}`;
   execFileSync('valgrind', ['--tool=callgrind', `--callgrind-out-file=${join(dir, `${prefix}.%p.callgrind`)}`, process.execPath, '--single-threaded', '--perf-basic-prof',
+    // Fixed seeds: V8 hashes strings (Map lookups, property lookups) with a random seed per process,
+    // which moved route()'s count by up to 7% from one run to the next.
+    '--hash-seed=1', '--random-seed=1',
     join(here, 'instructions.mjs'), '--child', engine, caseId, String(n)], { stdio: 'ignore', cwd: dir });  // V8 writes isolate-*.log there
   const outName = readdirSync(dir).find((f) => f.startsWith(`${prefix}.`) && f.endsWith('.callgrind'));
   const out = join(dir, outName);
