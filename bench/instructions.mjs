@@ -5,9 +5,9 @@
 // goals with (bench/route.mjs runs this with --instructions and stores the result).
 //
 // Method: the same loop is run twice under callgrind, N1 and N2 decisions after the same warm-up,
-// in `node --single-threaded` (no concurrent compiler or GC threads) with --perf-basic-prof (so
-// JIT-compiled functions have names); per decision = (count(N2) - count(N1)) / (N2 - N1), per
-// function, then grouped. Code that has no name in the perf map is WebAssembly (V8 does not list
+// in `node --single-threaded` (no concurrent compiler or GC threads; fixed hash and random seeds)
+// with --perf-basic-prof (so JIT-compiled functions have names); per decision =
+// (count(N2) - count(N1)) / (N2 - N1), per function, then grouped. Code that has no name in the perf map is WebAssembly (V8 does not list
 // wasm functions there).
 // Case `compile`: instructions per compile of the escalation rule (engines route and cel), a tenth
 // as many iterations as decisions.
@@ -15,7 +15,7 @@
 //        [--json out.json]
 //        node bench/instructions.mjs --child <engine> <case> <n>     (what callgrind runs)
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +25,14 @@ const WARM_UP = 200_000;
 
 if (args[0] === '--child') {
   const [, engine, caseId, n] = args;
+  // A second name for this process's perf map, in the parent's directory (the cwd): other
+  // processes on the machine delete perf-*.map files in /tmp they did not make, and a hard link
+  // keeps the file (which V8 goes on writing) whatever happens to its name there.
+  try {
+    linkSync(`/tmp/perf-${process.pid}.map`, `perf-${process.pid}.map`);
+  } catch {
+    // no perf map (not run with --perf-basic-prof): nothing to name
+  }
   const { parse: celParse } = await import('@marcbachmann/cel-js');
   const { compileExpression } = await import('filtrex');
   // 'router': route() on handoff-graph/router, the routing module (a process holds one runtime).
@@ -90,19 +98,42 @@ const GROUPS = [
   ['WebAssembly', /^wasm$/],
 ];
 
+// A child whose perf map another process deleted before the child could link it (in the seconds
+// node takes to start under valgrind) is run again.
 function run(engine, caseId, n, dir) {
-  const out = join(dir, `${engine}-${caseId}-${n}.callgrind`);
-  const before = new Set(readdirSync('/tmp').filter((f) => f.startsWith('perf-')));
-  execFileSync('valgrind', ['--tool=callgrind', `--callgrind-out-file=${out}`, process.execPath, '--single-threaded', '--perf-basic-prof',
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return runOnce(engine, caseId, n, dir);
+    } catch (error) {
+      if (attempt === 3 || !error.message.startsWith('no perf map')) throw error;
+    }
+  }
+}
+
+function runOnce(engine, caseId, n, dir) {
+  // The child's pid (callgrind's %p) names its perf map, which the child also links into `dir`:
+  // other processes on the machine write and delete perf-*.map files in /tmp at the same time.
+  const prefix = `${engine}-${caseId}-${n}`;
+  execFileSync('valgrind', ['--tool=callgrind', `--callgrind-out-file=${join(dir, `${prefix}.%p.callgrind`)}`, process.execPath, '--single-threaded', '--perf-basic-prof',
+    // Fixed seeds: V8 hashes strings (Map lookups, property lookups) with a random seed per process,
+    // which moved route()'s count by up to 7% from one run to the next.
+    '--hash-seed=1', '--random-seed=1',
     join(here, 'instructions.mjs'), '--child', engine, caseId, String(n)], { stdio: 'ignore', cwd: dir });  // V8 writes isolate-*.log there
-  const maps = readdirSync('/tmp').filter((f) => f.startsWith('perf-') && !before.has(f));
+  const outName = readdirSync(dir).find((f) => f.startsWith(`${prefix}.`) && f.endsWith('.callgrind'));
+  const out = join(dir, outName);
+  const mapName = `perf-${outName.slice(prefix.length + 1, -'.callgrind'.length)}.map`;
   const symbols = [];
-  for (const file of maps) {
-    for (const line of readFileSync(join('/tmp', file), 'utf8').split('\n')) {
+  if (existsSync(join(dir, mapName))) {
+    for (const line of readFileSync(join(dir, mapName), 'utf8').split('\n')) {
       const [at, size, ...name] = line.split(' ');
       if (name.length) symbols.push([parseInt(at, 16), parseInt(size, 16), name.join(' ')]);
     }
-    rmSync(join('/tmp', file), { force: true });
+  }
+  rmSync(join(dir, mapName), { force: true });
+  rmSync(join('/tmp', mapName), { force: true });
+  if (symbols.length === 0) {
+    rmSync(out, { force: true });
+    throw new Error(`no perf map for ${prefix}: JavaScript would be counted as WebAssembly`);
   }
   symbols.sort((a, b) => a[0] - b[0]);
   const lookup = (address) => {

@@ -6,7 +6,7 @@ import { exportOf } from './export.js';
 import { adopt, disposable, disposedError, inspectSymbol, release } from './lifetime.js';
 import { checkOptions, edgeArguments, requireArguments } from './options.js';
 import {
-  PathReaders, StandaloneHandle, compileDecider, compileStandalone, describeStandalone, nodeTextLevels,
+  PathReaders, StandaloneHandle, StringIds, compileDecider, compileStandalone, describeStandalone, nodeTextLevels,
 } from './marshal.js';
 import { requireRuntime } from './runtime.js';
 import { describe, wellFormed } from './text.js';
@@ -50,16 +50,10 @@ class RouteCache extends Map {
   }
 }
 
-// Maps the strings a core string table knows to their ids: marshalled state strings equal to
-// one of them travel as an integer.
-function learnStrings(ids, strings) {
-  for (const s of strings) ids.set(s, ids.size);
-}
-
 export class HandoffGraph {
   #native;
   #address;
-  #ids = new Map();
+  #ids = new StringIds();
   // node id → { id, paths, targets, decide }: what route() needs, built on first use, dropped when
   // the node gains an edge.
   #routes = new RouteCache();
@@ -78,7 +72,7 @@ export class HandoffGraph {
     this.#address = native.address();
     this.#routes.clear();
     this.#ids.clear();
-    learnStrings(this.#ids, native.stringsSince(0));
+    this.#ids.learn(native.stringsSince(0));
     adopt(this, native);
   }
 
@@ -122,7 +116,7 @@ export class HandoffGraph {
       throw new TypeError(`addEdge(${JSON.stringify(from)}, ${JSON.stringify(to)}): ${error.message}`);
     }
     this.#routes.delete(from);
-    learnStrings(this.#ids, native.stringsSince(this.#ids.size));
+    this.#ids.learn(native.stringsSince(this.#ids.size));
     return this;
   }
 
@@ -260,7 +254,7 @@ disposable(HandoffGraph);
 export class Condition {
   #native;
   #address;
-  #ids = null;  // the interned strings' ids, learnt with the paths on first use
+  #ids = null;  // the interned strings' ids (StringIds), learnt with the paths on first use
   #source;
   #pathTexts = null;
   #decide = null;
@@ -289,8 +283,8 @@ export class Condition {
     const runtime = requireRuntime();
     const { paths, texts, strings, levels } = describeStandalone(runtime.module, this.#address);
     this.#pathTexts = Object.freeze(texts);
-    this.#ids = new Map();
-    learnStrings(this.#ids, strings);
+    this.#ids = new StringIds();
+    this.#ids.learn(strings);
     this.#decide = compileDecider(runtime.writer, new PathReaders(paths, levels), this.#ids, runtime.evaluate, this.#address);
   }
 

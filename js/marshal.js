@@ -44,6 +44,37 @@ function readMember(object, key) {
   }
 }
 
+/** readMember for an element of an array, at a property load of its own (see readKeyAt). */
+function readElement(array, i) {
+  if (!isEnumerable.call(array, i < INDEX_NAMES.length ? INDEX_NAMES[i] : i)) return MISSING;
+  try {
+    return array[i];
+  } catch (error) {
+    const descriptor = Reflect.getOwnPropertyDescriptor(array, i);
+    if (descriptor !== undefined && typeof descriptor.get === 'function') return null;
+    throw error;
+  }
+}
+
+// Own enumerable key `key` of `object` (not an array), or null; the caller catches. A property
+// load's inline cache belongs to its place in the code: one load reading every slot's key sees
+// many keys and goes megamorphic (a hash probe per read), so the load is chosen by the path's
+// slot, and in a node routed often each sees the one key of its slot (a shape check and a load).
+function readKeyAt(slot, object, key) {
+  if (isArray(object) || !isEnumerable.call(object, key)) return null;
+  switch (slot) {
+    case 0: return object[key];
+    case 1: return object[key];
+    case 2: return object[key];
+    case 3: return object[key];
+    case 4: return object[key];
+    case 5: return object[key];
+    case 6: return object[key];
+    case 7: return object[key];
+    default: return object[key];
+  }
+}
+
 /**
  * The value at `steps` (from the core: [isIndex, key, index] each) in `state`, or null. Missing
  * keys, indexes out of range, steps through non-containers and anything that throws (a getter or
@@ -105,6 +136,38 @@ export function compilePath(steps) {
       }
     };
   }
+  if (n === 2 && !isIndex[0] && !isIndex[1]) {
+    // `user.tier`: two keys, two loads of their own (see readKeyAt).
+    const [outer, inner] = keys;
+    return (state) => {
+      if (typeof state !== 'object' || state === null) return null;
+      try {
+        if (isArray(state) || !isEnumerable.call(state, outer)) return null;
+        const value = state[outer];
+        if (typeof value !== 'object' || value === null || isArray(value) || !isEnumerable.call(value, inner)) return null;
+        return value[inner];
+      } catch {
+        return null;
+      }
+    };
+  }
+  if (!isIndex.includes(true)) {
+    // A path of keys only (`user.tier`): step() without its array-index branch.
+    return (state) => {
+      let value = state;
+      try {
+        for (let s = 0; s < n; s++) {
+          if (typeof value !== 'object' || value === null || isArray(value)) return null;
+          const key = keys[s];
+          if (!isEnumerable.call(value, key)) return null;
+          value = value[key];
+        }
+      } catch {
+        return null;
+      }
+      return value;
+    };
+  }
   return (state) => {
     let value = state;
     try {
@@ -152,7 +215,7 @@ function readersOf(paths) {
  * made once per node so that a route is one closure call away.
  */
 export function compileDecider(writer, readers, ids, fn, a, b) {
-  const generic = (state) => writer.call(state, readers, ids, fn, a, b);
+  const generic = (state) => writer.callWith(state, readers, ids, fn, a, b);
   if (readers.count !== 1 || readers.keys[0] === null) return generic;
   // One path of one key (`category == 'billing'`): read it here, write it with callOne. While an
   // outer call is reading (this one runs inside a getter), the generic path saves its cells.
@@ -171,6 +234,31 @@ export function compileDecider(writer, readers, ids, fn, a, b) {
   };
 }
 
+/**
+ * The strings a core string table knows → their ids (marshalled state strings equal to one of them
+ * travel as an integer), learnt in the table's order. Also whether any of them holds U+FFFD: while
+ * none does, a state string with lone surrogates (read as U+FFFD) equals none of them either, so
+ * the writer need not test unknown strings for lone surrogates.
+ */
+export class StringIds extends Map {
+  replacementFree = true;
+
+  /** Appends `strings`, the table's next entries. */
+  learn(strings) {
+    for (const s of strings) {
+      // Internalized, as string literals and property names are: a lookup of one of those then
+      // matches by pointer, and a miss against it needs no character comparison.
+      this.set(internalize(s), this.size);
+      if (this.replacementFree && s.includes('\uFFFD')) this.replacementFree = false;
+    }
+  }
+
+  clear() {
+    super.clear();
+    this.replacementFree = true;
+  }
+}
+
 export class StateWriter {
   /**
    * @param {object} exports `reserve(cells, bytes, slots)` → header pointer, and `memory()`.
@@ -185,6 +273,7 @@ export class StateWriter {
     this.slotCount = 0;
     this.busy = false;
     this.ids = null;
+    this.replacementFree = false;  // of `ids`: no string it holds contains U+FFFD
     this.textLevel = TEXT_ALL;  // of the path being written
     this.reserve(256, 4096, 64);
   }
@@ -218,7 +307,11 @@ export class StateWriter {
    * so the outer answer does not change.
    */
   call(state, paths, ids, fn, a, b) {
-    const readers = readersOf(paths);
+    return this.callWith(state, readersOf(paths), ids, fn, a, b);
+  }
+
+  /** `call` with the paths' readers compiled already (compileDecider): no lookup per route. */
+  callWith(state, readers, ids, fn, a, b) {
     if (!this.busy) {
       this.busy = true;
       try {
@@ -242,7 +335,7 @@ export class StateWriter {
     return {
       counters: {
         cells, bytes, exhausted: this.exhausted, work: this.work, slotStart: this.slotStart, ids: this.ids, slotCount,
-        textLevel: this.textLevel,
+        textLevel: this.textLevel, replacementFree: this.replacementFree,
       },
       cellWords: this.u32.slice(this.cellWords, this.cellWords + cells * CELL_WORDS),
       bytes: this.u8.slice(this.bytesBase, this.bytesBase + bytes),
@@ -273,6 +366,7 @@ export class StateWriter {
     this.exhausted = false;
     this.work = 0;
     if (this.ids !== ids) this.ids = ids;  // a pointer store costs a write barrier
+    this.replacementFree = ids.replacementFree === true;
     this.slotCount = count;
     const { keys, read, levels } = readers;
     const plain = typeof state === 'object' && state !== null;
@@ -286,7 +380,7 @@ export class StateWriter {
       } else if (plain) {
         // read[i] inlined for a one-key path, the commonest case by far.
         try {
-          if (!isArray(state) && isEnumerable.call(state, key)) v = state[key];
+          v = readKeyAt(i, state, key);
         } catch {
           v = null;
         }
@@ -309,6 +403,7 @@ export class StateWriter {
       this.exhausted = false;
       this.work = 0;
       if (this.ids !== ids) this.ids = ids;  // a pointer store costs a write barrier
+      this.replacementFree = ids.replacementFree === true;
       this.slotCount = 1;
       this.slot(0, v, ids, readers.levels[0]);
       return fn(a, b, this.cells);
@@ -330,7 +425,7 @@ export class StateWriter {
         const id = ids.get(v);
         this.work++;
         if (id === undefined) {
-          if (level < TEXT_TOP && v.isWellFormed()) {
+          if (level < TEXT_TOP && (this.replacementFree || v.isWellFormed())) {
             // unknownString's first case, here: the commonest unknown string, known to be none.
             u32[w + KIND] = KIND_STRING;
             u32[w + A] = UNSENT;
@@ -400,16 +495,26 @@ export class StateWriter {
       this.cell(KIND_STRING, id);
       return;
     }
-    this.unknownString(s, this.textLevel === TEXT_ALL || (depth === 0 && this.textLevel === TEXT_TOP));
+    const sendText = this.textLevel === TEXT_ALL || (depth === 0 && this.textLevel === TEXT_TOP);
+    if (!sendText && (this.replacementFree || s.isWellFormed())) {
+      // unknownString's first case, here: the commonest unknown string, known to be none.
+      const index = this.cell(KIND_STRING, UNSENT);
+      const w = this.cellWords + index * CELL_WORDS;
+      this.u32[w + W0] = 0;
+      this.u32[w + W1] = s.length;
+      return;
+    }
+    this.unknownString(s, sendText);
   }
 
   // A string the map does not hold. A well-formed one is no string the core knows, and the cell
   // says so; unless `sendText`, it then goes without its bytes (no comparison will read them).
   // One with lone surrogates may still equal a known string once they become U+FFFD (as the
-  // spec says they read), so its bytes go and the core looks it up.
+  // spec says they read), so its bytes go and the core looks it up; unless no known string holds
+  // U+FFFD (`replacementFree`, from StringIds), when it cannot equal any either.
   unknownString(s, sendText) {
     const index = this.cell(KIND_STRING, NO_ID);
-    if (!sendText && s.isWellFormed()) {
+    if (!sendText && (this.replacementFree || s.isWellFormed())) {
       const w = this.cellWords + index * CELL_WORDS;
       this.u32[w + A] = UNSENT;
       this.u32[w + W0] = 0;
@@ -460,7 +565,7 @@ export class StateWriter {
       let members = 0;
       for (let i = 0; i < count && !this.exhausted; i++) {
         if (array) {
-          const element = readMember(v, i);
+          const element = readElement(v, i);
           this.value(element === MISSING ? null : element, depth + 1);
         } else {
           const key = keys[i];
