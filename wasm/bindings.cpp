@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "condition/standalone.h"
@@ -39,6 +40,13 @@ using handoff::graph::HandoffGraph;
 using handoff::graph::NodeId;
 
 using handoff::raw_exports::transfer_slots;
+
+// JSON text to a value (discarded when it is not JSON), always through a string_view: the core
+// parses string_views, and nlohmann instantiates its whole parser once per input type (about 8 KB
+// of the module for a second one, issue 21).
+handoff::condition::Json parse_json(std::string_view text) {
+  return handoff::condition::Json::parse(text, nullptr, /*allow_exceptions=*/false);
+}
 
 // ---------------------------------------------------------------------------------------------
 // Translations of core values to JS values.
@@ -156,7 +164,7 @@ std::string graph_to_json(const HandoffGraph& g) {
 template <class Load, class Adopt>
 val load_definition(const std::string& text, Load from_json, Adopt adopt) {
   std::vector<handoff::definition::Problem> problems;
-  auto document = handoff::condition::Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  auto document = parse_json(text);
   if (document.is_discarded()) {
     problems.push_back({"", "not valid JSON"});
   } else {
@@ -225,7 +233,7 @@ std::string swarm_to_json(const SwarmHolder& holder) { return dump(holder.swarm-
 // Runs `fn(session core)` on the JSON session text; { error } or fn's JSON with { session }.
 template <class Fn>
 std::string with_session(const SwarmHolder& holder, const std::string& session_text, Fn fn) {
-  auto parsed = handoff::condition::Json::parse(session_text, nullptr, /*allow_exceptions=*/false);
+  auto parsed = parse_json(session_text);
   auto core = SessionCore::from_json(*holder.swarm, parsed);
   if (!core) return dump({{"error", core.error()}});
   handoff::condition::Json out = fn(core.value());
@@ -267,7 +275,7 @@ std::string swarm_apply_tool_call(const SwarmHolder& holder, const std::string& 
 
 // { result } or { error }: the tool result of an outcome the host holds.
 std::string swarm_tool_result(const SwarmHolder& holder, const std::string& outcome) {
-  auto parsed = handoff::condition::Json::parse(outcome, nullptr, /*allow_exceptions=*/false);
+  auto parsed = parse_json(outcome);
   auto text = handoff::swarm::tool_result_text(*holder.swarm, parsed);
   return dump(text ? handoff::condition::Json{{"result", text.value()}} : handoff::condition::Json{{"error", text.error()}});
 }
@@ -364,7 +372,7 @@ val machine_add_map(Machine& m, const std::string& name, const std::string& bran
 // toJSON()); `input` and `output` are [[key, path], ...] when given. null, or { code, message, pointer }.
 val machine_add_subgraph(Machine& m, const std::string& name, const std::string& child, bool has_input, val input, bool has_output,
                          val output) {
-  auto document = handoff::condition::Json::parse(child, nullptr, /*allow_exceptions=*/false);
+  auto document = parse_json(child);
   auto loaded = handoff::definition::machine_from_json(document);
   if (!loaded) {
     handoff::machine::Problem p{"bad-subgraph", "subgraph state '" + name + "': its machine does not load: " + handoff::definition::describe(loaded.error()),
@@ -538,7 +546,7 @@ val machine_options(const Machine& m) {
 
 // Replaces `e` with the execution a snapshot's JSON text describes; null, or why not.
 val execution_restore(Execution& e, Machine& m, const std::string& text) {
-  auto document = handoff::condition::Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  auto document = parse_json(text);
   auto restored = Execution::restore(m, document);
   if (!restored) return val(restored.error());
   e = std::move(restored.value());
@@ -554,7 +562,7 @@ std::string execution_snapshot(const Execution& e) {
 // Fills the task templates from the JSON text of the run's input variables: null, or
 // { missing: [[state, variable], ...] }, or { problem } (a value too deep or a task too long).
 val execution_bind_variables(Execution& e, const std::string& text) {
-  auto variables = handoff::condition::Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  auto variables = parse_json(text);
   auto bound = e.bind_variables(variables.is_discarded() ? handoff::condition::Json::object() : variables);
   if (bound) return val::null();
   val out = val::object();
