@@ -33,6 +33,16 @@ function bundled(entry) {
   return { bytes: bytes.length, gzip: gz(bytes) };
 }
 
+/** The full module's Emscripten glue (embind's runtime) minified alone, gzipped: its share of the JS. */
+function glue() {
+  const out = execFileSync(
+    path.join(root, 'node_modules/.bin/esbuild'),
+    ['dist/handoff-graph.mjs', '--minify', '--format=esm', '--log-level=error'],
+    { cwd: root, encoding: 'buffer', maxBuffer: 1 << 26 },
+  );
+  return { bytes: out.length, gzip: gz(out) };
+}
+
 const ENTRIES = [
   { name: 'handoff-graph/router', js: 'js/router.js', wasm: 'dist/handoff-graph-router.wasm', goal: 50 * 1024 },
   { name: 'handoff-graph (everything)', js: 'js/browser.js', wasm: 'dist/handoff-graph.wasm', goal: 120 * 1024 },
@@ -63,7 +73,7 @@ function routeNs(entry) {
  * The payload section of BENCHMARKS.md from the figures alone (`payload` of the bench JSON), so that
  * scripts/benchmarks-md.mjs can include it: `payloadMarkdown(d.payload)`.
  */
-export function payloadMarkdown({ entries, route, modules, quick = false, routerInit }) {
+export function payloadMarkdown({ entries, route, modules, glue: glueSize, quick = false, routerInit }) {
   const lines = [
     '## Payload (issue 21)',
     '',
@@ -73,6 +83,7 @@ export function payloadMarkdown({ entries, route, modules, quick = false, router
     '|---|---:|---:|---:|---:|',
     ...entries.map((e) => `| ${e.name} | ${kb(e.jsGzip)} | ${kb(e.wasmGzip)} (${kb(e.wasmBytes)} raw) | **${kb(e.totalGzip)}** | ${kb(e.goal)} ${e.totalGzip <= e.goal ? 'met' : 'not met'} |`),
     '',
+    ...(glueSize ? [`Of the whole package's JS, the Emscripten glue (embind's runtime, dist/handoff-graph.mjs) is ${kb(glueSize.gzip)} minified and gzipped alone (${kb(glueSize.bytes)} minified).`, ''] : []),
     `Triage route (3 edges, Node ${process.version}, median of 7 × ${quick ? '50k' : '200k'}): routing module ${route.router.toFixed(0)} ns, full module ${route.full.toFixed(0)} ns.`,
     '',
     ...(routerInit
@@ -112,6 +123,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
 
   const payload = {
     entries,
+    glue: glue(),
     route,
     quick,
     routerInit,

@@ -11,10 +11,10 @@
 #include <emscripten/bind.h>
 #include <emscripten/emscripten.h>
 #include <emscripten/val.h>
-#include <malloc.h>
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "condition/standalone.h"
@@ -27,7 +27,7 @@
 #include "machine/execution.h"
 #include "machine/machine.h"
 #include "condition_abi.h"
-#include "transfer.h"
+#include "raw_exports.h"
 
 namespace {
 
@@ -39,13 +39,13 @@ using handoff::graph::EdgeError;
 using handoff::graph::HandoffGraph;
 using handoff::graph::NodeId;
 
-// ---------------------------------------------------------------------------------------------
-// The transfer area (wasm/transfer.h): cells, string bytes and slot starts, grown on request.
-handoff::transfer::Area transfer;
+using handoff::raw_exports::transfer_slots;
 
-const handoff::condition::ValueRef* transfer_slots(const Interner& strings, std::uint32_t cell_count,
-                                                   std::size_t slot_count) {
-  return transfer.slot_values(strings, cell_count, slot_count);
+// JSON text to a value (discarded when it is not JSON), always through a string_view: the core
+// parses string_views, and nlohmann instantiates its whole parser once per input type (about 8 KB
+// of the module for a second one, issue 21).
+handoff::condition::Json parse_json(std::string_view text) {
+  return handoff::condition::Json::parse(text, nullptr, /*allow_exceptions=*/false);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -164,7 +164,7 @@ std::string graph_to_json(const HandoffGraph& g) {
 template <class Load, class Adopt>
 val load_definition(const std::string& text, Load from_json, Adopt adopt) {
   std::vector<handoff::definition::Problem> problems;
-  auto document = handoff::condition::Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  auto document = parse_json(text);
   if (document.is_discarded()) {
     problems.push_back({"", "not valid JSON"});
   } else {
@@ -233,7 +233,7 @@ std::string swarm_to_json(const SwarmHolder& holder) { return dump(holder.swarm-
 // Runs `fn(session core)` on the JSON session text; { error } or fn's JSON with { session }.
 template <class Fn>
 std::string with_session(const SwarmHolder& holder, const std::string& session_text, Fn fn) {
-  auto parsed = handoff::condition::Json::parse(session_text, nullptr, /*allow_exceptions=*/false);
+  auto parsed = parse_json(session_text);
   auto core = SessionCore::from_json(*holder.swarm, parsed);
   if (!core) return dump({{"error", core.error()}});
   handoff::condition::Json out = fn(core.value());
@@ -275,7 +275,7 @@ std::string swarm_apply_tool_call(const SwarmHolder& holder, const std::string& 
 
 // { result } or { error }: the tool result of an outcome the host holds.
 std::string swarm_tool_result(const SwarmHolder& holder, const std::string& outcome) {
-  auto parsed = handoff::condition::Json::parse(outcome, nullptr, /*allow_exceptions=*/false);
+  auto parsed = parse_json(outcome);
   auto text = handoff::swarm::tool_result_text(*holder.swarm, parsed);
   return dump(text ? handoff::condition::Json{{"result", text.value()}} : handoff::condition::Json{{"error", text.error()}});
 }
@@ -372,7 +372,7 @@ val machine_add_map(Machine& m, const std::string& name, const std::string& bran
 // toJSON()); `input` and `output` are [[key, path], ...] when given. null, or { code, message, pointer }.
 val machine_add_subgraph(Machine& m, const std::string& name, const std::string& child, bool has_input, val input, bool has_output,
                          val output) {
-  auto document = handoff::condition::Json::parse(child, nullptr, /*allow_exceptions=*/false);
+  auto document = parse_json(child);
   auto loaded = handoff::definition::machine_from_json(document);
   if (!loaded) {
     handoff::machine::Problem p{"bad-subgraph", "subgraph state '" + name + "': its machine does not load: " + handoff::definition::describe(loaded.error()),
@@ -546,7 +546,7 @@ val machine_options(const Machine& m) {
 
 // Replaces `e` with the execution a snapshot's JSON text describes; null, or why not.
 val execution_restore(Execution& e, Machine& m, const std::string& text) {
-  auto document = handoff::condition::Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  auto document = parse_json(text);
   auto restored = Execution::restore(m, document);
   if (!restored) return val(restored.error());
   e = std::move(restored.value());
@@ -562,7 +562,7 @@ std::string execution_snapshot(const Execution& e) {
 // Fills the task templates from the JSON text of the run's input variables: null, or
 // { missing: [[state, variable], ...] }, or { problem } (a value too deep or a task too long).
 val execution_bind_variables(Execution& e, const std::string& text) {
-  auto variables = handoff::condition::Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  auto variables = parse_json(text);
   auto bound = e.bind_variables(variables.is_discarded() ? handoff::condition::Json::object() : variables);
   if (bound) return val::null();
   val out = val::object();
@@ -626,129 +626,10 @@ val execution_unmatched_reads(const Execution& e) {
   return out;
 }
 
-// What the last hg_exec_* call did, read by JS through a view of memory (contract.h StepInfo).
-handoff::contract::StepInfo exec_info;
-
-// The fan-out step's branches as hg_exec_branches hands them out: a BranchesHeader, then records.
-std::vector<std::int32_t> branch_words;
-
 }  // namespace
 
-// ---------------------------------------------------------------------------------------------
-// Raw exports: the per-route path.
+// The raw exports (hg_route, hg_exec_*, ...) are in wasm/raw_exports.cpp, compiled for speed.
 
-extern "C" {
-
-// Makes room for at least the given numbers of cells, bytes and slots (contents are kept) and
-// returns the header describing where they are now. Growing may move them and grow memory.
-EMSCRIPTEN_KEEPALIVE const handoff::contract::TransferHeader* hg_transfer_reserve(std::uint32_t cells, std::uint32_t bytes,
-                                                                                    std::uint32_t slots) {
-  return transfer.reserve(cells, bytes, slots);
-}
-
-// The position of the first matching edge among `node`'s outgoing edges, or -1. A null graph
-// answers -1, which lets the loader make the first (export-resolving) call harmlessly.
-EMSCRIPTEN_KEEPALIVE std::int32_t hg_route(const HandoffGraph* graph, NodeId node, std::uint32_t cell_count) {
-  if (graph == nullptr) return -1;
-  return graph->route(node, transfer_slots(graph->strings(), cell_count, graph->route_paths(node).size()));
-}
-
-EMSCRIPTEN_KEEPALIVE std::int32_t hg_evaluate(const StandaloneCondition* condition, std::uint32_t cell_count) {
-  if (condition == nullptr || !condition->compiled()) return 0;
-  const auto& c = condition->condition();
-  return c.evaluate(transfer_slots(condition->strings(), cell_count, c.paths().size()));
-}
-
-EMSCRIPTEN_KEEPALIVE const handoff::contract::StepInfo* hg_exec_info() { return &exec_info; }
-
-// The fingerprint of src/core/contract.h this module was built with; init() compares it with
-// js/contract.js's, so a .wasm from another version fails loudly instead of misreading memory.
-EMSCRIPTEN_KEEPALIVE std::uint32_t hg_contract_fingerprint() { return handoff::contract::kFingerprint; }
-
-// Begins the next step of `execution`; exec_info then holds its step, state, visit and whether
-// revision feedback applies. Returns the state's index (or -1 for a null execution).
-EMSCRIPTEN_KEEPALIVE std::int32_t hg_exec_begin(Execution* execution) {
-  if (execution == nullptr || execution->status() != handoff::machine::Status::Ready) return -1;
-  std::uint32_t state = execution->begin_step();
-  exec_info = execution->step_info();
-  return static_cast<std::int32_t>(state);
-}
-
-// Routes the step begun, on the state JS marshalled; exec_info then holds the step's record.
-// Returns the new status.
-EMSCRIPTEN_KEEPALIVE std::int32_t hg_exec_complete(Execution* execution, std::uint32_t cell_count) {
-  if (execution == nullptr || execution->status() != handoff::machine::Status::InStep || !execution->joined()) return -1;
-  const Machine& m = execution->machine();
-  const auto& state = m.states()[execution->current_state()];
-  auto status = execution->complete_step(
-      transfer_slots(m.graph().strings(), cell_count, m.graph().route_paths(state.node).size()));
-  exec_info = execution->step_info();
-  return static_cast<std::int32_t>(status);
-}
-
-// The answer of the host function of the edge awaited (status AwaitingPredicate); exec_info then
-// holds the step's record (a yes) or the step under way (a no: JS marshals and completes again).
-// Returns the new status.
-EMSCRIPTEN_KEEPALIVE std::int32_t hg_exec_verdict(Execution* execution, std::int32_t matched) {
-  if (execution == nullptr || execution->status() != handoff::machine::Status::AwaitingPredicate) return -1;
-  auto status = execution->answer_predicate(matched != 0);
-  exec_info = execution->step_info();
-  return static_cast<std::int32_t>(status);
-}
-
-// The branches of the fan-out step under way (contract.h BranchesHeader then BranchInfo records,
-// int32 words), valid until the next call; null when the step does not fan out or a map's list is
-// not marshalled yet.
-EMSCRIPTEN_KEEPALIVE const std::int32_t* hg_exec_branches(const Execution* execution) {
-  if (execution == nullptr || !execution->fan_out() || execution->awaiting_items()) return nullptr;
-  const auto& branches = execution->branches();
-  constexpr std::size_t header = sizeof(handoff::contract::BranchesHeader) / sizeof(std::int32_t);
-  constexpr std::size_t record = sizeof(handoff::contract::BranchInfo) / sizeof(std::int32_t);
-  branch_words.assign(header + record * branches.size(), 0);
-  auto* head = reinterpret_cast<handoff::contract::BranchesHeader*>(branch_words.data());
-  head->count = static_cast<std::int32_t>(branches.size());
-  head->concurrency = static_cast<std::int32_t>(execution->concurrency());
-  auto* records = reinterpret_cast<handoff::contract::BranchInfo*>(branch_words.data() + header);
-  for (std::uint32_t i = 0; i < branches.size(); ++i) {
-    records[i] = {static_cast<std::int32_t>(branches[i].state), static_cast<std::int32_t>(branches[i].visit),
-                  execution->branch_revision(i) ? 1 : 0};
-  }
-  return branch_words.data();
-}
-
-// A map step's list, marshalled by JS at the map's path: the number of branches, or -1 when the
-// value there is not a list (or the step is not a map awaiting its list).
-EMSCRIPTEN_KEEPALIVE std::int32_t hg_exec_items(Execution* execution, std::uint32_t cell_count) {
-  if (execution == nullptr || !execution->awaiting_items()) return -1;
-  const Machine& m = execution->machine();
-  const auto* list = transfer_slots(m.graph().strings(), cell_count, 1);
-  auto count = execution->set_items(list[0]);
-  return count ? static_cast<std::int32_t>(*count) : -1;
-}
-
-// Branch `branch` of the fan-out under way completed: 1, or 0 when there is no such branch pending.
-EMSCRIPTEN_KEEPALIVE std::int32_t hg_exec_branch_done(Execution* execution, std::uint32_t branch) {
-  return execution != nullptr && execution->complete_branch(branch) ? 1 : 0;
-}
-
-EMSCRIPTEN_KEEPALIVE std::int32_t hg_exec_status(const Execution* execution) {
-  return execution == nullptr ? -1 : static_cast<std::int32_t>(execution->status());
-}
-
-// Undoes hg_exec_begin when JS abandons a step before its handler ran.
-EMSCRIPTEN_KEEPALIVE void hg_exec_cancel(Execution* execution) {
-  if (execution != nullptr) execution->cancel_step();
-}
-
-// Stops between steps (status Aborted); does nothing once finished or in a step.
-EMSCRIPTEN_KEEPALIVE void hg_exec_abort(Execution* execution) {
-  if (execution != nullptr) execution->abort();
-}
-
-// Bytes of the heap in use, for leak tests.
-EMSCRIPTEN_KEEPALIVE std::uint32_t hg_heap_used() { return static_cast<std::uint32_t>(mallinfo().uordblks); }
-
-}  // extern "C"
 
 EMSCRIPTEN_BINDINGS(handoff_graph) {
   using emscripten::class_;

@@ -18,6 +18,12 @@ constexpr const char* kActiveFill = "#fde2d8";
 // Whether the marks are of a finished machine run, whose unfired edges are greyed.
 bool finished_run(const Dag& dag) { return dag.run && !dag.run->reason.empty(); }
 
+// Nodes in id order. One comparator for both dag_of below, so std::sort is instantiated once
+// (each lambda is a type of its own: a second copy of the sort in the WebAssembly module).
+void sort_by_id(std::vector<Node>& nodes) {
+  std::sort(nodes.begin(), nodes.end(), [](const Node& a, const Node& b) { return a.id < b.id; });
+}
+
 }  // namespace
 
 Dag dag_of(const graph::HandoffGraph& graph) {
@@ -63,7 +69,7 @@ Dag dag_of(const machine::Machine& machine) {
     dag.edges.push_back({edge.from, edge.to, edge.when, edge.description, seen[edge.from]++, {}, edge.predicate});
   }
   if (has_end) dag.nodes.push_back({std::string(machine::kEnd), "end", "", false, std::nullopt});
-  std::sort(dag.nodes.begin(), dag.nodes.end(), [](const Node& a, const Node& b) { return a.id < b.id; });
+  sort_by_id(dag.nodes);
   return dag;
 }
 
@@ -76,7 +82,7 @@ Dag dag_of(const swarm::Swarm& swarm) {
     Node node{agent.id, "agent", agent.description, agent.id == entry, std::nullopt};
     dag.nodes.push_back(std::move(node));
   }
-  std::sort(dag.nodes.begin(), dag.nodes.end(), [](const Node& a, const Node& b) { return a.id < b.id; });
+  sort_by_id(dag.nodes);
   std::map<std::string, std::uint32_t> seen;
   for (const swarm::Edge& e : swarm.edges()) {
     Edge edge{e.from, e.to, e.when ? std::optional<std::string>(e.when->source()) : std::nullopt, e.description, seen[e.from]++, {}};

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string_view>
 
 namespace handoff::swarm {
 namespace {
@@ -409,7 +410,10 @@ Json apply_tool_call_text(const Swarm& swarm, SessionCore& session, const std::s
     too_deep = too_deep || (opens && level >= kMaxArgumentDepth);
     return true;
   };
-  Json args = Json::parse(arguments, depth, /*allow_exceptions=*/false);
+  // Read through a string_view, as the rest of the core parses: nlohmann instantiates its parser
+  // once per input type (a second one costs the WebAssembly module about 8 KB).
+  std::string_view text = arguments;
+  Json args = Json::parse(text, depth, /*allow_exceptions=*/false);
   if (args.is_discarded()) return rejected("the arguments of '" + name + "' are not valid JSON");
   if (too_deep) {
     return rejected("the arguments of '" + name + "' nest deeper than " + std::to_string(kMaxArgumentDepth) + " levels");

@@ -1,0 +1,17 @@
+// What wasm/bindings.cpp shares with wasm/raw_exports.cpp: the transfer area's slot views, which
+// explain() reads the marshalled state through as the raw route does. The raw exports live in their
+// own file so that it can be compiled for speed while the bindings are compiled for size (issue 21).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "condition/value.h"
+
+namespace handoff::raw_exports {
+
+// The values JS wrote into the transfer area (js/marshal.js), as the slots of a route.
+const condition::ValueRef* transfer_slots(const condition::Interner& strings, std::uint32_t cell_count,
+                                          std::size_t slot_count);
+
+}  // namespace handoff::raw_exports
