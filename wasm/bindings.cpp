@@ -19,6 +19,7 @@
 
 #include "condition/standalone.h"
 #include "core/contract.h"
+#include "core/json_parse.h"
 #include "export/dag.h"
 #include "export/definition.h"
 #include "graph/handoff_graph.h"
@@ -41,11 +42,10 @@ using handoff::graph::NodeId;
 
 using handoff::raw_exports::transfer_slots;
 
-// JSON text to a value (discarded when it is not JSON), always through a string_view: the core
-// parses string_views, and nlohmann instantiates its whole parser once per input type (about 8 KB
-// of the module for a second one, issue 21).
+// JSON text to a value (discarded when it is not JSON): the core's parser (src/core/json_parse.h),
+// linear in the members of an object, and nlohmann's parser instantiated once in the module.
 handoff::condition::Json parse_json(std::string_view text) {
-  return handoff::condition::Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  return handoff::core::parse_json(text).value;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "condition/unicode.h"
+#include "core/json_parse.h"
 #include "machine/execution.h"
 
 namespace handoff::dag {
@@ -660,7 +661,7 @@ Expected<std::string, std::string> render(Dag dag, std::string_view trace, std::
     return unexpected(std::string("the AgentEnsemble DagModel is a state machine's export (its graph mode); a graph has none"));
   }
   if (!trace.empty()) {
-    auto parsed = Json::parse(trace, nullptr, /*allow_exceptions=*/false);
+    auto parsed = core::parse_json(trace).value;
     if (parsed.is_discarded()) return unexpected(std::string("cannot mark this trace: the trace is not JSON"));
     auto applied = dag.kind == "swarm" ? apply_session(dag, parsed) : apply_trace(dag, parsed);
     if (!applied) return unexpected("cannot mark this trace: " + applied.error());

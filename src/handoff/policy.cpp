@@ -4,6 +4,8 @@
 #include <cmath>
 #include <string_view>
 
+#include "core/json_parse.h"
+
 namespace handoff::swarm {
 namespace {
 
@@ -404,16 +406,7 @@ Json apply_tool_call_text(const Swarm& swarm, SessionCore& session, const std::s
                           bool approved) {
   // The text comes from a model. Parsing is iterative, but copying and printing JSON recurse once
   // per level, so arguments nested deeper than kMaxArgumentDepth are refused here, unread.
-  bool too_deep = false;
-  auto depth = [&too_deep](int level, Json::parse_event_t event, Json&) {
-    bool opens = event == Json::parse_event_t::object_start || event == Json::parse_event_t::array_start;
-    too_deep = too_deep || (opens && level >= kMaxArgumentDepth);
-    return true;
-  };
-  // Read through a string_view, as the rest of the core parses: nlohmann instantiates its parser
-  // once per input type (a second one costs the WebAssembly module about 8 KB).
-  std::string_view text = arguments;
-  Json args = Json::parse(text, depth, /*allow_exceptions=*/false);
+  auto [args, too_deep] = core::parse_json(arguments, kMaxArgumentDepth);
   if (args.is_discarded()) return rejected("the arguments of '" + name + "' are not valid JSON");
   if (too_deep) {
     return rejected("the arguments of '" + name + "' nest deeper than " + std::to_string(kMaxArgumentDepth) + " levels");

@@ -3,6 +3,7 @@
 #include <unordered_map>
 
 #include "condition/value_text.h"
+#include "core/json_parse.h"
 #include "export/definition.h"
 
 namespace handoff::machine {
@@ -157,13 +158,7 @@ bool Execution::revision_applies() const {
 std::string revision_text(std::string_view state_name, std::uint32_t visit, std::string_view prior_output_json) {
   // Shown canonical (the same text natively and in JavaScript), unless it is not JSON or nests
   // too deep to print safely: then as the host gave it.
-  bool too_deep = false;
-  auto depth = [&too_deep](int level, Json::parse_event_t event, Json&) {
-    bool opens = event == Json::parse_event_t::object_start || event == Json::parse_event_t::array_start;
-    too_deep = too_deep || (opens && level >= kMaxPrintedDepth);
-    return true;
-  };
-  auto prior = Json::parse(prior_output_json, depth, /*allow_exceptions=*/false);
+  auto [prior, too_deep] = core::parse_json(prior_output_json, kMaxPrintedDepth);
   std::string shown = prior.is_discarded() || too_deep ? std::string(prior_output_json)
                       : prior.is_null()    ? std::string("(none: that visit returned no update)")
                                            : prior.dump(-1, ' ', false, Json::error_handler_t::replace);
