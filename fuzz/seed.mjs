@@ -8,7 +8,7 @@ const root = new URL('../', import.meta.url);
 const read = (path) => JSON.parse(readFileSync(new URL(path, root), 'utf8'));
 const MAX_BYTES = 4096;
 
-const corpus = { parser: new Set(), evaluator: new Set(), graph_ops: new Set(), definition: new Set() };
+const corpus = { parser: new Set(), evaluator: new Set(), graph_ops: new Set(), definition: new Set(), json: new Set() };
 const add = (target, text) => {
   if (Buffer.byteLength(text) <= MAX_BYTES) corpus[target].add(text);
 };
@@ -109,6 +109,15 @@ for (const source of ['x[9223372036854775808] == 1', 'x[-9223372036854775808] ==
 add('definition', JSON.stringify({ ...pair, agents: [{ id: 'a', entry: true, tools: [{ name: 't', description: 'd', parameters: { type: 1 } }] }, { id: 'b' }] }));
 // graph_from_json: a nested `version` was printed into the message by a recursive dump()
 add('definition', `{"format":"handoff-graph","version":${'['.repeat(1000)}${']'.repeat(1000)}}`);
+
+// JSON texts for the readers' comparison: every definition seed's documents, and the shapes where
+// readers differ (duplicate keys, big numbers, escapes, a byte order mark, deep nesting).
+for (const seed of corpus.definition) for (const part of seed.split('\0')) add('json', part);
+for (const text of [
+  '{"a":1,"b":2,"a":{"c":[1,2]}}', '[18446744073709551615,-9223372036854775809,1e400,-0,0.1e-400]',
+  '"\\ud83d\\ude00\\u0000\\/"', '\ufeff{"bom":true}', `{${Array.from({ length: 40 }, (_, i) => `"k${i % 35}":${i}`).join(',')}}`,
+  `${'['.repeat(7)}{"x":1}${']'.repeat(7)}`, '{"a":[{"b":{"c":{"d":{"e":{"f":{"g":{"h":1}}}}}}}]}',
+]) add('json', text);
 
 for (const [target, seeds] of Object.entries(corpus)) {
   const dir = new URL(`fuzz/corpus/${target}/`, root);

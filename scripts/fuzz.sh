@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(parser evaluator graph_ops definition)
+[ ${#targets[@]} -gt 0 ] || targets=(parser evaluator graph_ops definition json)
 
 cmake -S . -B build/fuzz -DHANDOFF_FUZZ=ON -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_BUILD_TYPE=Debug \
   -DCMAKE_CXX_FLAGS="-O1 -D_GLIBCXX_ASSERTIONS" >/dev/null
@@ -21,8 +21,8 @@ if ! cmake --build build/fuzz -j"$(nproc)" --target "${targets[@]/#/fuzz_}" >bui
   exit 1
 fi
 
-declare -A dict=([parser]=condition [evaluator]=condition [graph_ops]=graph_ops [definition]=definition)
-declare -A max_len=([parser]=4096 [evaluator]=4096 [graph_ops]=4096 [definition]=8192)
+declare -A dict=([parser]=condition [evaluator]=condition [graph_ops]=graph_ops [definition]=definition [json]=definition)
+declare -A max_len=([parser]=4096 [evaluator]=4096 [graph_ops]=4096 [definition]=8192 [json]=8192)
 mkdir -p build/fuzz/artifacts
 for target in "${targets[@]}"; do
   mkdir -p "build/fuzz/corpus/$target"
