@@ -123,9 +123,9 @@ ParsedJson parse_json(std::string_view text, int max_depth) {
   Builder builder(parsed.value, max_depth);
   // nlohmann's JSON parser itself, not Json::sax_parse, which would also instantiate the binary
   // formats' readers for this handler.
-  auto adapter = nlohmann::detail::input_adapter(text);
-  nlohmann::detail::parser<Json, decltype(adapter)> parser(std::move(adapter), nullptr, /*allow_exceptions_=*/false,
-                                                          /*skip_comments=*/false);
+  using Adapter = decltype(nlohmann::detail::input_adapter(text));
+  nlohmann::detail::parser<Json, Adapter> parser(nlohmann::detail::input_adapter(text), nullptr, /*allow_exceptions_=*/false,
+                                                /*skip_comments=*/false);
   if (!parser.sax_parse(&builder, /*strict=*/true)) {
     parsed.value = Json(Json::value_t::discarded);
     return parsed;
