@@ -75,6 +75,12 @@ class Parser {
     return {};
   }
 
+  // "expected X, found 'y'" at the current token: one out-of-line copy of the message's assembly
+  // for the places that report it.
+  [[gnu::noinline]] Unexpected<ScanError> fail_found(const char* expected) const {
+    return fail(current_.start, std::string(expected) + ", found " + quoted_token());
+  }
+
   // "'x =='" for a token, "end of condition" at the end; long tokens are shortened.
   std::string quoted_token() const {
     if (current_.kind == TokenKind::End) return "end of condition";
@@ -176,7 +182,7 @@ class Parser {
         if (auto r = advance(); !r) return unexpected(r.error());
         auto inner = parse_or();
         if (!inner) return inner;
-        if (current_.kind != TokenKind::RParen) return fail(current_.start, "expected ')', found " + quoted_token());
+        if (current_.kind != TokenKind::RParen) return fail_found("expected ')'");
         leave();
         if (auto r = advance(); !r) return unexpected(r.error());
         return inner;
@@ -190,7 +196,7 @@ class Parser {
         return parse_path();
       default: {
         std::uint32_t cell = 0;
-        if (!add_literal(cell)) return fail(current_.start, "expected a value, found " + quoted_token());
+        if (!add_literal(cell)) return fail_found("expected a value");
         if (auto r = advance(); !r) return unexpected(r.error());
         return Operand{Operand::Source::Constant, cell};
       }
@@ -226,14 +232,14 @@ class Parser {
         return fail(current_.start, "lists may only contain literals");
       } else {
         std::uint32_t cell = 0;
-        if (!add_literal(cell)) return fail(current_.start, "expected a value, found " + quoted_token());
+        if (!add_literal(cell)) return fail_found("expected a value");
         if (auto r = advance(); !r) return unexpected(r.error());
       }
       ++count;
       if (current_.kind == TokenKind::Comma) {
         if (auto r = advance(); !r) return unexpected(r.error());
       } else if (current_.kind != TokenKind::RBracket) {
-        return fail(current_.start, "expected ']', found " + quoted_token());
+        return fail_found("expected ']'");
       }
     }
     tape.end_container(list, count);
@@ -274,7 +280,7 @@ class Parser {
           return fail(current_.start, "expected an integer or a string in brackets");
         }
         if (auto r = advance(); !r) return unexpected(r.error());
-        if (current_.kind != TokenKind::RBracket) return fail(current_.start, "expected ']', found " + quoted_token());
+        if (current_.kind != TokenKind::RBracket) return fail_found("expected ']'");
         path.steps.push_back(std::move(step));
       }
       if (auto r = advance(); !r) return unexpected(r.error());
