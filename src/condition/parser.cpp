@@ -12,6 +12,7 @@
 #include "condition/limits.h"
 #include "condition/scanner.h"
 #include "condition/unicode.h"
+#include "core/index_sort.h"
 
 namespace handoff::condition {
 
@@ -46,7 +47,8 @@ class Parser {
     std::vector<Operand> items;  // the operands of the `and`/`or` chains being parsed, innermost last
     TapeBuilder constants;
     std::vector<Path> paths;
-    std::vector<std::pair<std::string, std::uint32_t>> path_slots;  // canonical text → slot
+    std::vector<std::string> path_texts;  // each slot's canonical text, by slot
+    std::vector<std::uint32_t> path_order;  // the slots in text order
     Path path;  // the path being parsed; a new one is copied out at its size
 
     void clear() {
@@ -55,7 +57,7 @@ class Parser {
       items.clear();
       constants.clear();
       paths.clear();
-      path_slots.clear();
+      path_texts.clear();
       path.steps.clear();
     }
   };
@@ -287,11 +289,12 @@ class Parser {
     }
     // Conditions name few paths: a linear search beats a tree, and allocates nothing per lookup.
     std::string text = path.text();
-    for (const auto& [known, slot] : scratch_.path_slots) {
-      if (known == text) return Operand{Operand::Source::Slot, slot};
+    auto& texts = scratch_.path_texts;
+    for (std::uint32_t slot = 0; slot < texts.size(); ++slot) {
+      if (texts[slot] == text) return Operand{Operand::Source::Slot, slot};
     }
-    auto slot = static_cast<std::uint32_t>(scratch_.paths.size());
-    scratch_.path_slots.emplace_back(std::move(text), slot);
+    auto slot = static_cast<std::uint32_t>(texts.size());
+    texts.push_back(std::move(text));
     scratch_.paths.push_back(path);  // a copy's steps are allocated at their count
     return Operand{Operand::Source::Slot, slot};
   }
@@ -319,18 +322,18 @@ class Parser {
   // Slots were numbered in order of appearance; renumber them in path text order (moving the
   // paths into the condition, at its final size).
   void sort_paths() {
-    auto& slots = scratch_.path_slots;
-    // Byte order of UTF-8 is code point order.
-    std::sort(slots.begin(), slots.end());
-    out_.paths_.reserve(slots.size());
+    auto& order = scratch_.path_order;
+    const auto count = static_cast<std::uint32_t>(scratch_.path_texts.size());
+    order_by_text(order, scratch_.path_texts.data(), count);
+    out_.paths_.reserve(count);
     bool in_order = true;
-    for (std::uint32_t rank = 0; rank < slots.size(); ++rank) {
-      in_order = in_order && slots[rank].second == rank;
-      out_.paths_.push_back(std::move(scratch_.paths[slots[rank].second]));
+    for (std::uint32_t rank = 0; rank < count; ++rank) {
+      in_order = in_order && order[rank] == rank;
+      out_.paths_.push_back(std::move(scratch_.paths[order[rank]]));
     }
     if (in_order) return;
-    std::vector<std::uint32_t> ids(slots.size());
-    for (std::uint32_t rank = 0; rank < slots.size(); ++rank) ids[slots[rank].second] = rank;
+    std::vector<std::uint32_t> ids(count);
+    for (std::uint32_t rank = 0; rank < count; ++rank) ids[order[rank]] = rank;
     out_.bind_slots(ids);
   }
 
