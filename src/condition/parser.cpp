@@ -25,7 +25,7 @@ class Parser {
 
   Expected<Condition::Operand, ScanError> parse() {
     if (source_.size() > kMaxSourceBytes) return fail(0, "condition too long");
-    if (auto r = advance(); !r) return unexpected(r.error());
+    if (!advance()) return failed();
     if (current_.kind == TokenKind::End) return fail(0, "empty condition");
     auto root = parse_or();
     if (!root) return root;
@@ -70,12 +70,18 @@ class Parser {
     return unexpected(ScanError{offset, std::move(problem)});
   }
 
-  Expected<void, ScanError> advance() {
+  // Moves to the next token. On a scan error it keeps the error for failed() and answers false:
+  // the many callers then pass on one out-of-line copy of it rather than each its own.
+  bool advance() {
     auto token = scanner_.next();
-    if (!token) return unexpected(token.error());
+    if (!token) {
+      scan_error_ = token.error();
+      return false;
+    }
     current_ = std::move(token.value());
-    return {};
+    return true;
   }
+  [[gnu::noinline]] Unexpected<ScanError> failed() { return unexpected(std::move(scan_error_)); }
 
   // "expected X, found 'y'" at the current token: one out-of-line copy of the message's assembly
   // for the places that report it.
@@ -119,7 +125,7 @@ class Parser {
     const std::size_t base = items.size();
     items.push_back(first.value());
     while (current_.kind == separator) {
-      if (auto r = advance(); !r) return unexpected(r.error());
+      if (!advance()) return failed();
       auto item = (this->*parse_item)();
       if (!item) return item;
       items.push_back(item.value());
@@ -136,7 +142,7 @@ class Parser {
   Result parse_not() {
     if (current_.kind != TokenKind::Not) return parse_compare();
     if (auto r = enter(current_.start); !r) return unexpected(r.error());
-    if (auto r = advance(); !r) return unexpected(r.error());
+    if (!advance()) return failed();
     auto operand = parse_not();
     if (!operand) return operand;
     leave();
@@ -162,14 +168,14 @@ class Parser {
       case TokenKind::Ge: op = Condition::Op::Ge; break;
       case TokenKind::In: op = Condition::Op::In; break;
       case TokenKind::Not:
-        if (auto r = advance(); !r) return unexpected(r.error());
+        if (!advance()) return failed();
         if (current_.kind != TokenKind::In) return fail(current_.start, "expected 'in' after 'not'");
         op = Condition::Op::NotIn;
         break;
       default:
         return lhs;
     }
-    if (auto r = advance(); !r) return unexpected(r.error());
+    if (!advance()) return failed();
     auto rhs = parse_operand();
     if (!rhs) return rhs;
     if (is_comparison(current_.kind)) return fail(current_.start, "comparisons cannot be chained");
@@ -181,12 +187,12 @@ class Parser {
     switch (current_.kind) {
       case TokenKind::LParen: {
         if (auto r = enter(current_.start); !r) return unexpected(r.error());
-        if (auto r = advance(); !r) return unexpected(r.error());
+        if (!advance()) return failed();
         auto inner = parse_or();
         if (!inner) return inner;
         if (current_.kind != TokenKind::RParen) return fail_found("expected ')'");
         leave();
-        if (auto r = advance(); !r) return unexpected(r.error());
+        if (!advance()) return failed();
         return inner;
       }
       case TokenKind::LBracket: {
@@ -199,7 +205,7 @@ class Parser {
       default: {
         std::uint32_t cell = 0;
         if (!add_literal(cell)) return fail_found("expected a value");
-        if (auto r = advance(); !r) return unexpected(r.error());
+        if (!advance()) return failed();
         return Operand{Operand::Source::Constant, cell};
       }
     }
@@ -221,7 +227,7 @@ class Parser {
   // list := "[" [ item ("," item)* [","] ] "]"     item := literal | list
   Expected<std::uint32_t, ScanError> parse_list() {
     if (auto r = enter(current_.start); !r) return unexpected(r.error());
-    if (auto r = advance(); !r) return unexpected(r.error());
+    if (!advance()) return failed();
     TapeBuilder& tape = scratch_.constants;
     std::uint32_t list = tape.begin_container(Kind::Array);
     std::uint32_t count = 0;
@@ -235,18 +241,18 @@ class Parser {
       } else {
         std::uint32_t cell = 0;
         if (!add_literal(cell)) return fail_found("expected a value");
-        if (auto r = advance(); !r) return unexpected(r.error());
+        if (!advance()) return failed();
       }
       ++count;
       if (current_.kind == TokenKind::Comma) {
-        if (auto r = advance(); !r) return unexpected(r.error());
+        if (!advance()) return failed();
       } else if (current_.kind != TokenKind::RBracket) {
         return fail_found("expected ']'");
       }
     }
     tape.end_container(list, count);
     leave();
-    if (auto r = advance(); !r) return unexpected(r.error());
+    if (!advance()) return failed();
     return list;
   }
 
@@ -265,11 +271,11 @@ class Parser {
     Path& path = scratch_.path;
     path.steps.clear();
     path.steps.push_back({false, std::string(current_.text), 0});
-    if (auto r = advance(); !r) return unexpected(r.error());
+    if (!advance()) return failed();
     while (current_.kind == TokenKind::Dot || current_.kind == TokenKind::LBracket) {
       if (path.steps.size() == kMaxPathSteps) return fail(current_.start, "path too long");
       bool dot = current_.kind == TokenKind::Dot;
-      if (auto r = advance(); !r) return unexpected(r.error());
+      if (!advance()) return failed();
       if (dot) {
         // After a dot any word is a key, keywords included: `a.in`, `a.true`.
         if (!is_word(current_.kind)) return fail(current_.start, "expected a name after '.'");
@@ -281,11 +287,11 @@ class Parser {
         } else if (current_.kind != TokenKind::Number || !integer_step(step)) {
           return fail(current_.start, "expected an integer or a string in brackets");
         }
-        if (auto r = advance(); !r) return unexpected(r.error());
+        if (!advance()) return failed();
         if (current_.kind != TokenKind::RBracket) return fail_found("expected ']'");
         path.steps.push_back(std::move(step));
       }
-      if (auto r = advance(); !r) return unexpected(r.error());
+      if (!advance()) return failed();
     }
     // Conditions name few paths: a linear search beats a tree, and allocates nothing per lookup.
     std::string text = path.text();
@@ -342,6 +348,7 @@ class Parser {
   Interner& strings_;
   Condition& out_;
   Token current_;
+  ScanError scan_error_;
   int nesting_ = 0;
   Scratch& scratch_;
 };
