@@ -2,7 +2,7 @@
 // live in the C++ core; this file checks argument types, turns core errors into the documented
 // error classes, owns disposal, and keeps the per-node routing data the marshaller needs.
 import { ConditionSyntaxError, CycleError, DefinitionError } from './errors.js';
-import { exportOf } from './export.js';
+import { exportGraph } from './export-slot.js';
 import { adopt, disposable, disposedError, inspectSymbol, release } from './lifetime.js';
 import { checkOptions, edgeArguments, requireArguments } from './options.js';
 import {
@@ -219,17 +219,17 @@ export class HandoffGraph {
 
   /** The DAG model (docs/format.md); `trace` (routing hops or explain() results) marks fired edges. */
   toDag(options = {}) {
-    return JSON.parse(exportOf(this.#live, 'dag', options));
+    return JSON.parse(exportGraph(this.#live, 'dag', options));
   }
 
   /** Mermaid text: `kind` 'flowchart' (default) or 'state', `direction`, `highlight` (a trace). */
   toMermaid(options = {}) {
-    return exportOf(this.#live, 'mermaid', options);
+    return exportGraph(this.#live, 'mermaid', options);
   }
 
   /** Graphviz DOT text; `highlight` (a trace) marks fired edges. */
   toDot(options = {}) {
-    return exportOf(this.#live, 'dot', options);
+    return exportGraph(this.#live, 'dot', options);
   }
 
   /** Frees the WebAssembly side. Safe to call twice; any other use afterwards throws. */

@@ -2,6 +2,8 @@
 // `default` conditions of package.json's exports): no Node built-ins; the .wasm is fetched from
 // beside the glue, which bundlers rewrite to the emitted asset, or passed to init().
 import createModule, { wasmLocation } from '../dist/handoff-graph.mjs';
+import { installExportOf } from './export-slot.js';
+import { exportOf } from './export.js';
 import { compileFetched } from './fetch-wasm.js';
 import { HOW_TO_PASS, makeInit } from './runtime.js';
 
@@ -11,6 +13,9 @@ export * from './swarm.js';
 export { ConflictError } from './stores/errors.js';
 export { MemoryStore } from './stores/memory.js';
 export * from './errors.js';
+
+// HandoffGraph's toDag/toMermaid/toDot render with js/export.js (js/export-slot.js says why here).
+installExportOf(exportOf);
 
 function defaultWasm() {
   const url = wasmLocation();

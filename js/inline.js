@@ -5,6 +5,8 @@
 // (--loader:.wasm=base64); it is not importable as it is.
 import createModule from '../dist/handoff-graph.mjs';
 import wasmBase64 from '../dist/handoff-graph.wasm';
+import { installExportOf } from './export-slot.js';
+import { exportOf } from './export.js';
 import { compileFetched } from './fetch-wasm.js';
 import { makeInit } from './runtime.js';
 
@@ -14,6 +16,9 @@ export * from './swarm.js';
 export { ConflictError } from './stores/errors.js';
 export { MemoryStore } from './stores/memory.js';
 export * from './errors.js';
+
+// HandoffGraph's toDag/toMermaid/toDot render with js/export.js (js/export-slot.js says why here).
+installExportOf(exportOf);
 
 /** The embedded module's bytes, decoded when init() first needs them. */
 function embeddedWasm() {

@@ -6,10 +6,15 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 import createModule, { wasmLocation } from '../dist/handoff-graph.mjs';
+import { installExportOf } from './export-slot.js';
+import { exportOf } from './export.js';
 import { compileFrom } from './node-wasm.js';
 import { HOW_TO_PASS, makeInit } from './runtime.js';
 import { openTraceLog } from './trace-log.js';
 import { configureTracingHost } from './tracing.js';
+
+// HandoffGraph's toDag/toMermaid/toDot render with js/export.js (js/export-slot.js says why here).
+installExportOf(exportOf);
 
 export * from './api.js';
 export * from './machine.js';

@@ -12,6 +12,7 @@
 #include "condition/limits.h"
 #include "condition/scanner.h"
 #include "condition/unicode.h"
+#include "core/index_sort.h"
 
 namespace handoff::condition {
 
@@ -24,7 +25,7 @@ class Parser {
 
   Expected<Condition::Operand, ScanError> parse() {
     if (source_.size() > kMaxSourceBytes) return fail(0, "condition too long");
-    if (auto r = advance(); !r) return unexpected(r.error());
+    if (!advance()) return failed();
     if (current_.kind == TokenKind::End) return fail(0, "empty condition");
     auto root = parse_or();
     if (!root) return root;
@@ -46,7 +47,8 @@ class Parser {
     std::vector<Operand> items;  // the operands of the `and`/`or` chains being parsed, innermost last
     TapeBuilder constants;
     std::vector<Path> paths;
-    std::vector<std::pair<std::string, std::uint32_t>> path_slots;  // canonical text → slot
+    std::vector<std::string> path_texts;  // each slot's canonical text, by slot
+    std::vector<std::uint32_t> path_order;  // the slots in text order
     Path path;  // the path being parsed; a new one is copied out at its size
 
     void clear() {
@@ -55,7 +57,7 @@ class Parser {
       items.clear();
       constants.clear();
       paths.clear();
-      path_slots.clear();
+      path_texts.clear();
       path.steps.clear();
     }
   };
@@ -68,11 +70,23 @@ class Parser {
     return unexpected(ScanError{offset, std::move(problem)});
   }
 
-  Expected<void, ScanError> advance() {
+  // Moves to the next token. On a scan error it keeps the error for failed() and answers false:
+  // the many callers then pass on one out-of-line copy of it rather than each its own.
+  bool advance() {
     auto token = scanner_.next();
-    if (!token) return unexpected(token.error());
+    if (!token) {
+      scan_error_ = token.error();
+      return false;
+    }
     current_ = std::move(token.value());
-    return {};
+    return true;
+  }
+  [[gnu::noinline]] Unexpected<ScanError> failed() { return unexpected(std::move(scan_error_)); }
+
+  // "expected X, found 'y'" at the current token: one out-of-line copy of the message's assembly
+  // for the places that report it.
+  [[gnu::noinline]] Unexpected<ScanError> fail_found(const char* expected) const {
+    return fail(current_.start, std::string(expected) + ", found " + quoted_token());
   }
 
   // "'x =='" for a token, "end of condition" at the end; long tokens are shortened.
@@ -111,7 +125,7 @@ class Parser {
     const std::size_t base = items.size();
     items.push_back(first.value());
     while (current_.kind == separator) {
-      if (auto r = advance(); !r) return unexpected(r.error());
+      if (!advance()) return failed();
       auto item = (this->*parse_item)();
       if (!item) return item;
       items.push_back(item.value());
@@ -128,7 +142,7 @@ class Parser {
   Result parse_not() {
     if (current_.kind != TokenKind::Not) return parse_compare();
     if (auto r = enter(current_.start); !r) return unexpected(r.error());
-    if (auto r = advance(); !r) return unexpected(r.error());
+    if (!advance()) return failed();
     auto operand = parse_not();
     if (!operand) return operand;
     leave();
@@ -154,14 +168,14 @@ class Parser {
       case TokenKind::Ge: op = Condition::Op::Ge; break;
       case TokenKind::In: op = Condition::Op::In; break;
       case TokenKind::Not:
-        if (auto r = advance(); !r) return unexpected(r.error());
+        if (!advance()) return failed();
         if (current_.kind != TokenKind::In) return fail(current_.start, "expected 'in' after 'not'");
         op = Condition::Op::NotIn;
         break;
       default:
         return lhs;
     }
-    if (auto r = advance(); !r) return unexpected(r.error());
+    if (!advance()) return failed();
     auto rhs = parse_operand();
     if (!rhs) return rhs;
     if (is_comparison(current_.kind)) return fail(current_.start, "comparisons cannot be chained");
@@ -173,12 +187,12 @@ class Parser {
     switch (current_.kind) {
       case TokenKind::LParen: {
         if (auto r = enter(current_.start); !r) return unexpected(r.error());
-        if (auto r = advance(); !r) return unexpected(r.error());
+        if (!advance()) return failed();
         auto inner = parse_or();
         if (!inner) return inner;
-        if (current_.kind != TokenKind::RParen) return fail(current_.start, "expected ')', found " + quoted_token());
+        if (current_.kind != TokenKind::RParen) return fail_found("expected ')'");
         leave();
-        if (auto r = advance(); !r) return unexpected(r.error());
+        if (!advance()) return failed();
         return inner;
       }
       case TokenKind::LBracket: {
@@ -190,8 +204,8 @@ class Parser {
         return parse_path();
       default: {
         std::uint32_t cell = 0;
-        if (!add_literal(cell)) return fail(current_.start, "expected a value, found " + quoted_token());
-        if (auto r = advance(); !r) return unexpected(r.error());
+        if (!add_literal(cell)) return fail_found("expected a value");
+        if (!advance()) return failed();
         return Operand{Operand::Source::Constant, cell};
       }
     }
@@ -213,7 +227,7 @@ class Parser {
   // list := "[" [ item ("," item)* [","] ] "]"     item := literal | list
   Expected<std::uint32_t, ScanError> parse_list() {
     if (auto r = enter(current_.start); !r) return unexpected(r.error());
-    if (auto r = advance(); !r) return unexpected(r.error());
+    if (!advance()) return failed();
     TapeBuilder& tape = scratch_.constants;
     std::uint32_t list = tape.begin_container(Kind::Array);
     std::uint32_t count = 0;
@@ -226,19 +240,19 @@ class Parser {
         return fail(current_.start, "lists may only contain literals");
       } else {
         std::uint32_t cell = 0;
-        if (!add_literal(cell)) return fail(current_.start, "expected a value, found " + quoted_token());
-        if (auto r = advance(); !r) return unexpected(r.error());
+        if (!add_literal(cell)) return fail_found("expected a value");
+        if (!advance()) return failed();
       }
       ++count;
       if (current_.kind == TokenKind::Comma) {
-        if (auto r = advance(); !r) return unexpected(r.error());
+        if (!advance()) return failed();
       } else if (current_.kind != TokenKind::RBracket) {
-        return fail(current_.start, "expected ']', found " + quoted_token());
+        return fail_found("expected ']'");
       }
     }
     tape.end_container(list, count);
     leave();
-    if (auto r = advance(); !r) return unexpected(r.error());
+    if (!advance()) return failed();
     return list;
   }
 
@@ -257,11 +271,11 @@ class Parser {
     Path& path = scratch_.path;
     path.steps.clear();
     path.steps.push_back({false, std::string(current_.text), 0});
-    if (auto r = advance(); !r) return unexpected(r.error());
+    if (!advance()) return failed();
     while (current_.kind == TokenKind::Dot || current_.kind == TokenKind::LBracket) {
       if (path.steps.size() == kMaxPathSteps) return fail(current_.start, "path too long");
       bool dot = current_.kind == TokenKind::Dot;
-      if (auto r = advance(); !r) return unexpected(r.error());
+      if (!advance()) return failed();
       if (dot) {
         // After a dot any word is a key, keywords included: `a.in`, `a.true`.
         if (!is_word(current_.kind)) return fail(current_.start, "expected a name after '.'");
@@ -273,19 +287,20 @@ class Parser {
         } else if (current_.kind != TokenKind::Number || !integer_step(step)) {
           return fail(current_.start, "expected an integer or a string in brackets");
         }
-        if (auto r = advance(); !r) return unexpected(r.error());
-        if (current_.kind != TokenKind::RBracket) return fail(current_.start, "expected ']', found " + quoted_token());
+        if (!advance()) return failed();
+        if (current_.kind != TokenKind::RBracket) return fail_found("expected ']'");
         path.steps.push_back(std::move(step));
       }
-      if (auto r = advance(); !r) return unexpected(r.error());
+      if (!advance()) return failed();
     }
     // Conditions name few paths: a linear search beats a tree, and allocates nothing per lookup.
     std::string text = path.text();
-    for (const auto& [known, slot] : scratch_.path_slots) {
-      if (known == text) return Operand{Operand::Source::Slot, slot};
+    auto& texts = scratch_.path_texts;
+    for (std::uint32_t slot = 0; slot < texts.size(); ++slot) {
+      if (texts[slot] == text) return Operand{Operand::Source::Slot, slot};
     }
-    auto slot = static_cast<std::uint32_t>(scratch_.paths.size());
-    scratch_.path_slots.emplace_back(std::move(text), slot);
+    auto slot = static_cast<std::uint32_t>(texts.size());
+    texts.push_back(std::move(text));
     scratch_.paths.push_back(path);  // a copy's steps are allocated at their count
     return Operand{Operand::Source::Slot, slot};
   }
@@ -313,18 +328,18 @@ class Parser {
   // Slots were numbered in order of appearance; renumber them in path text order (moving the
   // paths into the condition, at its final size).
   void sort_paths() {
-    auto& slots = scratch_.path_slots;
-    // Byte order of UTF-8 is code point order.
-    std::sort(slots.begin(), slots.end());
-    out_.paths_.reserve(slots.size());
+    auto& order = scratch_.path_order;
+    const auto count = static_cast<std::uint32_t>(scratch_.path_texts.size());
+    order_by_text(order, scratch_.path_texts.data(), count);
+    out_.paths_.reserve(count);
     bool in_order = true;
-    for (std::uint32_t rank = 0; rank < slots.size(); ++rank) {
-      in_order = in_order && slots[rank].second == rank;
-      out_.paths_.push_back(std::move(scratch_.paths[slots[rank].second]));
+    for (std::uint32_t rank = 0; rank < count; ++rank) {
+      in_order = in_order && order[rank] == rank;
+      out_.paths_.push_back(std::move(scratch_.paths[order[rank]]));
     }
     if (in_order) return;
-    std::vector<std::uint32_t> ids(slots.size());
-    for (std::uint32_t rank = 0; rank < slots.size(); ++rank) ids[slots[rank].second] = rank;
+    std::vector<std::uint32_t> ids(count);
+    for (std::uint32_t rank = 0; rank < count; ++rank) ids[order[rank]] = rank;
     out_.bind_slots(ids);
   }
 
@@ -333,6 +348,7 @@ class Parser {
   Interner& strings_;
   Condition& out_;
   Token current_;
+  ScanError scan_error_;
   int nesting_ = 0;
   Scratch& scratch_;
 };

@@ -14,11 +14,11 @@ constexpr std::uint32_t kLinearStrings = 8;
 std::uint32_t Interner::intern(std::string_view text) {
   if (std::uint32_t known = find(text); known != kNoId) return known;
   auto id = static_cast<std::uint32_t>(strings_.size());
-  const std::string& stored = strings_.emplace_back(text);
-  if (id == kLinearStrings) {
-    for (std::uint32_t i = 0; i <= id; ++i) ids_.emplace(strings_[i], i);
-  } else if (id > kLinearStrings) {
-    ids_.emplace(stored, id);
+  strings_.emplace_back(text);
+  // One emplace site (the map's insertion is large code): all strings so far when the map is
+  // built, the new one after that.
+  if (id >= kLinearStrings) {
+    for (std::uint32_t i = id == kLinearStrings ? 0 : id; i <= id; ++i) ids_.emplace(strings_[i], i);
   }
   return id;
 }
