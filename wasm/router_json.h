@@ -20,6 +20,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -163,9 +164,16 @@ class Parser {
   // Containers below this depth are kept as their type only (nothing reads deeper; see the top).
   static constexpr std::size_t kKeptDepth = 8;
 
+  // An object's members are found by a linear search up to this many, then through an index:
+  // a search per key made an object of n members cost n²/2 comparisons (40,000 members: 9 s).
+  static constexpr std::size_t kIndexFrom = 32;
+  // The map type the core already uses (src/graph, src/machine): no other instantiation.
+  using Index = std::unordered_map<std::string, std::uint32_t>;
+
   struct Open {
     Value* container;  // null below kKeptDepth
     bool object;
+    std::unique_ptr<Index> index = nullptr;  // key → member, once the object has kIndexFrom members
   };
 
   void skip_space() {
@@ -224,7 +232,7 @@ class Parser {
   }
 
   // Where the next element of `open` goes (reading its key first, for an object).
-  Value* next_slot(const Open& open) {
+  Value* next_slot(Open& open) {
     key_ok_ = true;
     if (!open.object) {
       if (open.container == nullptr) return nullptr;
@@ -238,7 +246,27 @@ class Parser {
       return &dropped_;
     }
     if (open.container == nullptr) return nullptr;
-    return &(*open.container)[key];  // a repeated key: its first place, its last value
+    return &member(open, std::move(key));
+  }
+
+  // The member `key` of the object `open` reads: found (a repeated key keeps its first place and
+  // gets the last value), else appended.
+  static Value& member(Open& open, std::string key) {
+    std::vector<Value::Member>& members = open.container->members_;
+    if (open.index == nullptr && members.size() < kIndexFrom) {
+      for (Value::Member& m : members) {
+        if (m.first == key) return m.second;
+      }
+    } else {
+      if (open.index == nullptr) {
+        open.index = std::make_unique<Index>();
+        for (std::size_t i = 0; i < members.size(); ++i) open.index->emplace(members[i].first, static_cast<std::uint32_t>(i));
+      }
+      auto [at, added] = open.index->emplace(key, static_cast<std::uint32_t>(members.size()));
+      if (!added) return members[at->second].second;
+    }
+    members.emplace_back(std::move(key), Value());
+    return members.back().second;
   }
 
   bool literal(std::string_view word) {

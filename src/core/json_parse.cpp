@@ -4,6 +4,7 @@
 #include "core/json_parse.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -49,7 +50,7 @@ class Builder {
       slot_ = found;
       return true;
     }
-    if (open.index != nullptr) open.index->emplace(key, members.size());
+    if (open.index != nullptr) open.index->emplace(key, static_cast<std::uint32_t>(members.size()));
     members.emplace_back(std::move(key), nullptr);
     slot_ = &members.back().second;
     return true;
@@ -62,7 +63,7 @@ class Builder {
  private:
   struct Open {
     Json* value;
-    std::unique_ptr<std::unordered_map<std::string, std::size_t>> index;  // key → member, for large objects
+    std::unique_ptr<std::unordered_map<std::string, std::uint32_t>> index;  // key → member, for large objects
   };
 
   // The value of member `key`, or null: a linear search among a few members, else the index
@@ -75,8 +76,8 @@ class Builder {
       return nullptr;
     }
     if (open.index == nullptr) {
-      open.index = std::make_unique<std::unordered_map<std::string, std::size_t>>();
-      for (std::size_t i = 0; i < members.size(); ++i) open.index->emplace(members[i].first, i);
+      open.index = std::make_unique<std::unordered_map<std::string, std::uint32_t>>();
+      for (std::size_t i = 0; i < members.size(); ++i) open.index->emplace(members[i].first, static_cast<std::uint32_t>(i));
     }
     auto at = open.index->find(key);
     return at == open.index->end() ? nullptr : &members[at->second].second;
