@@ -160,26 +160,27 @@ std::string graph_to_json(const HandoffGraph& g) {
 }
 
 // Parses a definition and loads it with `from_json`; on success `adopt` takes what loaded and the
-// result is null, otherwise the problems, [{ pointer, message }].
+// result is empty, otherwise the problems.
+template <class Load, class Adopt>
+std::optional<std::vector<handoff::definition::Problem>> load_problems(std::string_view text, Load from_json, Adopt adopt) {
+  auto document = parse_json(text);
+  if (document.is_discarded()) return std::vector<handoff::definition::Problem>{{"", "not valid JSON"}};
+  auto loaded = from_json(document);
+  if (!loaded) return loaded.error();
+  adopt(std::move(loaded.value()));
+  return std::nullopt;
+}
+
+// load_problems as a JS value: null, or [{ pointer, message }].
 template <class Load, class Adopt>
 val load_definition(const std::string& text, Load from_json, Adopt adopt) {
-  std::vector<handoff::definition::Problem> problems;
-  auto document = parse_json(text);
-  if (document.is_discarded()) {
-    problems.push_back({"", "not valid JSON"});
-  } else {
-    auto loaded = from_json(document);
-    if (loaded) {
-      adopt(std::move(loaded.value()));
-      return val::null();
-    }
-    problems = loaded.error();
-  }
+  auto problems = load_problems(text, from_json, adopt);
+  if (!problems) return val::null();
   val out = val::array();
-  for (std::size_t i = 0; i < problems.size(); ++i) {
+  for (std::size_t i = 0; i < problems->size(); ++i) {
     val p = val::object();
-    p.set("pointer", val(problems[i].pointer));
-    p.set("message", val(problems[i].message));
+    p.set("pointer", val((*problems)[i].pointer));
+    p.set("message", val((*problems)[i].message));
     out.set(i, p);
   }
   return out;
@@ -206,86 +207,17 @@ val render(handoff::dag::Dag dag, const std::string& trace, const std::string& f
   return out;
 }
 
+// { text } or { error } as JSON, for the raw exports.
+handoff::condition::Json render_json(handoff::dag::Dag dag, std::string_view trace, std::string_view format, std::string_view kind,
+                                     std::string_view direction) {
+  auto rendered = handoff::dag::render(std::move(dag), std::string(trace), std::string(format),
+                                       {std::string(kind), std::string(direction)}, "");
+  return rendered ? handoff::condition::Json{{"text", rendered.value()}} : handoff::condition::Json{{"error", rendered.error()}};
+}
+
 val graph_export(const HandoffGraph& g, const std::string& trace, const std::string& format, const std::string& kind,
                  const std::string& direction, const std::string& generated_at) {
   return render(handoff::dag::dag_of(g), trace, format, kind, direction, generated_at);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Swarm: every call takes and returns JSON text (a session's routing core, a tool call), since
-// none of it is per-route.
-
-using handoff::swarm::SessionCore;
-using handoff::swarm::Swarm;
-
-// { problems } or { swarm }: JS wraps the result in its Swarm class.
-struct SwarmHolder {
-  std::unique_ptr<Swarm> swarm;
-};
-
-// Loads a definition into `holder`; null, or [{ pointer, message }].
-val swarm_load(SwarmHolder& holder, const std::string& text) {
-  return load_definition(text, Swarm::from_json, [&](std::unique_ptr<Swarm>&& loaded) { holder.swarm = std::move(loaded); });
-}
-
-std::string swarm_to_json(const SwarmHolder& holder) { return dump(holder.swarm->to_json()); }
-
-// Runs `fn(session core)` on the JSON session text; { error } or fn's JSON with { session }.
-template <class Fn>
-std::string with_session(const SwarmHolder& holder, const std::string& session_text, Fn fn) {
-  auto parsed = parse_json(session_text);
-  auto core = SessionCore::from_json(*holder.swarm, parsed);
-  if (!core) return dump({{"error", core.error()}});
-  handoff::condition::Json out = fn(core.value());
-  out["session"] = core->to_json();
-  return dump(out);
-}
-
-std::string swarm_tools(const SwarmHolder& holder, const std::string& session, const std::string& format) {
-  return with_session(holder, session, [&](SessionCore& core) {
-    auto record = handoff::swarm::offered_tools_record(*holder.swarm, core, format);
-    return record ? std::move(record.value()) : handoff::condition::Json{{"error", record.error()}};
-  });
-}
-
-// The routing core of a new session (at the entry agent).
-// A picture of the swarm (dag::render): `session` is the JSON text of { active, checkpoints } to
-// mark, or empty; `format` "dag", "mermaid" or "dot"; `kind` Mermaid's "flowchart" or "state".
-val swarm_export(const SwarmHolder& holder, const std::string& session, const std::string& format, const std::string& kind,
-                 const std::string& direction) {
-  return render(handoff::dag::dag_of(*holder.swarm), session, format, kind, direction, "");
-}
-
-std::string swarm_start(const SwarmHolder& holder) { return dump(SessionCore::start(*holder.swarm).to_json()); }
-
-std::string swarm_apply_rules(const SwarmHolder& holder, const std::string& session) {
-  return with_session(holder, session, [&](SessionCore& core) {
-    return handoff::swarm::host_record(*holder.swarm, handoff::swarm::apply_rules(*holder.swarm, core));
-  });
-}
-
-// `approved`: a human approved this call (docs/handoffs.md#approvals); a call of an `approval: true`
-// tool or edge without it is "approval_required" and changes nothing.
-std::string swarm_apply_tool_call(const SwarmHolder& holder, const std::string& session, const std::string& name,
-                                  const std::string& arguments, bool approved) {
-  return with_session(holder, session, [&](SessionCore& core) {
-    return handoff::swarm::host_record(*holder.swarm, handoff::swarm::apply_tool_call_text(*holder.swarm, core, name, arguments, approved));
-  });
-}
-
-// { result } or { error }: the tool result of an outcome the host holds.
-std::string swarm_tool_result(const SwarmHolder& holder, const std::string& outcome) {
-  auto parsed = parse_json(outcome);
-  auto text = handoff::swarm::tool_result_text(*holder.swarm, parsed);
-  return dump(text ? handoff::condition::Json{{"result", text.value()}} : handoff::condition::Json{{"error", text.error()}});
-}
-
-// { error } or the host record of the blocked outcome.
-std::string swarm_refuse_handoff(const SwarmHolder& holder, double edge, const std::string& variable, const std::string& message) {
-  if (!(edge >= 0 && edge < static_cast<double>(holder.swarm->edges().size()))) return dump({{"error", "not an edge index"}});
-  auto outcome = handoff::swarm::refused_handoff(*holder.swarm, static_cast<std::size_t>(edge), variable, message);
-  if (!outcome) return dump({{"error", outcome.error()}});
-  return dump(handoff::swarm::host_record(*holder.swarm, std::move(outcome.value())));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -631,6 +563,154 @@ val execution_unmatched_reads(const Execution& e) {
 // The raw exports (hg_route, hg_exec_*, ...) are in wasm/raw_exports.cpp, compiled for speed.
 
 
+
+// ---------------------------------------------------------------------------------------------
+// Raw exports (no embind), the ABI of the routing module (wasm/router.cpp): strings go in as UTF-8
+// that JS writes into the text area (hg_text_reserve) and passes as (offset, length) pairs; answers
+// that are not numbers come back as JSON text in the reply buffer (hg_reply), whose length the call
+// returns (0: null). The reply is the module's and is overwritten by the next call: JS decodes it
+// at once (js/text-abi.js), so what user code receives is a copy.
+
+namespace {
+
+std::vector<char> text_area;
+std::string reply;
+
+// The text at (offset, length) in the text area; empty when that is not inside it.
+std::string text(std::uint32_t offset, std::uint32_t length) {
+  if (offset > text_area.size() || length > text_area.size() - offset) return {};
+  return {text_area.data() + offset, length};
+}
+
+std::int32_t answer_text(std::string text) {
+  reply = std::move(text);
+  return static_cast<std::int32_t>(reply.size());
+}
+
+std::int32_t answer(const handoff::condition::Json& json) { return answer_text(dump(json)); }
+
+using handoff::swarm::SessionCore;
+using handoff::swarm::Swarm;
+
+// What JS holds for a Swarm: empty until a definition loads.
+struct SwarmHolder {
+  std::unique_ptr<Swarm> swarm;
+};
+
+// Runs `fn(session core)` on the JSON session text; { error } or fn's JSON with { session }.
+template <class Fn>
+std::int32_t with_session(const SwarmHolder* holder, const std::string& session_text, Fn fn) {
+  if (holder == nullptr || !holder->swarm) return answer({{"error", "no swarm loaded"}});
+  auto parsed = parse_json(session_text);
+  auto core = SessionCore::from_json(*holder->swarm, parsed);
+  if (!core) return answer({{"error", core.error()}});
+  handoff::condition::Json out = fn(core.value());
+  out["session"] = core->to_json();
+  return answer(out);
+}
+
+bool loaded(const SwarmHolder* holder) { return holder != nullptr && holder->swarm != nullptr; }
+
+}  // namespace
+
+extern "C" {
+
+EMSCRIPTEN_KEEPALIVE char* hg_text_reserve(std::uint32_t bytes) {
+  if (text_area.size() < bytes) text_area.resize(std::max<std::size_t>(bytes, text_area.size() * 2));
+  return text_area.data();
+}
+
+EMSCRIPTEN_KEEPALIVE const char* hg_reply() { return reply.data(); }
+
+// Swarm: every call takes and returns JSON text (a session's routing core, a tool call), since
+// none of it is per-route.
+
+EMSCRIPTEN_KEEPALIVE SwarmHolder* hg_swarm_new() { return new SwarmHolder(); }
+
+EMSCRIPTEN_KEEPALIVE void hg_swarm_delete(SwarmHolder* holder) { delete holder; }
+
+// Loads a definition; 0 (loaded), or [{ pointer, message }].
+EMSCRIPTEN_KEEPALIVE std::int32_t hg_swarm_load(SwarmHolder* holder, std::uint32_t definition, std::uint32_t length) {
+  if (holder == nullptr) return answer_text(R"([{"pointer":"","message":"no swarm"}])");
+  auto problems = load_problems(text(definition, length), Swarm::from_json,
+                                [&](std::unique_ptr<Swarm>&& swarm) { holder->swarm = std::move(swarm); });
+  if (!problems) return 0;
+  auto out = handoff::condition::Json::array();
+  for (const auto& p : *problems) out.push_back({{"pointer", p.pointer}, {"message", p.message}});
+  return answer(out);
+}
+
+// The definition text (the core's normal form).
+EMSCRIPTEN_KEEPALIVE std::int32_t hg_swarm_to_json(const SwarmHolder* holder) {
+  return loaded(holder) ? answer(holder->swarm->to_json()) : answer_text("null");
+}
+
+// The routing core of a new session (at the entry agent).
+EMSCRIPTEN_KEEPALIVE std::int32_t hg_swarm_start(const SwarmHolder* holder) {
+  return loaded(holder) ? answer(SessionCore::start(*holder->swarm).to_json()) : answer({{"error", "no swarm loaded"}});
+}
+
+EMSCRIPTEN_KEEPALIVE std::int32_t hg_swarm_tools(const SwarmHolder* holder, std::uint32_t session, std::uint32_t session_length,
+                                                 std::uint32_t format, std::uint32_t format_length) {
+  auto format_text = text(format, format_length);
+  return with_session(holder, text(session, session_length), [&](SessionCore& core) {
+    auto record = handoff::swarm::offered_tools_record(*holder->swarm, core, format_text);
+    return record ? std::move(record.value()) : handoff::condition::Json{{"error", record.error()}};
+  });
+}
+
+EMSCRIPTEN_KEEPALIVE std::int32_t hg_swarm_apply_rules(const SwarmHolder* holder, std::uint32_t session, std::uint32_t session_length) {
+  return with_session(holder, text(session, session_length), [&](SessionCore& core) {
+    return handoff::swarm::host_record(*holder->swarm, handoff::swarm::apply_rules(*holder->swarm, core));
+  });
+}
+
+// `approved`: a human approved this call (docs/handoffs.md#approvals); a call of an `approval: true`
+// tool or edge without it is "approval_required" and changes nothing.
+EMSCRIPTEN_KEEPALIVE std::int32_t hg_swarm_apply_tool_call(const SwarmHolder* holder, std::uint32_t session, std::uint32_t session_length,
+                                                           std::uint32_t name, std::uint32_t name_length, std::uint32_t arguments,
+                                                           std::uint32_t arguments_length, std::int32_t approved) {
+  auto name_text = text(name, name_length);
+  auto arguments_text = text(arguments, arguments_length);
+  return with_session(holder, text(session, session_length), [&](SessionCore& core) {
+    return handoff::swarm::host_record(
+        *holder->swarm, handoff::swarm::apply_tool_call_text(*holder->swarm, core, name_text, arguments_text, approved != 0));
+  });
+}
+
+// { result } or { error }: the tool result of an outcome the host holds.
+EMSCRIPTEN_KEEPALIVE std::int32_t hg_swarm_tool_result(const SwarmHolder* holder, std::uint32_t outcome, std::uint32_t length) {
+  if (!loaded(holder)) return answer({{"error", "no swarm loaded"}});
+  auto parsed = parse_json(text(outcome, length));
+  auto result = handoff::swarm::tool_result_text(*holder->swarm, parsed);
+  return answer(result ? handoff::condition::Json{{"result", result.value()}} : handoff::condition::Json{{"error", result.error()}});
+}
+
+// { error } or the host record of the blocked outcome.
+EMSCRIPTEN_KEEPALIVE std::int32_t hg_swarm_refuse_handoff(const SwarmHolder* holder, double edge, std::uint32_t variable,
+                                                          std::uint32_t variable_length, std::uint32_t message,
+                                                          std::uint32_t message_length) {
+  if (!loaded(holder)) return answer({{"error", "no swarm loaded"}});
+  if (!(edge >= 0 && edge < static_cast<double>(holder->swarm->edges().size()))) return answer({{"error", "not an edge index"}});
+  auto outcome = handoff::swarm::refused_handoff(*holder->swarm, static_cast<std::size_t>(edge), text(variable, variable_length),
+                                                 text(message, message_length));
+  if (!outcome) return answer({{"error", outcome.error()}});
+  return answer(handoff::swarm::host_record(*holder->swarm, std::move(outcome.value())));
+}
+
+// A picture of the swarm (dag::render): `session` is the JSON text of { active, checkpoints } to
+// mark, or empty; `format` "dag", "mermaid" or "dot"; `kind` Mermaid's "flowchart" or "state".
+// { text } or { error }.
+EMSCRIPTEN_KEEPALIVE std::int32_t hg_swarm_export(const SwarmHolder* holder, std::uint32_t session, std::uint32_t session_length,
+                                                  std::uint32_t format, std::uint32_t format_length, std::uint32_t kind,
+                                                  std::uint32_t kind_length, std::uint32_t direction, std::uint32_t direction_length) {
+  if (!loaded(holder)) return answer({{"error", "no swarm loaded"}});
+  return answer(render_json(handoff::dag::dag_of(*holder->swarm), text(session, session_length), text(format, format_length),
+                            text(kind, kind_length), text(direction, direction_length)));
+}
+
+}  // extern "C"
+
 EMSCRIPTEN_BINDINGS(handoff_graph) {
   using emscripten::class_;
 
@@ -701,16 +781,4 @@ EMSCRIPTEN_BINDINGS(handoff_graph) {
   emscripten::function("revisionText", +[](const std::string& state, std::uint32_t visit, const std::string& prior) {
     return handoff::machine::revision_text(state, visit, prior);
   });
-
-  class_<SwarmHolder>("Swarm")
-      .constructor<>()
-      .function("load", &swarm_load)
-      .function("toJSON", &swarm_to_json)
-      .function("tools", &swarm_tools)
-      .function("applyRules", &swarm_apply_rules)
-      .function("applyToolCall", &swarm_apply_tool_call)
-      .function("refuseHandoff", &swarm_refuse_handoff)
-      .function("toolResult", &swarm_tool_result)
-      .function("start", &swarm_start)
-      .function("export", &swarm_export);
 }
