@@ -1,12 +1,12 @@
 // Loads the WebAssembly module once and holds what every object of the API shares: the
-// module's classes (embind's, or js/full-native.js's over raw exports), the raw hot-path exports and the
+// module's classes (js/full-native.js, over its raw exports), the raw hot-path exports and the
 // state writer. The module is the full one (through its
 // Emscripten glue) or, for handoff-graph/router, the routing one (js/router-native.js). The platform entries (node.js,
 // browser.js, inline.js) say where the module is by default and how to fetch a location; this file
 // does the rest, and words the errors: a load that fails says where it looked and how to pass the
 // module with init({ wasm }).
 import { Branch, BranchesHeader, FINGERPRINT, StepInfo } from './contract.js';
-import { swarmClass } from './full-native.js';
+import { graphClass, machineClasses, swarmClass } from './full-native.js';
 import { StateWriter } from './marshal.js';
 import { checkOptions } from './options.js';
 
@@ -127,8 +127,8 @@ async function instantiateGlue(platform, wasmModule) {
     instantiationFailed,
   ]);
   checkContract(module);
-  // The classes over raw exports (js/full-native.js) beside the embind ones.
-  module.Swarm = swarmClass(module);
+  // The classes js/ calls, over the module's raw exports (js/full-native.js).
+  Object.assign(module, machineClasses(module), { HandoffGraph: graphClass(module), Swarm: swarmClass(module) });
   // The glue's export functions replace themselves with the raw export on their first call; make
   // that call now (a null object answers harmlessly) so that later reads get the raw function.
   module._hg_route(0, 0, 0);

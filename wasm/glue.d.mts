@@ -1,5 +1,5 @@
 // The Emscripten glue (dist/handoff-graph.mjs) as js/ uses it: a factory that takes the
-// instantiateWasm hook and resolves the module with its embind classes and raw exports.
+// instantiateWasm hook and resolves the module with its raw exports (js/full-native.js makes classes of them).
 // scripts/build.sh copies this file beside the glue as dist/handoff-graph.d.mts.
 export interface GlueOptions {
   instantiateWasm(imports: WebAssembly.Imports, receive: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void): object;
