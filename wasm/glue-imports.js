@@ -1,9 +1,6 @@
-// What the full module's Emscripten glue provides (CMakeLists.txt: --js-library).
-// hg_js_number is wasm/router_libc.cpp's strtod, which the full module links as the routing module
-// does (issue 21: musl's strtod and printf are about 21 KB): Number() over the digits a grammar
-// accepted, exact as strtod is (ECMA-262 rounds to nearest).
+// The imports of the full module that wasm/glue.mjs provides, declared so that em++ accepts them
+// (it writes no glue for the standalone module, so these bodies never run): hg_js_number is
+// wasm/router_libc.cpp's strtod, Number() over the digits a grammar accepted.
 mergeInto(LibraryManager.library, {
-  hg_js_number: function (at, length) {
-    return Number(UTF8ToString(at, length));
-  },
+  hg_js_number: function () {},
 });
