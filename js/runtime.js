@@ -1,10 +1,12 @@
-// Loads the WebAssembly module once and holds what every object of the API shares: the embind
-// classes, the raw hot-path exports and the state writer. The module is the full one (through its
-// Emscripten glue) or, for handoff-graph/router, the routing one (js/router-native.js). The platform entries (node.js,
+// Loads the WebAssembly module once and holds what every object of the API shares: the
+// module's classes (js/full-native.js, over its raw exports), the raw hot-path exports and the
+// state writer. The module is the full one (through its
+// loader, wasm/glue.mjs) or, for handoff-graph/router, the routing one (js/router-native.js). The platform entries (node.js,
 // browser.js, inline.js) say where the module is by default and how to fetch a location; this file
 // does the rest, and words the errors: a load that fails says where it looked and how to pass the
 // module with init({ wasm }).
 import { Branch, BranchesHeader, FINGERPRINT, StepInfo } from './contract.js';
+import { graphClass, machineClasses, swarmClass } from './full-native.js';
 import { StateWriter } from './marshal.js';
 import { checkOptions } from './options.js';
 
@@ -109,7 +111,7 @@ async function load(platform, options) {
   });
 }
 
-/** The full module through its Emscripten glue, with the hot-path exports resolved. */
+/** The full module through its loader (wasm/glue.mjs, dist/handoff-graph.mjs), with its classes. */
 async function instantiateGlue(platform, wasmModule) {
   let failed;
   const instantiationFailed = new Promise((_, reject) => {
@@ -125,13 +127,8 @@ async function instantiateGlue(platform, wasmModule) {
     instantiationFailed,
   ]);
   checkContract(module);
-  // The glue's export functions replace themselves with the raw export on their first call; make
-  // that call now (a null object answers harmlessly) so that later reads get the raw function.
-  module._hg_route(0, 0, 0);
-  module._hg_evaluate(0, 0);
-  module._hg_exec_begin(0);
-  module._hg_exec_complete(0, 0);
-  module._hg_exec_status(0);
+  // The classes js/ calls, over the module's raw exports (js/full-native.js).
+  Object.assign(module, machineClasses(module), { HandoffGraph: graphClass(module), Swarm: swarmClass(module) });
   return module;
 }
 

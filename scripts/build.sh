@@ -14,7 +14,9 @@ cmake --build build/native -j"$jobs"
 cmake --build build/wasm -j"$jobs"
 
 mkdir -p dist
-cp build/wasm/handoff-graph.mjs build/wasm/handoff-graph.wasm build/wasm/handoff-graph-router.wasm dist/
+cp build/wasm/handoff-graph.wasm build/wasm/handoff-graph-router.wasm dist/
+# The full module's loader: the module is a standalone .wasm, without Emscripten's JS glue.
+cp wasm/glue.mjs dist/handoff-graph.mjs
 cp wasm/glue.d.mts dist/handoff-graph.d.mts
 # @opentelemetry/api is an optional peer dependency, imported at run time if the application has
 # it (js/tracing.js): never bundled.

@@ -54,8 +54,7 @@ EMSCRIPTEN_KEEPALIVE const handoff::contract::TransferHeader* hg_transfer_reserv
   return transfer_area.reserve(cells, bytes, slots);
 }
 
-// The position of the first matching edge among `node`'s outgoing edges, or -1. A null graph
-// answers -1, which lets the loader make the first (export-resolving) call harmlessly.
+// The position of the first matching edge among `node`'s outgoing edges, or -1 (also for a null graph).
 EMSCRIPTEN_KEEPALIVE std::int32_t hg_route(const HandoffGraph* graph, NodeId node, std::uint32_t cell_count) {
   if (graph == nullptr) return -1;
   return graph->route(node, transfer_slots(graph->strings(), cell_count, graph->route_paths(node).size()));
