@@ -92,6 +92,8 @@ const ALLOWED = [
   /^dist\/handoff-graph\.wasm$/,
   /^dist\/handoff-graph-router\.wasm$/,
   /^dist\/index\.cjs$/,
+  // handoff-graph/router for require() in Nodes without require(esm) (js/router-require.cjs).
+  /^dist\/router\.cjs$/,
   /^dist\/inline\.js$/,
   /^dist\/(?:[^/]+\/)*[^/]+\.d\.cts$/,
   /^examples\/[^/]+\.mjs$/,
@@ -99,6 +101,8 @@ const ALLOWED = [
   /^README\.md$/,
   /^LICEN[CS]E(\.md|\.txt)?$/,
   /^docs\/[^/]+\.md$/,
+  // For bundlers that ignore the exports map (Parcel by default): handoff-graph/router by directory.
+  /^router\/package\.json$/,
 ];
 
 function leaves(value) {
@@ -151,6 +155,9 @@ test('the npm package', { timeout: 60_000 }, async (t) => {
         'dist/handoff-graph.wasm',
         'dist/index.cjs',
         'dist/index.d.cts',
+        'dist/router.cjs',
+        'dist/handoff-graph-router.wasm',
+        'router/package.json',
         'dist/inline.js',
         ...jsFiles,
         ...examples,
