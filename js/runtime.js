@@ -1,12 +1,10 @@
 // Loads the WebAssembly module once and holds what every object of the API shares: the
-// module's classes (js/full-native.js, over its raw exports), the raw hot-path exports and the
-// state writer. The module is the full one (through its
-// loader, wasm/glue.mjs) or, for handoff-graph/router, the routing one (js/router-native.js). The platform entries (node.js,
-// browser.js, inline.js) say where the module is by default and how to fetch a location; this file
-// does the rest, and words the errors: a load that fails says where it looked and how to pass the
-// module with init({ wasm }).
+// module's classes, the raw hot-path exports and the state writer. The module is the full one
+// (js/full-module.js) or, for handoff-graph/router, the routing one (js/router-native.js). The
+// platform entries (node.js, browser.js, inline.js, router.js, router-node.js) say which, where
+// the module is by default and how to fetch a location; this file does the rest, and words the
+// errors: a load that fails says where it looked and how to pass the module with init({ wasm }).
 import { Branch, BranchesHeader, FINGERPRINT, StepInfo } from './contract.js';
-import { graphClass, machineClasses, swarmClass } from './full-native.js';
 import { StateWriter } from './marshal.js';
 import { checkOptions } from './options.js';
 
@@ -69,9 +67,10 @@ async function toModule(source, platform, isDefault) {
 async function load(platform, options) {
   const isDefault = options.wasm === undefined;
   const wasmModule = await toModule(isDefault ? platform.defaultWasm() : options.wasm, platform, isDefault);
-  // The routing entry instantiates its glue-less module itself (js/router-native.js).
-  const module = platform.instantiate !== undefined ? await platform.instantiate(wasmModule) : await instantiateGlue(platform, wasmModule);
-  if (platform.instantiate !== undefined) checkContract(module);
+  // The entry instantiates its module: the full one through js/full-module.js, the routing one
+  // through js/router-native.js (so neither entry's bundle carries the other's code).
+  const module = await platform.instantiate(wasmModule);
+  checkContract(module);
   const loaded = {
     module,
     kind: platform.kind ?? 'full',
@@ -109,27 +108,6 @@ async function load(platform, options) {
       return info;
     },
   });
-}
-
-/** The full module through its loader (wasm/glue.mjs, dist/handoff-graph.mjs), with its classes. */
-async function instantiateGlue(platform, wasmModule) {
-  let failed;
-  const instantiationFailed = new Promise((_, reject) => {
-    failed = reject;
-  });
-  const module = await Promise.race([
-    platform.createModule({
-      instantiateWasm(imports, receive) {
-        WebAssembly.instantiate(wasmModule, imports).then((instance) => receive(instance, wasmModule), failed);
-        return {};
-      },
-    }),
-    instantiationFailed,
-  ]);
-  checkContract(module);
-  // The classes js/ calls, over the module's raw exports (js/full-native.js).
-  Object.assign(module, machineClasses(module), { HandoffGraph: graphClass(module), Swarm: swarmClass(module) });
-  return module;
 }
 
 /**
