@@ -33,7 +33,7 @@ function bundled(entry) {
   return { bytes: bytes.length, gzip: gz(bytes) };
 }
 
-/** The full module's Emscripten glue minified alone, gzipped: its share of the JS. */
+/** The full module's loader (wasm/glue.mjs) minified alone, gzipped: its share of the JS. */
 function glue() {
   const out = execFileSync(
     path.join(root, 'node_modules/.bin/esbuild'),
@@ -83,7 +83,7 @@ export function payloadMarkdown({ entries, route, modules, glue: glueSize, quick
     '|---|---:|---:|---:|---:|',
     ...entries.map((e) => `| ${e.name} | ${kb(e.jsGzip)} | ${kb(e.wasmGzip)} (${kb(e.wasmBytes)} raw) | **${kb(e.totalGzip)}** | ${kb(e.goal)} ${e.totalGzip <= e.goal ? 'met' : 'not met'} |`),
     '',
-    ...(glueSize ? [`Of the whole package's JS, the Emscripten glue (dist/handoff-graph.mjs) is ${kb(glueSize.gzip)} minified and gzipped alone (${kb(glueSize.bytes)} minified).`, ''] : []),
+    ...(glueSize ? [`Of the whole package's JS, the module's loader (dist/handoff-graph.mjs, from wasm/glue.mjs; Emscripten's glue and embind are gone) is ${kb(glueSize.gzip)} minified and gzipped alone (${kb(glueSize.bytes)} minified).`, ''] : []),
     `Triage route (3 edges, Node ${process.version}, median of 7 × ${quick ? '50k' : '200k'}): routing module ${route.router.toFixed(0)} ns, full module ${route.full.toFixed(0)} ns.`,
     '',
     ...(routerInit

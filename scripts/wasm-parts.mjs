@@ -1,5 +1,5 @@
 // What the bytes of a WebAssembly module are: each function body's size, attributed to a part of
-// the code (the JSON library, embind, the export renderers, ...) by its symbol name, plus the data
+// the code (the JSON library, the export renderers, ...) by its symbol name, plus the data
 // and the other sections. Names come from the `.symbols` file that em++ --emit-symbol-map writes
 // beside the module (`index:mangled name` per line), so the module measured is the shipped one.
 // A part's gzipped figure is its bytes gzipped on their own: an estimate (gzip finds repeats
@@ -12,9 +12,8 @@ import { gzipSync } from 'node:zlib';
 
 /** Parts in order of precedence: the first pattern that matches a demangled name wins. */
 export const PARTS = [
-  ['JSON library (nlohmann)', /nlohmann::/],
+  ['JSON library (nlohmann, and the core\'s reader over its lexer: src/core/json_parse.h)', /nlohmann::|handoff::core::parse_json|handoff::core::\(anonymous namespace\)::Builder/],
   ['JSON value of the routing module (wasm/router_json.h)', /router_json::/],
-  ['embind', /emscripten::|embind|_embind_|EmValType|__getTypeName/],
   ['export renderers (DAG, Mermaid, DOT)', /handoff::dag::/],
   ['swarm and handoff policy', /handoff::swarm::|handoff::policy|handoff::handoff/],
   ['state machine', /handoff::machine::/],
