@@ -78,7 +78,7 @@ class Parser {
       scan_error_ = token.error();
       return false;
     }
-    current_ = std::move(token.value());
+    current_ = token.value();
     return true;
   }
   [[gnu::noinline]] Unexpected<ScanError> failed() { return unexpected(std::move(scan_error_)); }
