@@ -72,6 +72,8 @@ void machine(const Json& document, const Json& extra) {
   (void)handoff::machine::Execution::restore(m, member(extra, "snapshot"));
   handoff::machine::Execution run(m);
   const Json& state = member(extra, "state");
+  // As start() does: a machine whose tasks name variables the state lacks does not run.
+  if (!run.bind_variables(state.is_object() ? state : Json::object())) return;
   handoff::condition::JsonStateWriter writer(m.graph().strings());
   for (int i = 0; i < 32 && !run.finished(); ++i) {
     std::uint32_t current = run.begin_step();
