@@ -38,10 +38,16 @@ function readMember(object, key) {
   try {
     return object[key];
   } catch (error) {
-    const descriptor = Reflect.getOwnPropertyDescriptor(object, key);
-    if (descriptor !== undefined && typeof descriptor.get === 'function') return null;
-    throw error;
+    return thrownRead(object, key, error);
   }
+}
+
+// A read of `key` that threw `error`: null when an own getter threw, else the error propagates
+// (a Proxy trap), so that the caller drops the whole Proxy.
+function thrownRead(object, key, error) {
+  const descriptor = Reflect.getOwnPropertyDescriptor(object, key);
+  if (descriptor !== undefined && typeof descriptor.get === 'function') return null;
+  throw error;
 }
 
 /** readMember for an element of an array, at a property load of its own (see readKeyAt). */
@@ -50,9 +56,7 @@ function readElement(array, i) {
   try {
     return array[i];
   } catch (error) {
-    const descriptor = Reflect.getOwnPropertyDescriptor(array, i);
-    if (descriptor !== undefined && typeof descriptor.get === 'function') return null;
-    throw error;
+    return thrownRead(array, i, error);
   }
 }
 
