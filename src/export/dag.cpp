@@ -1,9 +1,12 @@
 #include "export/dag.h"
 
 #include <algorithm>
+#include <initializer_list>
 #include <map>
+#include <numeric>
 
 #include "condition/unicode.h"
+#include "core/index_sort.h"
 #include "core/json_parse.h"
 #include "machine/execution.h"
 
@@ -16,13 +19,29 @@ constexpr const char* kUnfired = "#b8b8b8";
 // The agent a swarm's session is at.
 constexpr const char* kActiveFill = "#fde2d8";
 
+// Appends `parts` to `out` in one call: the renderers' `out += a + b + c` built and freed a string
+// per `+`, and those temporaries were most of their code in the WebAssembly module (issue 21).
+void put(std::string& out, std::initializer_list<std::string_view> parts) {
+  for (std::string_view part : parts) out.append(part);
+}
+
 // Whether the marks are of a finished machine run, whose unfired edges are greyed.
 bool finished_run(const Dag& dag) { return dag.run && !dag.run->reason.empty(); }
 
-// Nodes in id order. One comparator for both dag_of below, so std::sort is instantiated once
-// (each lambda is a type of its own: a second copy of the sort in the WebAssembly module).
+// Nodes in id order (ids are unique). Sorted through their indices with core/index_sort.h, so
+// that the module has one std::sort (each comparator of its own was another copy: 1.5 KB here).
 void sort_by_id(std::vector<Node>& nodes) {
-  std::sort(nodes.begin(), nodes.end(), [](const Node& a, const Node& b) { return a.id < b.id; });
+  std::vector<std::uint32_t> order(nodes.size());
+  std::iota(order.begin(), order.end(), 0U);
+  sort_indices(order, {[](const void* context, std::uint32_t a, std::uint32_t b) {
+                         const auto* sorted = static_cast<const Node*>(context);
+                         return sorted[a].id < sorted[b].id;
+                       },
+                       nodes.data()});
+  std::vector<Node> sorted;
+  sorted.reserve(nodes.size());
+  for (std::uint32_t i : order) sorted.push_back(std::move(nodes[i]));
+  nodes = std::move(sorted);
 }
 
 }  // namespace
@@ -267,7 +286,7 @@ std::string mermaid_text(const std::string& text) {
       case '#': case '<': case '>': case '&': case '|': case '[': case ']': case '{': case '}': case '(':
       case ')': case ';': case ':': case '`': case '\\': case '%':
       case '$': case '*': case '_': case '~':  // KaTeX ($$) and markdown emphasis in state diagrams
-        out += "#" + std::to_string(static_cast<std::uint32_t>(c)) + ";";
+        put(out, {"#", std::to_string(static_cast<std::uint32_t>(c)), ";"});
         break;
       default:
         if (c == condition::unicode::kInvalid || c < 0x20 || c == 0x7F || (c >= 0x80 && c <= 0x9F) || c == 0x2028 ||
@@ -319,55 +338,56 @@ std::string branch_label(const Node& n) { return n.map_over ? "each in " + *n.ma
 void mermaid_cluster(const Dag& child, const std::string& owner, const std::string& prefix, const std::string& indent, std::string& out) {
   auto ids = generated_ids(child);
   const std::string block = prefix + "sub";
-  out += indent + "subgraph " + block + "[\"" + mermaid_text(child.name) + "\"]\n";
+  put(out, {indent, "subgraph ", block, "[\"", mermaid_text(child.name), "\"]\n"});
   for (const Node& n : child.nodes) {
-    std::string label = "\"" + mermaid_text(node_label(n)) + "\"";
-    out += indent + "  " + prefix + ids[n.id] + (n.type == "end" ? "([" + label + "])" : "[" + label + "]") + "\n";
+    bool end = n.type == "end";
+    put(out, {indent, "  ", prefix, ids[n.id], end ? "([\"" : "[\"", mermaid_text(node_label(n)), end ? "\"])\n" : "\"]\n"});
   }
   for (const Edge& e : child.edges) {
     std::string label = edge_label(e);
-    out += indent + "  " + prefix + ids[e.from] + (conditional(e) ? " -->" : " -.->");
-    if (!label.empty()) out += "|\"" + mermaid_text(label) + "\"|";
-    out += " " + prefix + ids[e.to] + "\n";
+    put(out, {indent, "  ", prefix, ids[e.from], conditional(e) ? " -->" : " -.->"});
+    if (!label.empty()) put(out, {"|\"", mermaid_text(label), "\"|"});
+    put(out, {" ", prefix, ids[e.to], "\n"});
   }
   for (const Node& n : child.nodes) {
     for (const std::string& b : n.branches) {
-      if (ids.count(b)) out += indent + "  " + prefix + ids[n.id] + " ==>|\"" + mermaid_text(branch_label(n)) + "\"| " + prefix + ids[b] + "\n";
+      if (ids.count(b)) put(out, {indent, "  ", prefix, ids[n.id], " ==>|\"", mermaid_text(branch_label(n)), "\"| ", prefix, ids[b], "\n"});
     }
   }
   for (const Node& n : child.nodes) {
     if (n.subgraph) mermaid_cluster(*n.subgraph, prefix + ids[n.id], prefix + ids[n.id] + "_", indent + "  ", out);
   }
-  out += indent + "end\n";
-  out += indent + owner + " -.- " + block + "\n";
+  put(out, {indent, "end\n", indent, owner, " -.- ", block, "\n"});
 }
 
 // The same as a state diagram's composite state: `owner`'s inner states.
 void mermaid_composite(const Dag& child, const std::string& owner, const std::string& prefix, const std::string& indent, std::string& out) {
   auto ids = generated_ids(child);
-  out += indent + "state " + owner + " {\n";
+  put(out, {indent, "state ", owner, " {\n"});
   for (const Node& n : child.nodes) {
     if (n.type == "end") continue;
-    out += indent + "  state \"" + mermaid_text(node_label(n)) + "\" as " + prefix + ids[n.id] + "\n";
+    put(out, {indent, "  state \"", mermaid_text(node_label(n)), "\" as ", prefix, ids[n.id], "\n"});
   }
   for (const Node& n : child.nodes) {
-    if (n.start) out += indent + "  [*] --> " + prefix + ids[n.id] + "\n";
+    if (n.start) put(out, {indent, "  [*] --> ", prefix, ids[n.id], "\n"});
   }
   for (const Edge& e : child.edges) {
-    out += indent + "  " + prefix + ids[e.from] + " --> " + (e.to == machine::kEnd ? "[*]" : prefix + ids[e.to]);
+    put(out, {indent, "  ", prefix, ids[e.from], " --> "});
+    if (e.to == machine::kEnd) out += "[*]";
+    else put(out, {prefix, ids[e.to]});
     std::string label = edge_label(e);
-    if (!label.empty()) out += " : " + mermaid_text(label);
+    if (!label.empty()) put(out, {" : ", mermaid_text(label)});
     out += "\n";
   }
   for (const Node& n : child.nodes) {
     for (const std::string& b : n.branches) {
-      if (ids.count(b)) out += indent + "  " + prefix + ids[n.id] + " --> " + prefix + ids[b] + " : " + mermaid_text(branch_label(n)) + "\n";
+      if (ids.count(b)) put(out, {indent, "  ", prefix, ids[n.id], " --> ", prefix, ids[b], " : ", mermaid_text(branch_label(n)), "\n"});
     }
   }
   for (const Node& n : child.nodes) {
     if (n.subgraph) mermaid_composite(*n.subgraph, prefix + ids[n.id], prefix + ids[n.id] + "_", indent + "  ", out);
   }
-  out += indent + "}\n";
+  put(out, {indent, "}\n"});
 }
 
 }  // namespace
@@ -377,7 +397,7 @@ std::string to_mermaid(const Dag& dag, const MermaidOptions& options) {
   std::string out;
   if (options.kind == "state") {
     out += "stateDiagram-v2\n";
-    out += "  direction " + std::string(options.direction == "TD" ? "TB" : options.direction) + "\n";
+    put(out, {"  direction ", options.direction == "TD" ? std::string_view("TB") : std::string_view(options.direction), "\n"});
     for (const Node& n : dag.nodes) {
       if (n.type == "end") continue;
       std::string label = mermaid_text(node_label(n));
@@ -385,52 +405,52 @@ std::string to_mermaid(const Dag& dag, const MermaidOptions& options) {
         // A multi-line state name is read as Markdown, where a backslash escapes what follows.
         for (std::size_t at = 0; (at = label.find("#92;", at)) != std::string::npos; at += 8) label.replace(at, 4, "#92;#92;");
       }
-      out += "  state \"" + label + "\" as " + ids[n.id] + "\n";
+      put(out, {"  state \"", label, "\" as ", ids[n.id], "\n"});
     }
     for (const Node& n : dag.nodes) {
-      if (n.start) out += "  [*] --> " + ids[n.id] + "\n";
+      if (n.start) put(out, {"  [*] --> ", ids[n.id], "\n"});
     }
     for (const Edge& e : dag.edges) {
       bool to_end = dag.kind == "state-machine" && e.to == machine::kEnd;
-      out += "  " + ids[e.from] + " --> " + (to_end ? "[*]" : ids[e.to]);
+      put(out, {"  ", ids[e.from], " --> ", to_end ? std::string_view("[*]") : std::string_view(ids[e.to])});
       std::string label = edge_label(e);
       if (!e.fired_at.empty()) label += (label.empty() ? "" : " ") + std::string("(fired ×") + std::to_string(e.fired_at.size()) + ")";
-      if (!label.empty()) out += " : " + mermaid_text(label);
+      if (!label.empty()) put(out, {" : ", mermaid_text(label)});
       out += "\n";
     }
     for (const Node& n : dag.nodes) {
       for (const std::string& b : n.branches) {
-        if (ids.count(b)) out += "  " + ids[n.id] + " --> " + ids[b] + " : " + mermaid_text(branch_label(n)) + "\n";  // undeclared: not drawn
+        if (ids.count(b)) put(out, {"  ", ids[n.id], " --> ", ids[b], " : ", mermaid_text(branch_label(n)), "\n"});  // undeclared: not drawn
       }
     }
     for (const Node& n : dag.nodes) {
       if (n.subgraph) mermaid_composite(*n.subgraph, ids[n.id], ids[n.id] + "_", "  ", out);
     }
     for (const Node& n : dag.nodes) {
-      if (n.type != "end" && n.visits && *n.visits > 0) out += "  class " + ids[n.id] + " visited\n";
+      if (n.type != "end" && n.visits && *n.visits > 0) put(out, {"  class ", ids[n.id], " visited\n"});
     }
-    if (dag.run) out += "  classDef visited stroke:" + std::string(kFired) + ",stroke-width:3px\n";
+    if (dag.run) put(out, {"  classDef visited stroke:", kFired, ",stroke-width:3px\n"});
     bool any_active = false;
     for (const Node& n : dag.nodes) {
-      if (n.active) out += "  class " + ids[n.id] + " active\n";
+      if (n.active) put(out, {"  class ", ids[n.id], " active\n"});
       any_active = any_active || n.active;
     }
-    if (any_active) out += "  classDef active fill:" + std::string(kActiveFill) + ",stroke:" + kFired + ",stroke-width:3px\n";
+    if (any_active) put(out, {"  classDef active fill:", kActiveFill, ",stroke:", kFired, ",stroke-width:3px\n"});
     return out;
   }
 
-  out += "flowchart " + options.direction + "\n";
+  put(out, {"flowchart ", options.direction, "\n"});
   for (const Node& n : dag.nodes) {
     const std::string& id = ids[n.id];
-    std::string label = "\"" + mermaid_text(node_label(n)) + "\"";
-    if (n.type == "end") out += "  " + id + "([" + label + "])\n";
-    else if (n.type == "agent" && !n.description.empty()) out += "  " + id + "[\"" + mermaid_text(n.id) + "<br>" + mermaid_text(n.description) + "\"]\n";
-    else out += "  " + id + "[" + label + "]\n";
+    std::string label = mermaid_text(node_label(n));
+    if (n.type == "end") put(out, {"  ", id, "([\"", label, "\"])\n"});
+    else if (n.type == "agent" && !n.description.empty()) put(out, {"  ", id, "[\"", mermaid_text(n.id), "<br>", mermaid_text(n.description), "\"]\n"});
+    else put(out, {"  ", id, "[\"", label, "\"]\n"});
   }
   bool any_start = false;
   for (const Node& n : dag.nodes) {
     if (n.start) {
-      out += "  start((\" \")) --> " + ids[n.id] + "\n";
+      put(out, {"  start((\" \")) --> ", ids[n.id], "\n"});
       any_start = true;
     }
   }
@@ -439,29 +459,29 @@ std::string to_mermaid(const Dag& dag, const MermaidOptions& options) {
   std::size_t link = any_start ? 1 : 0;
   for (const Edge& e : dag.edges) {
     std::string label = edge_label(e);
-    out += "  " + ids[e.from] + (dag.kind == "swarm" ? swarm_arrow(e) : conditional(e) ? " -->" : " -.->");
-    if (!label.empty()) out += "|\"" + mermaid_text(label) + "\"|";
-    out += " " + ids[e.to] + "\n";
+    put(out, {"  ", ids[e.from], dag.kind == "swarm" ? swarm_arrow(e) : conditional(e) ? " -->" : " -.->"});
+    if (!label.empty()) put(out, {"|\"", mermaid_text(label), "\"|"});
+    put(out, {" ", ids[e.to], "\n"});
     (e.fired_at.empty() ? unfired_links : fired_links).push_back(link);
     ++link;
   }
   for (const Node& n : dag.nodes) {
     for (const std::string& b : n.branches) {
-      if (ids.count(b)) out += "  " + ids[n.id] + " ==>|\"" + mermaid_text(branch_label(n)) + "\"| " + ids[b] + "\n";  // undeclared: not drawn
+      if (ids.count(b)) put(out, {"  ", ids[n.id], " ==>|\"", mermaid_text(branch_label(n)), "\"| ", ids[b], "\n"});  // undeclared: not drawn
     }
   }
   for (const Node& n : dag.nodes) {
     if (n.subgraph) mermaid_cluster(*n.subgraph, ids[n.id], ids[n.id] + "_", "  ", out);
   }
-  for (std::size_t l : fired_links) out += "  linkStyle " + std::to_string(l) + " stroke:" + kFired + ",stroke-width:3px\n";
+  for (std::size_t l : fired_links) put(out, {"  linkStyle ", std::to_string(l), " stroke:", kFired, ",stroke-width:3px\n"});
   bool any_active = false;
   for (const Node& n : dag.nodes) {
-    if (n.active) out += "  class " + ids[n.id] + " active\n";
+    if (n.active) put(out, {"  class ", ids[n.id], " active\n"});
     any_active = any_active || n.active;
   }
-  if (any_active) out += "  classDef active fill:" + std::string(kActiveFill) + ",stroke:" + kFired + ",stroke-width:3px\n";
+  if (any_active) put(out, {"  classDef active fill:", kActiveFill, ",stroke:", kFired, ",stroke-width:3px\n"});
   if (finished_run(dag)) {
-    for (std::size_t l : unfired_links) out += "  linkStyle " + std::to_string(l) + " stroke:" + kUnfired + ",color:" + kUnfired + "\n";
+    for (std::size_t l : unfired_links) put(out, {"  linkStyle ", std::to_string(l), " stroke:", kUnfired, ",color:", kUnfired, "\n"});
   }
   return out;
 }
@@ -487,32 +507,37 @@ std::string dot_string(const std::string& text) {
   return out + "\"";
 }
 
+// Whether Graphviz draws the label: a label of nothing but white space makes Graphviz 2.43 abort
+// beside an xlabel, so it is left out.
+bool visible(const std::string& label) {
+  return std::any_of(label.begin(), label.end(), [](char c) { return c != ' ' && c != '\n' && c != '\t' && c != '\r'; });
+}
+
 // A subgraph state's machine as a `cluster` (its states prefixed by the subgraph state's id), with
 // a dotted edge from the subgraph state to the child's start.
 void dot_cluster(const Dag& child, const std::string& owner, const std::string& prefix, const std::string& indent, std::string& out) {
   auto ids = generated_ids(child);
-  out += indent + "subgraph \"cluster_" + prefix + "\" {\n";
-  out += indent + "  label=" + dot_string(child.name) + "; style=rounded;\n";
+  put(out, {indent, "subgraph \"cluster_", prefix, "\" {\n", indent, "  label=", dot_string(child.name), "; style=rounded;\n"});
   for (const Node& n : child.nodes) {
-    out += indent + "  " + prefix + ids[n.id] + " [label=" + dot_string(node_label(n)) + (n.type == "end" ? ", shape=doublecircle, style=solid" : "") + "];\n";
+    put(out, {indent, "  ", prefix, ids[n.id], " [label=", dot_string(node_label(n)), n.type == "end" ? ", shape=doublecircle, style=solid" : "", "];\n"});
   }
   for (const Edge& e : child.edges) {
     std::string label = edge_label(e);
-    bool visible = std::any_of(label.begin(), label.end(), [](char c) { return c != ' ' && c != '\n' && c != '\t' && c != '\r'; });
-    out += indent + "  " + prefix + ids[e.from] + " -> " + prefix + ids[e.to] + " [" + (visible ? "label=" + dot_string(label) + ", " : "") +
-           (conditional(e) ? "style=solid" : "style=dashed") + "];\n";
+    put(out, {indent, "  ", prefix, ids[e.from], " -> ", prefix, ids[e.to], " ["});
+    if (visible(label)) put(out, {"label=", dot_string(label), ", "});
+    put(out, {conditional(e) ? "style=solid" : "style=dashed", "];\n"});
   }
   for (const Node& n : child.nodes) {
     for (const std::string& b : n.branches) {
-      if (ids.count(b)) out += indent + "  " + prefix + ids[n.id] + " -> " + prefix + ids[b] + " [label=" + dot_string(branch_label(n)) + ", style=bold, arrowhead=onormal];\n";
+      if (ids.count(b)) put(out, {indent, "  ", prefix, ids[n.id], " -> ", prefix, ids[b], " [label=", dot_string(branch_label(n)), ", style=bold, arrowhead=onormal];\n"});
     }
   }
   for (const Node& n : child.nodes) {
     if (n.subgraph) dot_cluster(*n.subgraph, prefix + ids[n.id], prefix + ids[n.id] + "_", indent + "  ", out);
   }
-  out += indent + "}\n";
+  put(out, {indent, "}\n"});
   for (const Node& n : child.nodes) {
-    if (n.start) out += indent + owner + " -> " + prefix + ids[n.id] + " [style=dotted, arrowhead=none];\n";
+    if (n.start) put(out, {indent, owner, " -> ", prefix, ids[n.id], " [style=dotted, arrowhead=none];\n"});
   }
 }
 
@@ -520,28 +545,26 @@ void dot_cluster(const Dag& child, const std::string& owner, const std::string& 
 
 std::string to_dot(const Dag& dag) {
   auto ids = generated_ids(dag);
-  std::string out = "digraph " + dot_string(dag.name.empty() ? dag.kind : dag.name) + " {\n";
-  out += "  graph [rankdir=TB, charset=\"UTF-8\"];\n";
-  out += "  node [shape=box, style=rounded, fontname=\"Helvetica\"];\n";
-  out += "  edge [fontname=\"Helvetica\", fontsize=10];\n";
+  std::string out;
+  put(out, {"digraph ", dot_string(dag.name.empty() ? dag.kind : dag.name),
+            " {\n  graph [rankdir=TB, charset=\"UTF-8\"];\n  node [shape=box, style=rounded, fontname=\"Helvetica\"];\n"
+            "  edge [fontname=\"Helvetica\", fontsize=10];\n"});
   for (const Node& n : dag.nodes) {
-    out += "  " + ids[n.id] + " [label=" + dot_string(node_label(n));
+    put(out, {"  ", ids[n.id], " [label=", dot_string(node_label(n))});
     if (n.type == "end") out += ", shape=doublecircle, style=solid";
-    if (!n.description.empty()) out += ", tooltip=" + dot_string(n.description);
-    if (n.visits && *n.visits > 0) out += ", color=\"" + std::string(kFired) + "\", penwidth=2";
-    if (n.active) out += ", style=\"rounded,filled\", fillcolor=\"" + std::string(kActiveFill) + "\", color=\"" + kFired + "\", penwidth=2";
+    if (!n.description.empty()) put(out, {", tooltip=", dot_string(n.description)});
+    if (n.visits && *n.visits > 0) put(out, {", color=\"", kFired, "\", penwidth=2"});
+    if (n.active) put(out, {", style=\"rounded,filled\", fillcolor=\"", kActiveFill, "\", color=\"", kFired, "\", penwidth=2"});
     out += "];\n";
   }
   for (const Node& n : dag.nodes) {
-    if (n.start) out += "  start [shape=point, width=0.15];\n  start -> " + ids[n.id] + ";\n";
+    if (n.start) put(out, {"  start [shape=point, width=0.15];\n  start -> ", ids[n.id], ";\n"});
   }
   for (const Edge& e : dag.edges) {
-    out += "  " + ids[e.from] + " -> " + ids[e.to] + " [";
+    put(out, {"  ", ids[e.from], " -> ", ids[e.to], " ["});
     std::string label = edge_label(e);
     std::vector<std::string> attributes;
-    // A label of nothing but white space makes Graphviz 2.43 abort beside an xlabel: leave it out.
-    bool visible = std::any_of(label.begin(), label.end(), [](char c) { return c != ' ' && c != '\n' && c != '\t' && c != '\r'; });
-    if (visible) attributes.push_back("label=" + dot_string(label));
+    if (visible(label)) attributes.push_back("label=" + dot_string(label));
     if (dag.kind == "swarm") {
       // Rules solid, LLM edges dashed, hybrids bold, continuations dotted.
       if (e.via == "llm") attributes.push_back("style=dashed");
@@ -558,13 +581,13 @@ std::string to_dot(const Dag& dag) {
       attributes.push_back("color=\"" + std::string(kUnfired) + "\"");
       attributes.push_back("fontcolor=\"" + std::string(kUnfired) + "\"");
     }
-    for (std::size_t i = 0; i < attributes.size(); ++i) out += (i ? ", " : "") + attributes[i];
+    for (std::size_t i = 0; i < attributes.size(); ++i) put(out, {i ? ", " : "", attributes[i]});
     out += "];\n";
   }
   for (const Node& n : dag.nodes) {
     for (const std::string& b : n.branches) {
       if (!ids.count(b)) continue;  // an undeclared branch (validate() reports it) is not drawn
-      out += "  " + ids[n.id] + " -> " + ids[b] + " [label=" + dot_string(branch_label(n)) + ", style=bold, arrowhead=onormal];\n";
+      put(out, {"  ", ids[n.id], " -> ", ids[b], " [label=", dot_string(branch_label(n)), ", style=bold, arrowhead=onormal];\n"});
     }
   }
   for (const Node& n : dag.nodes) {
@@ -580,11 +603,19 @@ std::string to_dot(const Dag& dag) {
 // writes them.
 
 Json to_agentensemble_json(const Dag& dag, std::string_view generated_at) {
-  std::vector<const Node*> states;
-  for (const Node& n : dag.nodes) {
-    if (n.type == "state") states.push_back(&n);
+  std::vector<std::uint32_t> order;
+  for (std::uint32_t i = 0; i < dag.nodes.size(); ++i) {
+    if (dag.nodes[i].type == "state") order.push_back(i);
   }
-  std::sort(states.begin(), states.end(), [](const Node* a, const Node* b) { return a->declared < b->declared; });
+  // In declaration order (unique per state), with the module's one std::sort (core/index_sort.h).
+  sort_indices(order, {[](const void* context, std::uint32_t a, std::uint32_t b) {
+                         const auto* nodes = static_cast<const Node*>(context);
+                         return nodes[a].declared < nodes[b].declared;
+                       },
+                       dag.nodes.data()});
+  std::vector<const Node*> states;
+  states.reserve(order.size());
+  for (std::uint32_t i : order) states.push_back(&dag.nodes[i]);
   std::map<std::string, std::string> ids;
   for (std::size_t i = 0; i < states.size(); ++i) ids[states[i]->id] = std::to_string(i);
   const std::string end_id = std::to_string(states.size());
