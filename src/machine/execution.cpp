@@ -371,7 +371,7 @@ Json Execution::snapshot() const {
     if (visits_[i] > 0) visits[states[i].name] = visits_[i];
   }
   bool fan_outs = false;
-  auto branch_list = [&](const std::vector<Branch>& branches, const std::vector<bool>* done) {
+  auto branch_list = [&](const std::vector<Branch>& branches, const Flags* done) {
     Json list = Json::array();
     for (std::size_t i = 0; i < branches.size(); ++i) {
       Json b = {{"state", states[branches[i].state].name}, {"visit", branches[i].visit}};
@@ -476,7 +476,7 @@ Expected<Execution, std::string> Execution::restore(Machine& machine, const Json
 
   // Each branch names a branch state of `fan_out` (the map's state, for a map) with a visit it had.
   auto read_branches = [&](const Json& list, std::uint32_t fan_out, bool with_done,
-                           std::vector<Branch>& out, std::vector<bool>& done) -> bool {
+                           std::vector<Branch>& out, Flags& done) -> bool {
     if (!list.is_array()) return false;
     const auto& allowed = machine.branch_states(fan_out);
     const bool is_map = machine.states()[fan_out].fan_out->is_map();
@@ -495,7 +495,7 @@ Expected<Execution, std::string> Execution::restore(Machine& machine, const Json
     return true;
   };
   if (in_fan_out) {
-    std::vector<bool> done;
+    Flags done;
     if (!read_branches(snapshot.contains("branches") ? snapshot["branches"] : Json(), *current, true, execution.branches_, done)) {
       return fail("'branches' must list the fan-out's branches, each with its state, visit and done");
     }
@@ -542,7 +542,7 @@ Expected<Execution, std::string> Execution::restore(Machine& machine, const Json
     if (!edge.is_null() && !count(edge)) return fail("a step's 'edge' must be an index or null");
     std::vector<Branch> branches;
     if (machine.states()[*state].fan_out) {
-      std::vector<bool> unused;
+      Flags unused;
       if (!read_branches(s.contains("branches") ? s["branches"] : Json(), *state, false, branches, unused)) {
         return fail("steps[" + std::to_string(i) + "] is a fan-out step; its 'branches' must list its branches");
       }

@@ -175,7 +175,7 @@ class Execution {
   std::vector<std::pair<std::string, std::string>> unmatched_reads_;
   std::uint32_t route_from_ = 0;  // the first edge position still to try in the step under way
   std::vector<Branch> branches_;  // the fan-out step under way's branches
-  std::vector<bool> branch_done_;
+  Flags branch_done_;
   std::uint32_t branches_pending_ = 0;
   bool items_pending_ = false;    // a map step begun, its list not yet marshalled
   std::vector<std::uint32_t> selections_;  // per state: transfers chosen in this run

@@ -344,7 +344,7 @@ std::vector<Problem> Machine::validate() const {
                                              " is not a declared state (declared: " + (known.empty() ? "none" : known) + ")",
                         "/start"});
   }
-  std::vector<bool> has_edge(states_.size());
+  Flags has_edge(states_.size());
   for (std::size_t i = 0; i < edges_.size(); ++i) {
     const MachineEdge& edge = edges_[i];
     auto from = state_index(edge.from);
@@ -359,7 +359,7 @@ std::vector<Problem> Machine::validate() const {
   // Handoff-enabled states: at least two transfer edges (MAG's output_nodes), distinct tool names,
   // and a regular edge to continue on once the selections are used up.
   std::vector<std::uint32_t> transfers(states_.size());
-  std::vector<bool> regular(states_.size());
+  Flags regular(states_.size());
   std::vector<std::vector<std::string>> tool_names(states_.size());
   for (std::size_t i = 0; i < edges_.size(); ++i) {
     auto from = state_index(edges_[i].from);
@@ -398,14 +398,14 @@ std::vector<Problem> Machine::validate() const {
   // Fan-out branches: declared, and not fan-outs themselves. A state that is only ever a branch
   // needs no edge of its own (the fan-out state routes after the join); one that an edge or the
   // start also reaches does.
-  std::vector<bool> reached(states_.size());
+  Flags reached(states_.size());
   if (options_.start) {
     if (auto s = state_index(*options_.start)) reached[*s] = true;
   }
   for (const MachineEdge& edge : edges_) {
     if (auto to = state_index(edge.to)) reached[*to] = true;
   }
-  std::vector<bool> branch_only(states_.size());
+  Flags branch_only(states_.size());
   for (std::size_t i = 0; i < states_.size(); ++i) {
     if (!states_[i].fan_out) continue;
     const FanOut& f = *states_[i].fan_out;
@@ -456,10 +456,10 @@ std::vector<Problem> Machine::validate() const {
   return problems;
 }
 
-const std::vector<bool>& Machine::reserved_slots(graph::NodeId node) const {
+const Flags& Machine::reserved_slots(graph::NodeId node) const {
   auto it = reserved_.find(node);
   if (it == reserved_.end()) {
-    std::vector<bool> flags;
+    Flags flags;
     for (const condition::Path& path : graph_.route_paths(node)) flags.push_back(is_reserved(path));
     it = reserved_.emplace(node, std::move(flags)).first;
   }

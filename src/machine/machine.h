@@ -33,6 +33,10 @@ inline constexpr std::size_t kMaxTaskBytes = std::size_t{1} << 24;
 // prior output in the revision text): printing JSON recurses once per level.
 inline constexpr int kMaxPrintedDepth = 512;
 
+// Per-state or per-slot yes/no flags, a byte each: std::vector<bool>'s bit packing was 2 KB of
+// code in the WebAssembly module (issue 21) for vectors of a few entries.
+using Flags = std::vector<std::uint8_t>;
+
 // What a run does when step maxSteps routes to a state other than END: resolve with reason
 // 'max-steps', reject with MaxStepsError, or resolve and carry `maxStepsReached` (the seed's
 // RETURN_LAST, THROW and RETURN_WITH_FLAG).
@@ -201,7 +205,7 @@ class Machine {
   // Every variable the states' task templates name, each once, in state order.
   std::vector<std::string> template_variables() const;
   // Whether the paths of `node`'s conditions at each slot are reserved names ($step, $state, $visits).
-  const std::vector<bool>& reserved_slots(graph::NodeId node) const;
+  const Flags& reserved_slots(graph::NodeId node) const;
 
   // Once an execution has started, the definition is fixed: an execution refers to it. What runs
   // ask on every step is worked out now.
@@ -218,9 +222,9 @@ class Machine {
   std::size_t fan_outs_ = 0;
   std::size_t depth_ = 1;
   std::vector<std::vector<std::uint32_t>> branch_states_;  // once frozen
-  mutable std::unordered_map<graph::NodeId, std::vector<bool>> reserved_;
+  mutable std::unordered_map<graph::NodeId, Flags> reserved_;
   bool frozen_ = false;
-  std::vector<bool> feedback_;               // per state, once frozen: feedback_applies
+  Flags feedback_;  // per state, once frozen: feedback_applies
   std::vector<std::string> template_variables_;  // once frozen
 };
 
