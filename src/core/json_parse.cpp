@@ -1,15 +1,29 @@
-// See json_parse.h. The builder mirrors nlohmann's DOM parser (json_sax_dom_parser), with two
-// differences: a key is looked up through an index once its object has many members, and a new
-// member is appended without searching again.
+// See json_parse.h. A reader of its own rather than nlohmann's lexer and SAX parser: those build a
+// parse error's message (with its token, position and codepoint texts) that a reader that only
+// says "not JSON" discards, and their code and message texts were about 12 KB of the WebAssembly
+// module (issue 21). It accepts what nlohmann's parser accepts, to the same values (the
+// differential tests in tests/cpp/json_parse_test.cpp):
+//  * RFC 8259 JSON in UTF-8 after an optional byte order mark; any other text starting with the
+//    mark's first byte is refused; a NUL byte outside a string ends the input;
+//  * strings checked for UTF-8 and for paired \u surrogates;
+//  * a number without fraction or exponent is a uint64 (no sign) or an int64 (a '-') if it fits,
+//    else a double, as is every other number; a double that overflows is not JSON;
+//  * a repeated key keeps its first place and gets the last value; an object's key is looked up
+//    through an index once it has many members (nlohmann's ordered_json searched the members
+//    before it per key: n²/2 comparisons for n members);
+//  * nesting has no limit: containers open on the reader's own stack, not the C++ one.
 #include "core/json_parse.h"
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <unordered_map>
 #include <utility>
 #include <vector>
+
+#include "condition/unicode.h"
 
 namespace handoff::core {
 namespace {
@@ -21,99 +35,258 @@ using Members = Json::object_t::Container;
 // Up to this many members a linear search is faster than building an index.
 constexpr std::size_t kIndexFrom = 32;
 
-class Builder {
+class Reader {
  public:
-  Builder(Json& root, int max_depth) : root_(root), max_depth_(max_depth) {}
+  Reader(std::string_view text, int max_depth) : s_(text), max_depth_(max_depth) {}
 
   bool too_deep() const { return too_deep_; }
 
-  bool null() { return put(Json(nullptr)); }
-  bool boolean(bool value) { return put(Json(value)); }
-  bool number_integer(Json::number_integer_t value) { return put(Json(value)); }
-  bool number_unsigned(Json::number_unsigned_t value) { return put(Json(value)); }
-  bool number_float(Json::number_float_t value, const Json::string_t& /*text*/) { return put(Json(value)); }
-  bool string(Json::string_t& value) { return put(Json(std::move(value))); }
-  bool binary(Json::binary_t& value) { return put(Json::binary(std::move(value))); }
-
-  bool start_object(std::size_t /*elements*/) { return open(Json::object()); }
-  bool start_array(std::size_t /*elements*/) { return open(Json::array()); }
-  bool end_object() { return close(); }
-  bool end_array() { return close(); }
-
-  // The member `key` of the innermost object: found (its first place; the value that follows
-  // replaces the earlier one) or appended.
-  bool key(Json::string_t& key) {
-    Open& open = open_.back();
-    // The members as the vector they are (ordered_map's own operator[] and emplace search by key).
-    Members& members = open.value->get_ref<Json::object_t&>();
-    if (Json* found = member(open, members, key)) {
-      slot_ = found;
-      return true;
+  // The text as one value into `root`; false when it is not JSON.
+  bool run(Json& root) {
+    if (!s_.empty() && static_cast<unsigned char>(s_[0]) == 0xEF) {
+      if (s_.substr(0, 3) != "\xEF\xBB\xBF") return false;
+      i_ = 3;
     }
-    if (open.index != nullptr) open.index->emplace(key, static_cast<std::uint32_t>(members.size()));
-    members.emplace_back(std::move(key), nullptr);
-    slot_ = &members.back().second;
-    return true;
-  }
-
-  bool parse_error(std::size_t /*position*/, const std::string& /*token*/, const nlohmann::detail::exception& /*error*/) {
-    return false;
+    if (!value(root)) return false;
+    skip_space();
+    return i_ == s_.size() || s_[i_] == '\0';
   }
 
  private:
   struct Open {
     Json* value;
+    bool object;
     std::unique_ptr<std::unordered_map<std::string, std::uint32_t>> index;  // key → member, for large objects
   };
 
-  // The value of member `key`, or null: a linear search among a few members, else the index
-  // (built when the object first has kIndexFrom members).
-  static Json* member(Open& open, Members& members, const std::string& key) {
+  void skip_space() {
+    while (i_ < s_.size() && (s_[i_] == ' ' || s_[i_] == '\t' || s_[i_] == '\n' || s_[i_] == '\r')) ++i_;
+  }
+
+  bool eat(char c) {
+    skip_space();
+    if (i_ < s_.size() && s_[i_] == c) {
+      ++i_;
+      return true;
+    }
+    return false;
+  }
+
+  // One value at `root`, containers included, iteratively.
+  bool value(Json& root) {
+    Json* slot = &root;
+    for (;;) {
+      skip_space();
+      if (i_ >= s_.size()) return false;
+      const char c = s_[i_];
+      if (c == '[' || c == '{') {
+        ++i_;
+        const bool object = c == '{';
+        if (max_depth_ > 0 && open_.size() >= static_cast<std::size_t>(max_depth_)) too_deep_ = true;
+        *slot = object ? Json::object() : Json::array();
+        open_.push_back({slot, object, nullptr});
+        if (eat(object ? '}' : ']')) {
+          open_.pop_back();
+        } else {
+          slot = next_slot(open_.back());
+          if (slot == nullptr) return false;
+          continue;
+        }
+      } else if (!scalar(*slot)) {
+        return false;
+      }
+      // After a value: close the containers that end here, or go on to the next element.
+      for (;;) {
+        if (open_.empty()) return true;
+        if (eat(',')) {
+          slot = next_slot(open_.back());
+          if (slot == nullptr) return false;
+          break;
+        }
+        if (!eat(open_.back().object ? '}' : ']')) return false;
+        open_.pop_back();
+      }
+    }
+  }
+
+  // Where the next element of `open` goes (its key read first, for an object); null when the key
+  // is not JSON.
+  Json* next_slot(Open& open) {
+    if (!open.object) {
+      auto& items = open.value->get_ref<Json::array_t&>();
+      items.emplace_back();
+      return &items.back();
+    }
+    std::string key;
+    skip_space();
+    if (i_ >= s_.size() || s_[i_] != '"' || !string(key) || !eat(':')) return nullptr;
+    return &member(open, std::move(key));
+  }
+
+  // The member `key` of the object `open` reads: found (a repeated key keeps its first place and
+  // gets the last value), else appended.
+  static Json& member(Open& open, std::string&& key) {
+    Members& members = open.value->get_ref<Json::object_t&>();
     if (open.index == nullptr && members.size() < kIndexFrom) {
       for (auto& m : members) {
-        if (m.first == key) return &m.second;
+        if (m.first == key) return m.second;
       }
-      return nullptr;
+    } else {
+      if (open.index == nullptr) {
+        open.index = std::make_unique<std::unordered_map<std::string, std::uint32_t>>();
+        for (std::size_t i = 0; i < members.size(); ++i) open.index->emplace(members[i].first, static_cast<std::uint32_t>(i));
+      }
+      auto [at, added] = open.index->emplace(key, static_cast<std::uint32_t>(members.size()));
+      if (!added) return members[at->second].second;
     }
-    if (open.index == nullptr) {
-      open.index = std::make_unique<std::unordered_map<std::string, std::uint32_t>>();
-      for (std::size_t i = 0; i < members.size(); ++i) open.index->emplace(members[i].first, static_cast<std::uint32_t>(i));
+    members.emplace_back(std::move(key), nullptr);
+    return members.back().second;
+  }
+
+  bool literal(std::string_view word) {
+    if (s_.substr(i_, word.size()) != word) return false;
+    i_ += word.size();
+    return true;
+  }
+
+  bool scalar(Json& out) {
+    const char c = s_[i_];
+    if (c == '"') {
+      std::string text;
+      if (!string(text)) return false;
+      out = std::move(text);
+    } else if (c == 't' || c == 'f') {
+      if (!literal(c == 't' ? "true" : "false")) return false;
+      out = c == 't';
+    } else if (c == 'n') {
+      if (!literal("null")) return false;
+      out = nullptr;
+    } else {
+      return number(out);
     }
-    auto at = open.index->find(key);
-    return at == open.index->end() ? nullptr : &members[at->second].second;
-  }
-
-  // Where the next value goes: the root, the member whose key came last, or the array's end.
-  Json* target() {
-    if (open_.empty()) return &root_;
-    Json* container = open_.back().value;
-    if (container->is_object()) return slot_;
-    container->get_ref<Json::array_t&>().emplace_back();
-    return &container->get_ref<Json::array_t&>().back();
-  }
-
-  bool put(Json&& value) {
-    *target() = std::move(value);
     return true;
   }
 
-  bool open(Json&& container) {
-    if (max_depth_ > 0 && open_.size() >= static_cast<std::size_t>(max_depth_)) too_deep_ = true;
-    Json* at = target();
-    *at = std::move(container);
-    open_.push_back({at, nullptr});
+  std::size_t digits() {
+    const std::size_t from = i_;
+    while (i_ < s_.size() && s_[i_] >= '0' && s_[i_] <= '9') ++i_;
+    return i_ - from;
+  }
+
+  bool number(Json& out) {
+    const std::size_t start = i_;
+    const bool negative = s_[i_] == '-';
+    if (negative) ++i_;
+    if (i_ < s_.size() && s_[i_] == '0') {
+      ++i_;
+    } else if (digits() == 0) {
+      return false;
+    }
+    bool integer = true;
+    if (i_ < s_.size() && s_[i_] == '.') {
+      ++i_;
+      integer = false;
+      if (digits() == 0) return false;
+    }
+    if (i_ < s_.size() && (s_[i_] == 'e' || s_[i_] == 'E')) {
+      ++i_;
+      integer = false;
+      if (i_ < s_.size() && (s_[i_] == '+' || s_[i_] == '-')) ++i_;
+      if (digits() == 0) return false;
+    }
+    if (integer) {
+      std::uint64_t magnitude = 0;
+      bool fits = true;
+      for (std::size_t k = start + (negative ? 1 : 0); k < i_ && fits; ++k) {
+        auto d = static_cast<std::uint64_t>(s_[k] - '0');
+        if (magnitude > (UINT64_MAX - d) / 10) fits = false;
+        else magnitude = magnitude * 10 + d;
+      }
+      if (fits && !negative) {
+        out = magnitude;  // nlohmann's number_unsigned
+        return true;
+      }
+      if (fits && magnitude <= static_cast<std::uint64_t>(INT64_MAX) + 1) {
+        out = static_cast<std::int64_t>(0 - magnitude);  // number_integer
+        return true;
+      }
+    }
+    const std::string text(s_.substr(start, i_ - start));
+    const double d = std::strtod(text.c_str(), nullptr);
+    if (d - d != 0) return false;  // an overflow to infinity: nlohmann refuses it
+    out = d;
     return true;
   }
 
-  bool close() {
-    open_.pop_back();
+  bool hex4(std::uint32_t& out) {
+    if (s_.size() - i_ < 4) return false;
+    out = 0;
+    for (int k = 0; k < 4; ++k) {
+      const char c = s_[i_++];
+      std::uint32_t d = 0;
+      if (c >= '0' && c <= '9') d = static_cast<std::uint32_t>(c - '0');
+      else if (c >= 'a' && c <= 'f') d = static_cast<std::uint32_t>(c - 'a' + 10);
+      else if (c >= 'A' && c <= 'F') d = static_cast<std::uint32_t>(c - 'A' + 10);
+      else return false;
+      out = out * 16 + d;
+    }
     return true;
   }
 
-  Json& root_;
+  // A string at s_[i_] == '"'.
+  bool string(std::string& out) {
+    ++i_;
+    for (;;) {
+      if (i_ >= s_.size()) return false;
+      const auto b = static_cast<unsigned char>(s_[i_]);
+      if (b == '"') {
+        ++i_;
+        return true;
+      }
+      if (b < 0x20) return false;
+      if (b >= 0x80) {
+        const std::size_t from = i_;
+        if (condition::unicode::decode_utf8(s_, i_) == condition::unicode::kInvalid) return false;
+        out.append(s_.substr(from, i_ - from));
+        continue;
+      }
+      ++i_;
+      if (b != '\\') {
+        out += static_cast<char>(b);
+        continue;
+      }
+      if (i_ >= s_.size()) return false;
+      switch (s_[i_++]) {
+        case '"': out += '"'; break;
+        case '\\': out += '\\'; break;
+        case '/': out += '/'; break;
+        case 'b': out += '\b'; break;
+        case 'f': out += '\f'; break;
+        case 'n': out += '\n'; break;
+        case 'r': out += '\r'; break;
+        case 't': out += '\t'; break;
+        case 'u': {
+          std::uint32_t cp = 0;
+          if (!hex4(cp) || (cp >= 0xDC00 && cp <= 0xDFFF)) return false;
+          if (cp >= 0xD800 && cp <= 0xDBFF) {
+            std::uint32_t low = 0;
+            if (s_.substr(i_, 2) != "\\u") return false;
+            i_ += 2;
+            if (!hex4(low) || low < 0xDC00 || low > 0xDFFF) return false;
+            cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+          }
+          condition::unicode::append_utf8(out, cp);
+          break;
+        }
+        default: return false;
+      }
+    }
+  }
+
+  std::string_view s_;
+  std::size_t i_ = 0;
   int max_depth_;
   bool too_deep_ = false;
-  Json* slot_ = nullptr;
   std::vector<Open> open_;
 };
 
@@ -121,17 +294,12 @@ class Builder {
 
 ParsedJson parse_json(std::string_view text, int max_depth) {
   ParsedJson parsed;
-  Builder builder(parsed.value, max_depth);
-  // nlohmann's JSON parser itself, not Json::sax_parse, which would also instantiate the binary
-  // formats' readers for this handler.
-  using Adapter = decltype(nlohmann::detail::input_adapter(text));
-  nlohmann::detail::parser<Json, Adapter> parser(nlohmann::detail::input_adapter(text), nullptr, /*allow_exceptions_=*/false,
-                                                /*skip_comments=*/false);
-  if (!parser.sax_parse(&builder, /*strict=*/true)) {
+  Reader reader(text, max_depth);
+  if (!reader.run(parsed.value)) {
     parsed.value = Json(Json::value_t::discarded);
     return parsed;
   }
-  parsed.too_deep = builder.too_deep();
+  parsed.too_deep = reader.too_deep();
   return parsed;
 }
 

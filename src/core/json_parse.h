@@ -2,7 +2,7 @@
 // ordered_json object with a search of the members before it, so an object of n members took
 // n²/2 key comparisons: 40,000 members (half a megabyte of text: a tool call's arguments, a
 // session's variables, a definition) kept the WebAssembly module busy for 25 seconds. This
-// parser reads with nlohmann's lexer (its SAX interface) and builds the same value, members in
+// parser reads the text itself (json_parse.cpp) and builds the same value, members in
 // their first place with their last value as nlohmann keeps duplicates, finding a key among
 // many members through an index.
 #pragma once

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <iterator>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,73 @@ TEST(JsonParse, ReadsWhatNlohmannReads) {
     if (expected.is_discarded()) continue;
     EXPECT_EQ(parsed.dump(), expected.dump());
     EXPECT_EQ(parsed.type(), expected.type());
+  }
+}
+
+// nlohmann's parser decides, and the core's reader (its own since issue 21) must agree on every
+// text: whether it is JSON, and the value, number kinds included.
+void expect_as_nlohmann(const std::string& text) {
+  Json expected = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  Json parsed = parse_json(text).value;
+  ASSERT_EQ(parsed.is_discarded(), expected.is_discarded()) << ::testing::PrintToString(text);
+  if (expected.is_discarded()) return;
+  ASSERT_EQ(parsed.dump(), expected.dump()) << ::testing::PrintToString(text);
+  ASSERT_EQ(parsed.type(), expected.type()) << ::testing::PrintToString(text);
+  // Number kinds below the top too: dump() prints an int64 and a uint64 alike.
+  ASSERT_TRUE(parsed == expected) << ::testing::PrintToString(text);
+}
+
+TEST(JsonParse, EdgesOfTheGrammarAsNlohmann) {
+  using namespace std::string_literals;
+  const std::vector<std::string> texts = {
+      "-", "-a", "1.", ".5", "1e", "1e+", "1E+2", "1e-2", "-1.5E-3", "0.0", "-0.0", "00", "-01", "1.5.2", "2e308", "-2e308",
+      "9223372036854775807", "-9223372036854775809", "18446744073709551616", "[-0,0,-1,1]", "123456789012345678901234567890",
+      "\"\\u00e9\"", "\"\\uD834\\uDD1E\"", "\"\\uDD1E\"", "\"\\uD834x\"", "\"\\uD834\\u0041\"", "\"\\uD834\\\"", "\"\\u12\"",
+      "\"\\u12G4\"", "\"\\x\"", "\"\\/\\b\\f\\n\\r\\t\"", "\"\t\"", "\"\x7f\"", "\"\xC2\x80\"", "\"\xC1\xBF\"", "\"\xE0\x9F\xBF\"",
+      "\"\xE0\xA0\x80\"", "\"\xED\x9F\xBF\"", "\"\xED\xA0\x80\"", "\"\xF0\x8F\xBF\xBF\"", "\"\xF0\x90\x80\x80\"",
+      "\"\xF4\x8F\xBF\xBF\"", "\"\xF4\x90\x80\x80\"", "\"\xF5\x80\x80\x80\"", "\"\xFF\"", "\"\x80\"", "\"\xE2\x82\"",
+      "\xEF\xBB", "\xEF\xBB\xBF", "\xEF\xBB\xBF 1", "\xEF 1", " \xEF\xBB\xBF" "1", "tru", "truee", "nulll", "[true,false,null]",
+      "[1 2]", "{\"a\":1,}", "{\"a\"}", "{1:2}", "{\"a\":1 \"b\":2}", "[", "]", "[[]", "[]]", "{}}", "\"", "\"abc",
+      "1\0 2"s, "[1]\0x"s, "\0"s, "[1\0]"s, "\"a\0b\""s, " \r\n\t1 \r\n\t", "\f1", "[\"a\",{\"b\":[{},[]]}]",
+      "{\"\":0,\"\":1}", "{\"a\":{\"a\":{\"a\":1}},\"a\":2}",
+  };
+  for (const std::string& text : texts) expect_as_nlohmann(text);
+}
+
+// Random texts from JSON's pieces and stray bytes, and valid documents with a byte changed.
+TEST(JsonParse, RandomTextsAsNlohmann) {
+  std::mt19937 random(21);
+  const std::vector<std::string> pieces = {
+      "{", "}", "[", "]", ",", ":", " ", "\"", "\"k\"", "\"\\u", "D83D", "\\uDE00", "\\", "n", "null", "true", "false", "0", "-",
+      "1", "9", ".", "e", "E", "+", "18446744073709551615", "9223372036854775808", "\xC3\xA9", "\xED\xA0\x80", "\xF0\x9F\x98\x80",
+      "\x01", "\t", std::string(1, '\0'), "\xEF\xBB\xBF", "\"a\":1", "[1,2]",
+  };
+  for (int round = 0; round < 200000; ++round) {
+    std::string text;
+    const int count = static_cast<int>(random() % 12) + 1;
+    for (int k = 0; k < count; ++k) text += pieces[random() % pieces.size()];
+    expect_as_nlohmann(text);
+    if (::testing::Test::HasFatalFailure()) return;
+  }
+  const std::vector<std::string> documents = {
+      R"({"agents":[{"id":"triage","entry":true,"tools":[]}],"edges":[{"from":"triage","to":"billing","when":"x > 1e3"}]})",
+      R"({"active":"a","hops":2,"selections":{"a":1},"variables":{"tier":"gold","n":-12,"f":1.25e-7,"s":"\u00e9\ud83d\ude00"}})",
+      R"([0,-0,1.0,-1e+2,18446744073709551615,-9223372036854775808,"\"\\\/\b\f\n\r\t",null,true,false,{},[]])",
+  };
+  for (int round = 0; round < 100000; ++round) {
+    std::string text = documents[random() % documents.size()];
+    const int edits = static_cast<int>(random() % 3) + 1;
+    for (int k = 0; k < edits; ++k) {
+      const std::size_t at = random() % text.size();
+      switch (random() % 3) {
+        case 0: text[at] = static_cast<char>(random() % 256); break;
+        case 1: text.erase(at, 1); break;
+        default: text.insert(at, 1, "{}[],:\"\\-.e0"[random() % 12]); break;
+      }
+      if (text.empty()) text = " ";
+    }
+    expect_as_nlohmann(text);
+    if (::testing::Test::HasFatalFailure()) return;
   }
 }
 
