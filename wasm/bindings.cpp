@@ -49,7 +49,7 @@ handoff::condition::Json parse_json(std::string_view text) {
 }
 
 std::string dump(const handoff::condition::Json& json) {
-  return json.dump(-1, ' ', false, handoff::condition::Json::error_handler_t::replace);
+  return handoff::core::dump_json(json);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -18,11 +18,17 @@
 #include "condition/standalone.h"
 #include "graph/handoff_graph.h"
 
-// The JSON value the describe answer is written with: nlohmann's, unless the module brings a
-// smaller one (wasm/router.cpp defines this as its router_json::Value before including).
+// The JSON value the describe answer is written with: nlohmann's, written by the core's writer
+// (core/json_parse.h), unless the module brings a smaller one (wasm/router.cpp defines this as
+// its router_json::Value before including, which writes itself).
 #ifndef HANDOFF_ABI_JSON
 #include "condition/json_state.h"
+#include "core/json_parse.h"
 #define HANDOFF_ABI_JSON handoff::condition::Json
+#define HANDOFF_ABI_DUMP(value) handoff::core::dump_json(value)
+#endif
+#ifndef HANDOFF_ABI_DUMP
+#define HANDOFF_ABI_DUMP(value) (value).dump(-1, ' ', false, HANDOFF_ABI_JSON::error_handler_t::replace)
 #endif
 
 namespace handoff::condition_abi {
@@ -96,7 +102,7 @@ EMSCRIPTEN_KEEPALIVE std::uint32_t* hg_condition_describe(const handoff::conditi
   out["texts"] = std::move(texts);
   out["strings"] = std::move(strings);
   out["levels"] = std::move(levels_json);
-  handoff::condition_abi::condition_text = out.dump(-1, ' ', false, Json::error_handler_t::replace);
+  handoff::condition_abi::condition_text = HANDOFF_ABI_DUMP(out);
   return handoff::condition_abi::text_result(0);
 }
 

@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "condition/json_state.h"
+#include "core/json_parse.h"
 
 namespace handoff::condition {
 
@@ -35,7 +36,7 @@ class PreviewWriter {
 
   void string(std::string_view text) {
     // nlohmann escapes as JSON.stringify does: ", \, control characters; the rest stays UTF-8.
-    out_ += Json(std::string(text)).dump(-1, ' ', false, Json::error_handler_t::replace);
+    out_ += core::dump_json(Json(std::string(text)));
   }
 
   void container(ValueRef v) {
@@ -71,7 +72,7 @@ std::string number_text(double number) {
   if (number == 0) return "0";  // -0 too, as String(-0) is "0"
   // nlohmann writes the shortest digits that read back as the same double ("1.5e-07", "100.0");
   // take its digits and exponent and lay them out as ECMAScript does.
-  std::string text = Json(number).dump();
+  std::string text = core::dump_json(Json(number));
   std::string sign;
   if (text[0] == '-') {
     sign = "-";

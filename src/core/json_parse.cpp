@@ -304,3 +304,153 @@ ParsedJson parse_json(std::string_view text, int max_depth) {
 }
 
 }  // namespace handoff::core
+
+// ---------------------------------------------------------------------------------------------
+// Writing (see json_parse.h).
+
+namespace handoff::core {
+namespace {
+
+constexpr std::string_view kReplacement = "\xEF\xBF\xBD";  // U+FFFD
+
+// How many continuation bytes a sequence led by `lead` has, and the range its first one must be
+// in (Unicode's table of well-formed UTF-8, which nlohmann's decoder implements); 0 for a byte
+// that leads no sequence.
+int continuations(unsigned char lead, unsigned char& low, unsigned char& high) {
+  low = 0x80;
+  high = 0xBF;
+  if (lead >= 0xC2 && lead <= 0xDF) return 1;
+  if (lead >= 0xE0 && lead <= 0xEF) {
+    if (lead == 0xE0) low = 0xA0;
+    if (lead == 0xED) high = 0x9F;
+    return 2;
+  }
+  if (lead >= 0xF0 && lead <= 0xF4) {
+    if (lead == 0xF0) low = 0x90;
+    if (lead == 0xF4) high = 0x8F;
+    return 3;
+  }
+  return 0;
+}
+
+// A string as nlohmann writes it with ensure_ascii off and error_handler_t::replace: a sequence
+// that stops being well-formed at some byte is one U+FFFD and that byte is read again as the
+// start of what follows; a byte that leads nothing is one U+FFFD.
+void append_string(std::string& out, std::string_view s) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  out += '"';
+  for (std::size_t i = 0; i < s.size();) {
+    const auto b = static_cast<unsigned char>(s[i]);
+    if (b < 0x80) {
+      ++i;
+      switch (b) {
+        case '"': out += "\\\""; break;
+        case '\\': out += "\\\\"; break;
+        case '\b': out += "\\b"; break;
+        case '\f': out += "\\f"; break;
+        case '\n': out += "\\n"; break;
+        case '\r': out += "\\r"; break;
+        case '\t': out += "\\t"; break;
+        default:
+          if (b < 0x20) {
+            out += "\\u00";
+            out += kHex[b >> 4];
+            out += kHex[b & 15];
+          } else {
+            out += static_cast<char>(b);
+          }
+      }
+      continue;
+    }
+    unsigned char low = 0;
+    unsigned char high = 0;
+    const int needed = continuations(b, low, high);
+    if (needed == 0) {
+      out += kReplacement;
+      ++i;
+      continue;
+    }
+    std::size_t k = 1;
+    for (; k <= static_cast<std::size_t>(needed) && i + k < s.size(); ++k) {
+      const auto c = static_cast<unsigned char>(s[i + k]);
+      if (c < low || c > high) break;
+      low = 0x80;
+      high = 0xBF;
+    }
+    if (k > static_cast<std::size_t>(needed)) {
+      out.append(s.substr(i, k));
+    } else {
+      out += kReplacement;  // ill-formed at byte i + k, or cut short by the string's end
+    }
+    i += k;
+  }
+  out += '"';
+}
+
+}  // namespace
+
+void append_json(std::string& out, const nlohmann::ordered_json& value) {
+  using Type = nlohmann::ordered_json::value_t;
+  switch (value.type()) {
+    case Type::null: out += "null"; return;
+    case Type::discarded: out += "<discarded>"; return;
+    case Type::boolean: out += value.get<bool>() ? "true" : "false"; return;
+    case Type::number_integer: out += std::to_string(value.get<std::int64_t>()); return;
+    case Type::number_unsigned: out += std::to_string(value.get<std::uint64_t>()); return;
+    case Type::number_float: {
+      const double d = value.get<double>();
+      if (d - d != 0) {  // NaN or an infinity
+        out += "null";
+        return;
+      }
+      char buffer[64];
+      out.append(buffer, nlohmann::detail::to_chars(buffer, buffer + sizeof buffer, d));
+      return;
+    }
+    case Type::string: append_string(out, value.get_ref<const std::string&>()); return;
+    case Type::array: {
+      out += '[';
+      bool first = true;
+      for (const auto& item : value) {
+        if (!first) out += ',';
+        first = false;
+        append_json(out, item);
+      }
+      out += ']';
+      return;
+    }
+    case Type::object: {
+      out += '{';
+      bool first = true;
+      for (const auto& [key, member] : value.get_ref<const nlohmann::ordered_json::object_t&>()) {
+        if (!first) out += ',';
+        first = false;
+        append_string(out, key);
+        out += ':';
+        append_json(out, member);
+      }
+      out += '}';
+      return;
+    }
+    case Type::binary: {
+      const auto& bytes = value.get_binary();
+      out += "{\"bytes\":[";
+      for (std::size_t i = 0; i < bytes.size(); ++i) {
+        if (i > 0) out += ',';
+        out += std::to_string(bytes[i]);
+      }
+      out += "],\"subtype\":";
+      out += bytes.has_subtype() ? std::to_string(bytes.subtype()) : std::string("null");
+      out += '}';
+      return;
+    }
+  }
+}
+
+std::string dump_json(const nlohmann::ordered_json& value) {
+  std::string out;
+  append_json(out, value);
+  return out;
+}
+
+}  // namespace handoff::core

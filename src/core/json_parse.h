@@ -7,6 +7,7 @@
 // many members through an index.
 #pragma once
 
+#include <string>
 #include <string_view>
 
 #include <nlohmann/json.hpp>
@@ -21,5 +22,12 @@ struct ParsedJson {
 // The value of `text` (RFC 8259, as nlohmann reads it). With `max_depth` > 0, `too_deep` says
 // whether a container opened inside max_depth others (the value is read in full either way).
 ParsedJson parse_json(std::string_view text, int max_depth = 0);
+
+// `value` as JSON text, the text nlohmann's dump(-1, ' ', false, error_handler_t::replace) writes
+// (compact; strings as UTF-8 with ", \ and control characters escaped, each ill-formed UTF-8
+// sequence as U+FFFD; doubles in nlohmann's shortest round-trip digits, NaN and infinities as
+// null), with a writer of its own: nlohmann's serializer was about 6 KB of the WebAssembly module.
+std::string dump_json(const nlohmann::ordered_json& value);
+void append_json(std::string& out, const nlohmann::ordered_json& value);
 
 }  // namespace handoff::core

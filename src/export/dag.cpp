@@ -697,8 +697,8 @@ Expected<std::string, std::string> render(Dag dag, std::string_view trace, std::
     auto applied = dag.kind == "swarm" ? apply_session(dag, parsed) : apply_trace(dag, parsed);
     if (!applied) return unexpected("cannot mark this trace: " + applied.error());
   }
-  if (format == "dag") return to_json(dag).dump(-1, ' ', false, Json::error_handler_t::replace);
-  if (format == "agentensemble") return to_agentensemble_json(dag, generated_at).dump(-1, ' ', false, Json::error_handler_t::replace);
+  if (format == "dag") return core::dump_json(to_json(dag));
+  if (format == "agentensemble") return core::dump_json(to_agentensemble_json(dag, generated_at));
   if (format == "dot") return to_dot(dag);
   return to_mermaid(dag, mermaid);
 }

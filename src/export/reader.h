@@ -12,9 +12,18 @@
 #include <vector>
 
 #include "condition/json_state.h"
+#include "core/json_parse.h"
 #include "core/json_pointer.h"
 
 namespace handoff::definition {
+
+// A scalar as JSON text: nlohmann's values by the core's writer (core/json_parse.h, so that the
+// full module carries no nlohmann serializer), the routing module's Value by its own.
+inline std::string scalar_text(const nlohmann::ordered_json& value) { return core::dump_json(value); }
+template <class JsonType>
+std::string scalar_text(const JsonType& value) {
+  return value.dump(-1, ' ', false, JsonType::error_handler_t::replace);
+}
 
 struct Problem {
   std::string pointer;  // RFC 6901, e.g. "/edges/3/when"
@@ -75,7 +84,7 @@ class BasicReader {
       problem("/version", "required");
     } else if (!it->is_number_integer() || it->template get<std::int64_t>() != version) {
       // Arrays and objects are named by kind: they may nest deeper than printing could go.
-      std::string shown = it->is_array() ? "an array" : it->is_object() ? "an object" : it->dump(-1, ' ', false, Json::error_handler_t::replace);
+      std::string shown = it->is_array() ? "an array" : it->is_object() ? "an object" : scalar_text(*it);
       problem("/version", "unsupported version " + shown + " (this library reads version " + std::to_string(version) + ")");
     }
   }

@@ -22,7 +22,7 @@ constexpr int kFanOutSnapshotVersion = 2;
 // Identifies a machine's definition (FNV-1a over its definition JSON), so that a snapshot is
 // only resumed on the machine it was taken from, not on one whose states or edges changed.
 std::string fingerprint(const Machine& machine) {
-  std::string text = definition::to_json(machine).dump();
+  std::string text = core::dump_json(definition::to_json(machine));
   std::uint64_t hash = 1469598103934665603ULL;
   for (unsigned char c : text) hash = (hash ^ c) * 1099511628211ULL;
   static constexpr char kHex[] = "0123456789abcdef";
@@ -161,7 +161,7 @@ std::string revision_text(std::string_view state_name, std::uint32_t visit, std:
   auto [prior, too_deep] = core::parse_json(prior_output_json, kMaxPrintedDepth);
   std::string shown = prior.is_discarded() || too_deep ? std::string(prior_output_json)
                       : prior.is_null()    ? std::string("(none: that visit returned no update)")
-                                           : prior.dump(-1, ' ', false, Json::error_handler_t::replace);
+                                           : core::dump_json(prior);
   return "Prior visit's output:\n" + shown + "\n\nGraph state '" + std::string(state_name) + "' visit #" +
          std::to_string(visit) + ". Prior visit's output is provided above; refine your response based on it.";
 }
@@ -447,7 +447,7 @@ Expected<Execution, std::string> Execution::restore(Machine& machine, const Json
   else if (status == "aborted") execution.status_ = Status::Aborted;
   else if (status == "fan-out" || status == "subgraph") execution.status_ = Status::InStep;
   else if (!status.is_string()) return fail("a snapshot is taken between steps; its status must be a string");
-  else return fail("a snapshot is taken between steps; status " + status.dump(-1, ' ', false, Json::error_handler_t::replace) + " is not one");
+  else return fail("a snapshot is taken between steps; status " + core::dump_json(status) + " is not one");
 
   auto current = state_of(snapshot.contains("current") ? snapshot["current"] : Json());
   if (!current) return fail("'current' is not a state of this machine");

@@ -7,6 +7,7 @@
 
 #include "condition/json_state.h"
 #include "condition/unicode.h"
+#include "core/json_parse.h"
 #include "core/json_pointer.h"
 
 namespace handoff::machine {
@@ -140,7 +141,7 @@ std::optional<std::uint32_t> concurrency_of(std::optional<double> value) {
 std::string number_text(double v) {
   if (!std::isfinite(v)) return "a non-finite number";
   if (std::floor(v) == v && std::fabs(v) < 1e15) return std::to_string(static_cast<long long>(v));
-  return condition::Json(v).dump();
+  return core::dump_json(condition::Json(v));
 }
 
 }  // namespace
@@ -327,7 +328,7 @@ std::vector<Problem> Machine::validate() const {
   if (blank(options_.name)) problems.push_back({"blank-name", "the machine's name must not be blank", "/name"});
   double max_steps = options_.max_steps;
   if (!(max_steps >= 1 && max_steps <= kMaxStepsLimit && std::floor(max_steps) == max_steps)) {
-    std::string got = std::isfinite(max_steps) ? condition::Json(max_steps).dump() : "a non-finite number";
+    std::string got = std::isfinite(max_steps) ? core::dump_json(condition::Json(max_steps)) : "a non-finite number";
     if (std::isfinite(max_steps) && std::floor(max_steps) == max_steps && std::fabs(max_steps) < 1e15) {
       got = std::to_string(static_cast<long long>(max_steps));
     }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "condition/unicode.h"
+#include "core/json_parse.h"
 
 namespace handoff::machine {
 namespace {
@@ -76,7 +77,7 @@ Expected<TaskTemplate, TemplateError> TaskTemplate::parse(std::string_view text)
 
 std::string variable_text(const condition::Json& value) {
   if (value.is_string()) return value.get<std::string>();
-  return value.dump(-1, ' ', false, condition::Json::error_handler_t::replace);
+  return core::dump_json(value);
 }
 
 bool nests_deeper(const condition::Json& value, int limit) {

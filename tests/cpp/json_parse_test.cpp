@@ -1,11 +1,14 @@
-// src/core/json_parse.h: the same values as nlohmann's own parser (duplicates in their first place
+// src/core/json_parse.h: the same text as nlohmann's dump, the same values as nlohmann's own parser (duplicates in their first place
 // with their last value, numbers kept apart by kind, discarded when not JSON), the index that large
 // objects use, and the depth flag.
 #include "core/json_parse.h"
 
 #include <gtest/gtest.h>
 
+#include <cstring>
+#include <functional>
 #include <iterator>
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
@@ -99,6 +102,65 @@ TEST(JsonParse, RandomTextsAsNlohmann) {
     expect_as_nlohmann(text);
     if (::testing::Test::HasFatalFailure()) return;
   }
+}
+
+// dump_json writes what nlohmann's dump(-1, ' ', false, replace) writes, on random values: strings
+// of random bytes (ill-formed UTF-8 included), numbers of every kind, nesting.
+TEST(JsonDump, WritesWhatNlohmannWrites) {
+  std::mt19937_64 random(21);
+  const std::vector<std::string> fragments = {
+      "a", "\"", "\\", "/", "\b", "\f", "\n", "\r", "\t", std::string(1, '\0'), "\x1f", "\x7f", "\xC3\xA9", "\xE2\x82\xAC",
+      "\xF0\x9F\x98\x80", "\xF4\x8F\xBF\xBF", "\xC3", "\xE2\x82", "\xF0\x9F\x98", "\x80", "\xBF", "\xC0\x80", "\xC1\xBF",
+      "\xE0\x80\x80", "\xE0\x9F\xBF", "\xED\xA0\x80", "\xED\x9F\xBF", "\xF0\x8F\xBF\xBF", "\xF4\x90\x80\x80", "\xF5\x80",
+      "\xFE", "\xFF", "\xEF\xBB\xBF",
+  };
+  auto text = [&] {
+    std::string s;
+    const int count = static_cast<int>(random() % 6);
+    for (int k = 0; k < count; ++k) {
+      if (random() % 4 == 0) s += static_cast<char>(random() % 256);
+      else s += fragments[random() % fragments.size()];
+    }
+    return s;
+  };
+  std::function<Json(int)> make = [&](int depth) -> Json {
+    switch (random() % (depth > 3 ? 7 : 9)) {
+      case 0: return nullptr;
+      case 1: return random() % 2 == 0;
+      case 2: return static_cast<std::int64_t>(random());
+      case 3: return static_cast<std::uint64_t>(random());
+      case 4: {
+        std::uint64_t bits = random();
+        double d = 0;
+        std::memcpy(&d, &bits, sizeof d);
+        const double picks[] = {d, 0.0, -0.0, 1.0, 0.1, 1e23, 5e-324, 1.7976931348623157e308, -1.5, 1e21, 123456789.125};
+        return picks[random() % 11];
+      }
+      case 5:
+      case 6: return text();
+      case 7: {
+        Json a = Json::array();
+        for (int k = static_cast<int>(random() % 4); k > 0; --k) a.push_back(make(depth + 1));
+        return a;
+      }
+      default: {
+        Json o = Json::object();
+        for (int k = static_cast<int>(random() % 4); k > 0; --k) o[text()] = make(depth + 1);
+        return o;
+      }
+    }
+  };
+  for (int round = 0; round < 100000; ++round) {
+    Json value = make(0);
+    ASSERT_EQ(handoff::core::dump_json(value), value.dump(-1, ' ', false, Json::error_handler_t::replace));
+  }
+  const double specials[] = {std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity(),
+                             std::numeric_limits<double>::quiet_NaN()};
+  for (double d : specials) EXPECT_EQ(handoff::core::dump_json(Json(d)), Json(d).dump());
+  EXPECT_EQ(handoff::core::dump_json(Json(Json::value_t::discarded)), Json(Json::value_t::discarded).dump());
+  Json binary = Json::binary({1, 2, 255}, 7);
+  EXPECT_EQ(handoff::core::dump_json(binary), binary.dump());
+  EXPECT_EQ(handoff::core::dump_json(Json::binary({})), Json::binary({}).dump());
 }
 
 // Objects past the size where a key is found through the index: first place, last value, order.
