@@ -1,6 +1,7 @@
 // The two JSON readers that are not nlohmann's own DOM parser, against it on arbitrary bytes:
 // src/core/json_parse.h (the full module's and the native library's reader) must give the same
-// value and the same depth flag; wasm/router_json.h (the routing module's reader) must accept and
+// value and the same depth flag, and its writer the text nlohmann's dump writes, for the value
+// read and for the bytes as one string (ill-formed UTF-8 replaced alike); wasm/router_json.h (the routing module's reader) must accept and
 // refuse the same texts and, for documents shallow enough that it keeps them whole, print the
 // same text.
 #include <cstddef>
@@ -33,7 +34,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     FUZZ_CHECK(parsed.value == expected, "parse_json reads the value nlohmann reads");
     FUZZ_CHECK(parsed.value.dump() == expected.dump(), "the same members in the same order");
     FUZZ_CHECK(parsed.too_deep == too_deep, "the depth flag as nlohmann's callback sees it");
+    FUZZ_CHECK(handoff::core::dump_json(expected) == expected.dump(-1, ' ', false, Json::error_handler_t::replace),
+               "dump_json writes what nlohmann writes");
   }
+  const Json bytes = std::string(text);
+  FUZZ_CHECK(handoff::core::dump_json(bytes) == bytes.dump(-1, ' ', false, Json::error_handler_t::replace),
+             "dump_json replaces ill-formed UTF-8 as nlohmann does");
 
   const auto routed = handoff::router_json::Value::parse(text.begin(), text.end(), nullptr, false);
   FUZZ_CHECK(routed.is_discarded() == expected.is_discarded(), "router_json accepts what nlohmann accepts");
