@@ -71,6 +71,9 @@ async function load(platform, options) {
   // through js/router-native.js (so neither entry's bundle carries the other's code).
   const module = await platform.instantiate(wasmModule);
   checkContract(module);
+  // Keys the core's string hashing (src/core/string_index.h) before any table exists, so that
+  // no one can choose node ids or JSON keys whose hashes collide.
+  module._hg_seed_hashes(...crypto.getRandomValues(new Uint32Array(4)));
   const loaded = {
     module,
     kind: platform.kind ?? 'full',

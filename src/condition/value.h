@@ -21,10 +21,10 @@
 #include <deque>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "core/contract.h"
+#include "core/string_index.h"
 
 namespace handoff::condition {
 
@@ -58,8 +58,12 @@ class Interner {
   std::uint32_t size() const { return static_cast<std::uint32_t>(strings_.size()); }
 
  private:
-  std::deque<std::string> strings_;  // a deque never moves its elements, so the views below stay valid
-  std::unordered_map<std::string_view, std::uint32_t> ids_;
+  static std::string_view key_of(const void* strings, std::uint32_t id) {
+    return (*static_cast<const std::deque<std::string>*>(strings))[id];
+  }
+
+  std::deque<std::string> strings_;  // a deque never moves its elements, so views of them stay valid
+  StringIndex ids_;                  // over strings_, once there are more than a few
 };
 
 struct TapeView {

@@ -2,12 +2,12 @@
 // differences: a key is looked up through an index once its object has many members, and a new
 // member is appended without searching again.
 #include "core/json_parse.h"
+#include "core/string_index.h"
 
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -50,7 +50,7 @@ class Builder {
       slot_ = found;
       return true;
     }
-    if (open.index != nullptr) open.index->emplace(key, static_cast<std::uint32_t>(members.size()));
+    if (open.indexed) open.index.insert(key, static_cast<std::uint32_t>(members.size()), &members, member_key);
     members.emplace_back(std::move(key), nullptr);
     slot_ = &members.back().second;
     return true;
@@ -63,24 +63,29 @@ class Builder {
  private:
   struct Open {
     Json* value;
-    std::unique_ptr<std::unordered_map<std::string, std::uint32_t>> index;  // key → member, for large objects
+    bool indexed = false;  // once the object has kIndexFrom members
+    StringIndex index = {};  // key → member
   };
+
+  static std::string_view member_key(const void* members, std::uint32_t i) {
+    return (*static_cast<const Members*>(members))[i].first;
+  }
 
   // The value of member `key`, or null: a linear search among a few members, else the index
   // (built when the object first has kIndexFrom members).
   static Json* member(Open& open, Members& members, const std::string& key) {
-    if (open.index == nullptr && members.size() < kIndexFrom) {
+    if (!open.indexed && members.size() < kIndexFrom) {
       for (auto& m : members) {
         if (m.first == key) return &m.second;
       }
       return nullptr;
     }
-    if (open.index == nullptr) {
-      open.index = std::make_unique<std::unordered_map<std::string, std::uint32_t>>();
-      for (std::size_t i = 0; i < members.size(); ++i) open.index->emplace(members[i].first, static_cast<std::uint32_t>(i));
+    if (!open.indexed) {
+      open.indexed = true;
+      for (std::size_t i = 0; i < members.size(); ++i) open.index.insert(members[i].first, static_cast<std::uint32_t>(i), &members, member_key);
     }
-    auto at = open.index->find(key);
-    return at == open.index->end() ? nullptr : &members[at->second].second;
+    std::uint32_t at = open.index.find(key, &members, member_key);
+    return at == StringIndex::kAbsent ? nullptr : &members[at].second;
   }
 
   // Where the next value goes: the root, the member whose key came last, or the array's end.
@@ -101,7 +106,7 @@ class Builder {
     if (max_depth_ > 0 && open_.size() >= static_cast<std::size_t>(max_depth_)) too_deep_ = true;
     Json* at = target();
     *at = std::move(container);
-    open_.push_back({at, nullptr});
+    open_.push_back({at});
     return true;
   }
 
