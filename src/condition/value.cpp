@@ -14,10 +14,10 @@ constexpr std::uint32_t kLinearStrings = 8;
 std::uint32_t Interner::intern(std::string_view text) {
   if (std::uint32_t known = find(text); known != kNoId) return known;
   auto id = static_cast<std::uint32_t>(strings_.size());
-  strings_.emplace_back(text);
+  strings_.push_back(std::make_unique<const std::string>(text));
   // All strings so far when the index is built, the new one after that.
   if (id >= kLinearStrings) {
-    for (std::uint32_t i = id == kLinearStrings ? 0 : id; i <= id; ++i) ids_.insert(strings_[i], i, &strings_, key_of);
+    for (std::uint32_t i = id == kLinearStrings ? 0 : id; i <= id; ++i) ids_.insert(*strings_[i], i, &strings_, key_of);
   }
   return id;
 }
@@ -28,7 +28,7 @@ std::uint32_t Interner::find(std::string_view text) const {
     return id == StringIndex::kAbsent ? kNoId : id;
   }
   for (std::uint32_t id = 0; id < strings_.size(); ++id) {
-    if (strings_[id] == text) return id;
+    if (*strings_[id] == text) return id;
   }
   return kNoId;
 }
