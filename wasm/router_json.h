@@ -464,8 +464,23 @@ inline void Value::write(std::string& out) const {
     case Type::Null:
     case Type::Discarded: out += "null"; return;
     case Type::Boolean: out += integer_ != 0 ? "true" : "false"; return;
-    case Type::Integer: out += std::to_string(integer_); return;
-    case Type::Unsigned: out += std::to_string(static_cast<std::uint64_t>(integer_)); return;
+    case Type::Integer:
+    case Type::Unsigned: {
+      // One digit writer for both: a negative integer is its sign and its magnitude.
+      auto magnitude = static_cast<std::uint64_t>(integer_);
+      if (type_ == Type::Integer && integer_ < 0) {
+        out += '-';
+        magnitude = 0 - magnitude;
+      }
+      char digits[20];
+      char* at = digits + sizeof digits;
+      do {
+        *--at = static_cast<char>('0' + magnitude % 10);
+        magnitude /= 10;
+      } while (magnitude != 0);
+      out.append(at, static_cast<std::size_t>(digits + sizeof digits - at));
+      return;
+    }
     case Type::Float: write_float(out, number_); return;
     case Type::String: write_string(out, string_); return;
     case Type::Array:
