@@ -4,7 +4,7 @@
 import createModule, { wasmLocation } from '../dist/handoff-graph.mjs';
 import { installExportOf } from './export-slot.js';
 import { exportOf } from './export.js';
-import { instantiateFull } from './full-module.js';
+import { fullPlatform, instantiateFull } from './full-module.js';
 import { compileFetched } from './fetch-wasm.js';
 import { HOW_TO_PASS, makeInit } from './runtime.js';
 
@@ -25,4 +25,4 @@ function defaultWasm() {
 }
 
 /** Loads and instantiates the WebAssembly module once; later calls return the same promise. */
-export const init = makeInit({ instantiate: instantiateFull(createModule), defaultWasm, compileFrom: compileFetched });
+export const init = makeInit({ ...fullPlatform, instantiate: instantiateFull(createModule), defaultWasm, compileFrom: compileFetched });

@@ -2,6 +2,7 @@
 // dist/handoff-graph.wasm through its loader (wasm/glue.mjs, dist/handoff-graph.mjs) and adds the
 // classes js/ calls, over its raw exports (js/full-native.js, js/native-calls.js). Kept out of js/runtime.js, which the
 // routing entry shares, so that handoff-graph/router's bundle carries none of it.
+import { Branch, BranchesHeader, StepInfo } from './contract.js';
 import { machineClasses, swarmClass } from './full-native.js';
 import { graphClass } from './native-calls.js';
 
@@ -24,3 +25,46 @@ export function instantiateFull(createModule) {
     return Object.assign(module, machineClasses(module), { HandoffGraph: graphClass(module), Swarm: swarmClass(module) });
   };
 }
+
+/** What the full module's runtime has beyond the routing module's: the state machines' exports. */
+function machineRuntime(module) {
+  const infoAddress = module._hg_exec_info() >>> 2;
+  let info = new Int32Array(module.HEAPU8.buffer, infoAddress * 4, StepInfo.length);
+  return {
+    execBegin: module._hg_exec_begin,
+    execComplete: module._hg_exec_complete,
+    execStatus: module._hg_exec_status,
+    execAbort: module._hg_exec_abort,
+    execCancel: module._hg_exec_cancel,
+    execItems: module._hg_exec_items,
+    execBranchDone: module._hg_exec_branch_done,
+    // The fan-out step's branches: a copy of the words hg_exec_branches points at (contract.js
+    // BranchesHeader, then Branch records), or null.
+    execBranches(address) {
+      const at = module._hg_exec_branches(address) >>> 2;
+      if (at === 0) return null;
+      const heap = new Int32Array(module.HEAPU8.buffer);
+      const count = heap[at + BranchesHeader.count];
+      return heap.slice(at, at + BranchesHeader.length + count * Branch.length);
+    },
+    // What the last execBegin/execComplete did: int32 words laid out as contract.js StepInfo.
+    execInfo() {
+      if (info.length === 0) info = new Int32Array(module.HEAPU8.buffer, infoAddress * 4, StepInfo.length);
+      return info;
+    },
+  };
+}
+
+/**
+ * The full entries' part of makeInit's platform (js/runtime.js): the runtime's machine exports,
+ * and the error for an init() after handoff-graph/router's.
+ */
+export const fullPlatform = {
+  extend: machineRuntime,
+  afterRouter: () =>
+    new Error(
+      "handoff-graph: handoff-graph/router was initialized first, with the routing module, which has no state machines, " +
+        "swarms or exports; call the init() of 'handoff-graph' before the router's (the full module serves both), " +
+        "or import everything from 'handoff-graph'",
+    ),
+};

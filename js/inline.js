@@ -7,7 +7,7 @@ import createModule from '../dist/handoff-graph.mjs';
 import wasmBase64 from '../dist/handoff-graph.wasm';
 import { installExportOf } from './export-slot.js';
 import { exportOf } from './export.js';
-import { instantiateFull } from './full-module.js';
+import { fullPlatform, instantiateFull } from './full-module.js';
 import { compileFetched } from './fetch-wasm.js';
 import { makeInit } from './runtime.js';
 
@@ -35,4 +35,4 @@ function embeddedWasm() {
 }
 
 /** Loads and instantiates the WebAssembly module once; later calls return the same promise. */
-export const init = makeInit({ instantiate: instantiateFull(createModule), defaultWasm: embeddedWasm, compileFrom: compileFetched });
+export const init = makeInit({ ...fullPlatform, instantiate: instantiateFull(createModule), defaultWasm: embeddedWasm, compileFrom: compileFetched });

@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 import createModule, { wasmLocation } from '../dist/handoff-graph.mjs';
 import { installExportOf } from './export-slot.js';
 import { exportOf } from './export.js';
-import { instantiateFull } from './full-module.js';
+import { fullPlatform, instantiateFull } from './full-module.js';
 import { compileFrom } from './node-wasm.js';
 import { HOW_TO_PASS, makeInit } from './runtime.js';
 import { openTraceLog } from './trace-log.js';
@@ -41,4 +41,4 @@ function defaultWasm() {
 configureTracingHost({ loadOpenTelemetry: () => import(/* webpackIgnore: true */ '@opentelemetry/api').catch(() => null), openTraceLog });
 
 /** Loads and instantiates the WebAssembly module once; later calls return the same promise. */
-export const init = makeInit({ instantiate: instantiateFull(createModule), defaultWasm, compileFrom });
+export const init = makeInit({ ...fullPlatform, instantiate: instantiateFull(createModule), defaultWasm, compileFrom });

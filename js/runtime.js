@@ -4,7 +4,7 @@
 // platform entries (node.js, browser.js, inline.js, router.js, router-node.js) say which, where
 // the module is by default and how to fetch a location; this file does the rest, and words the
 // errors: a load that fails says where it looked and how to pass the module with init({ wasm }).
-import { Branch, BranchesHeader, FINGERPRINT, StepInfo } from './contract.js';
+import { FINGERPRINT } from './contract.js';
 import { StateWriter } from './marshal.js';
 import { checkOptions } from './options.js';
 
@@ -71,6 +71,9 @@ async function load(platform, options) {
   // through js/router-native.js (so neither entry's bundle carries the other's code).
   const module = await platform.instantiate(wasmModule);
   checkContract(module);
+  // Keys the core's string hashing (src/core/string_index.h) before any table exists, so that
+  // no one can choose node ids or JSON keys whose hashes collide.
+  module._hg_seed_hashes(...crypto.getRandomValues(new Uint32Array(4)));
   const loaded = {
     module,
     kind: platform.kind ?? 'full',
@@ -82,32 +85,8 @@ async function load(platform, options) {
       memory: () => module.HEAPU8,
     }),
   };
-  if (typeof module._hg_exec_info !== 'function') return loaded;  // the routing module runs no machines
-  const infoAddress = module._hg_exec_info() >>> 2;
-  let info = new Int32Array(module.HEAPU8.buffer, infoAddress * 4, StepInfo.length);
-  return Object.assign(loaded, {
-    execBegin: module._hg_exec_begin,
-    execComplete: module._hg_exec_complete,
-    execStatus: module._hg_exec_status,
-    execAbort: module._hg_exec_abort,
-    execCancel: module._hg_exec_cancel,
-    execItems: module._hg_exec_items,
-    execBranchDone: module._hg_exec_branch_done,
-    // The fan-out step's branches: a copy of the words hg_exec_branches points at (contract.js
-    // BranchesHeader, then Branch records), or null.
-    execBranches(address) {
-      const at = module._hg_exec_branches(address) >>> 2;
-      if (at === 0) return null;
-      const heap = new Int32Array(module.HEAPU8.buffer);
-      const count = heap[at + BranchesHeader.count];
-      return heap.slice(at, at + BranchesHeader.length + count * Branch.length);
-    },
-    // What the last execBegin/execComplete did: int32 words laid out as contract.js StepInfo.
-    execInfo() {
-      if (info.length === 0) info = new Int32Array(module.HEAPU8.buffer, infoAddress * 4, StepInfo.length);
-      return info;
-    },
-  });
+  // The full entries add what only the full module has (js/full-module.js, fullPlatform).
+  return platform.extend === undefined ? loaded : Object.assign(loaded, platform.extend(module));
 }
 
 /**
@@ -125,7 +104,11 @@ export function checkContract(module) {
   );
 }
 
-/** Builds the `init` of a platform entry (node.js, browser.js, inline.js). */
+/**
+ * Builds the `init` of a platform entry (node.js, browser.js, inline.js, router.js, router-node.js).
+ * `platform`: `instantiate`, `defaultWasm`, `compileFrom`; `kind: 'router'` for the routing module;
+ * the full entries add `extend(module)` (more runtime fields) and `afterRouter()` (js/full-module.js).
+ */
 export function makeInit(platform) {
   return function init(options = {}) {
     try {
@@ -136,14 +119,8 @@ export function makeInit(platform) {
     const kind = platform.kind ?? 'full';
     // One runtime per page or process: the full module serves the routing entry too, but objects
     // made on the routing module cannot move to the full one, so the full entry refuses to start
-    // after it.
-    if (pending !== null && pendingKind === 'router' && kind !== 'router') {
-      return Promise.reject(new Error(
-        "handoff-graph: handoff-graph/router was initialized first, with the routing module, which has no state machines, " +
-          "swarms or exports; call the init() of 'handoff-graph' before the router's (the full module serves both), " +
-          "or import everything from 'handoff-graph'",
-      ));
-    }
+    // after it (with the error its platform words).
+    if (pending !== null && pendingKind === 'router' && kind !== 'router') return Promise.reject(platform.afterRouter());
     if (pending === null) {
       pendingKind = kind;
       pending = load(platform, options).then(

@@ -20,13 +20,13 @@
 #include <memory>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>  // only nlohmann::detail::to_chars, for printing doubles as nlohmann does
 
 #include "condition/unicode.h"
+#include "core/string_index.h"
 
 namespace handoff::router_json {
 
@@ -167,14 +167,15 @@ class Parser {
   // An object's members are found by a linear search up to this many, then through an index:
   // a search per key made an object of n members cost n²/2 comparisons (40,000 members: 9 s).
   static constexpr std::size_t kIndexFrom = 32;
-  // The map type the core already uses (src/graph, src/machine): no other instantiation.
-  using Index = std::unordered_map<std::string, std::uint32_t>;
-
   struct Open {
     Value* container;  // null below kKeptDepth
     bool object;
-    std::unique_ptr<Index> index = nullptr;  // key → member, once the object has kIndexFrom members
+    StringIndex index = {};  // key → member, once the object has kIndexFrom members
   };
+
+  static std::string_view member_key(const void* members, std::uint32_t i) {
+    return (*static_cast<const std::vector<Value::Member>*>(members))[i].first;
+  }
 
   void skip_space() {
     while (i_ < s_.size() && (s_[i_] == ' ' || s_[i_] == '\t' || s_[i_] == '\n' || s_[i_] == '\r')) ++i_;
@@ -253,17 +254,15 @@ class Parser {
   // gets the last value), else appended.
   static Value& member(Open& open, std::string key) {
     std::vector<Value::Member>& members = open.container->members_;
-    if (open.index == nullptr && members.size() < kIndexFrom) {
+    if (members.size() < kIndexFrom) {
       for (Value::Member& m : members) {
         if (m.first == key) return m.second;
       }
     } else {
-      if (open.index == nullptr) {
-        open.index = std::make_unique<Index>();
-        for (std::size_t i = 0; i < members.size(); ++i) open.index->emplace(members[i].first, static_cast<std::uint32_t>(i));
-      }
-      auto [at, added] = open.index->emplace(key, static_cast<std::uint32_t>(members.size()));
-      if (!added) return members[at->second].second;
+      // Every member so far when the index is built, then each new one (a repeated key is found).
+      for (auto i = open.index.size(); i < members.size(); ++i) open.index.insert(members[i].first, i, &members, member_key);
+      const auto next = static_cast<std::uint32_t>(members.size());
+      if (std::uint32_t at = open.index.insert(key, next, &members, member_key); at != next) return members[at].second;
     }
     members.emplace_back(std::move(key), Value());
     return members.back().second;
@@ -465,8 +464,23 @@ inline void Value::write(std::string& out) const {
     case Type::Null:
     case Type::Discarded: out += "null"; return;
     case Type::Boolean: out += integer_ != 0 ? "true" : "false"; return;
-    case Type::Integer: out += std::to_string(integer_); return;
-    case Type::Unsigned: out += std::to_string(static_cast<std::uint64_t>(integer_)); return;
+    case Type::Integer:
+    case Type::Unsigned: {
+      // One digit writer for both: a negative integer is its sign and its magnitude.
+      auto magnitude = static_cast<std::uint64_t>(integer_);
+      if (type_ == Type::Integer && integer_ < 0) {
+        out += '-';
+        magnitude = 0 - magnitude;
+      }
+      char digits[20];
+      char* at = digits + sizeof digits;
+      do {
+        *--at = static_cast<char>('0' + magnitude % 10);
+        magnitude /= 10;
+      } while (magnitude != 0);
+      out.append(at, static_cast<std::size_t>(digits + sizeof digits - at));
+      return;
+    }
     case Type::Float: write_float(out, number_); return;
     case Type::String: write_string(out, string_); return;
     case Type::Array:

@@ -2,7 +2,6 @@
 #include <cmath>
 #include <optional>
 #include <string_view>
-#include <unordered_map>
 
 #include "condition/condition.h"
 #include "condition/limits.h"
@@ -139,18 +138,23 @@ class Comparison {
       other = other.next_sibling().next_sibling();
     }
     if (i == a.count()) return true;
-    std::unordered_map<std::string_view, ValueRef> rest;
-    rest.reserve(a.count() - i);
+    std::vector<ValueRef> rest;  // b's remaining keys, indexed by their text
+    StringIndex index;
     for (std::uint32_t j = i; j < b.count(); ++j) {
-      rest.emplace(other.text(), other.next_sibling());
+      rest.push_back(other);
+      index.insert(other.text(), j - i, &rest, key_text);
       other = other.next_sibling().next_sibling();
     }
     for (; i < a.count(); ++i) {
-      auto found = rest.find(key.text());
-      if (found == rest.end() || !equals(key.next_sibling(), found->second, depth + 1)) return false;
+      std::uint32_t found = index.find(key.text(), &rest, key_text);
+      if (found == StringIndex::kAbsent || !equals(key.next_sibling(), rest[found].next_sibling(), depth + 1)) return false;
       key = key.next_sibling().next_sibling();
     }
     return true;
+  }
+
+  static std::string_view key_text(const void* keys, std::uint32_t i) {
+    return (*static_cast<const std::vector<ValueRef>*>(keys))[i].text();
   }
 
   std::uint32_t work_left_ = kMaxCompareWork;

@@ -69,6 +69,10 @@ class Parser {
   static Unexpected<ScanError> fail(std::uint32_t offset, std::string problem) {
     return unexpected(ScanError{offset, std::move(problem)});
   }
+  // A fixed message: its string is made here once, not at each of the places that fail so.
+  [[gnu::noinline]] static Unexpected<ScanError> fail(std::uint32_t offset, const char* problem) {
+    return unexpected(ScanError{offset, problem});
+  }
 
   // Moves to the next token. On a scan error it keeps the error for failed() and answers false:
   // the many callers then pass on one out-of-line copy of it rather than each its own.

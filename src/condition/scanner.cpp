@@ -29,6 +29,12 @@ ScanError error_at(std::size_t offset, std::string problem) {
   return {static_cast<std::uint32_t>(offset), std::move(problem)};
 }
 
+// A scan error as the token's result: one out-of-line copy of building the message's string and
+// the result (inlined at each of a dozen places, that was a large part of the scanner's code).
+[[gnu::noinline]] Expected<Token, ScanError> token_error(std::size_t offset, const char* problem) {
+  return unexpected(error_at(offset, problem));
+}
+
 // How a character that starts no token is shown in "unexpected character 'X'".
 std::string describe(std::string_view source, std::size_t at) {
   std::size_t i = at;
@@ -84,11 +90,11 @@ Expected<Token, ScanError> Scanner::next() {
     case '.': return make(TokenKind::Dot, start);
     case ',': return make(TokenKind::Comma, start);
     case '=':
-      if (peek() != '=') return unexpected(error_at(start, "expected '==' (single '=' is not valid)"));
+      if (peek() != '=') return token_error(start, "expected '==' (single '=' is not valid)");
       ++pos_;
       return make(TokenKind::Eq, start);
     case '!':
-      if (peek() != '=') return unexpected(error_at(start, "unexpected '!' (use 'not')"));
+      if (peek() != '=') return token_error(start, "unexpected '!' (use 'not')");
       ++pos_;
       return make(TokenKind::Ne, start);
     case '<':
@@ -132,7 +138,7 @@ Token Scanner::scan_name(std::uint32_t start) {
 }
 
 Expected<Token, ScanError> Scanner::scan_number(std::uint32_t start) {
-  auto invalid = [&] { return unexpected(error_at(start, "invalid number")); };
+  auto invalid = [&] { return token_error(start, "invalid number"); };
   auto digits = [&] {
     std::size_t from = pos_;
     while (unicode::is_digit(peek())) ++pos_;
@@ -175,19 +181,19 @@ Expected<Token, ScanError> Scanner::scan_number(std::uint32_t start) {
   } else {
     value = std::strtod(std::string(text).c_str(), nullptr);
   }
-  if (std::isinf(value)) return unexpected(error_at(start, "number out of range"));
+  if (std::isinf(value)) return token_error(start, "number out of range");
   Token t = make(TokenKind::Number, start);
   t.number = value;
   return t;
 }
 
-Expected<char32_t, ScanError> Scanner::scan_unicode_escape(std::uint32_t backslash) {
+std::int32_t Scanner::scan_unicode_escape() {
   // pos_ is just past the 'u'.
-  char32_t unit = 0;
+  std::int32_t unit = 0;
   for (int k = 0; k < 4; ++k) {
     int h = hex_value(peek());
-    if (h < 0) return unexpected(error_at(backslash, "invalid \\u escape"));
-    unit = unit * 16 + static_cast<char32_t>(h);
+    if (h < 0) return -1;
+    unit = unit * 16 + h;
     ++pos_;
   }
   return unit;
@@ -205,7 +211,7 @@ Expected<Token, ScanError> Scanner::scan_string(std::uint32_t start) {
       continue;
     }
     std::size_t i = pos_;
-    if (unicode::decode_utf8(source_, i) == unicode::kInvalid) return unexpected(error_at(pos_, "invalid UTF-8"));
+    if (unicode::decode_utf8(source_, i) == unicode::kInvalid) return token_error(pos_, "invalid UTF-8");
     pos_ = i;
   }
   if (pos_ < source_.size() && source_[pos_] == quote) {
@@ -217,7 +223,7 @@ Expected<Token, ScanError> Scanner::scan_string(std::uint32_t start) {
   std::string& value = decoded_;
   value.assign(source_.substr(first, pos_ - first));
   while (true) {
-    if (at_end()) return unexpected(error_at(start, "unterminated string"));
+    if (at_end()) return token_error(start, "unterminated string");
     char c = peek();
     if (c == quote) {
       ++pos_;
@@ -237,7 +243,7 @@ Expected<Token, ScanError> Scanner::scan_string(std::uint32_t start) {
       }
       std::size_t i = pos_;
       if (unicode::decode_utf8(source_, i) == unicode::kInvalid) {
-        return unexpected(error_at(pos_, "invalid UTF-8"));
+        return token_error(pos_, "invalid UTF-8");
       }
       value.append(source_.substr(pos_, i - pos_));
       pos_ = i;
@@ -256,27 +262,25 @@ Expected<Token, ScanError> Scanner::scan_string(std::uint32_t start) {
       case '\'': value += '\''; break;
       case '"': value += '"'; break;
       case 'u': {
-        auto unit = scan_unicode_escape(backslash);
-        if (!unit) return unexpected(unit.error());
-        char32_t cp = unit.value();
-        if (cp >= 0xDC00 && cp <= 0xDFFF) return unexpected(error_at(backslash, "lone surrogate"));
+        std::int32_t unit = scan_unicode_escape();
+        if (unit < 0) return token_error(backslash, "invalid \\u escape");
+        auto cp = static_cast<char32_t>(unit);
+        if (cp >= 0xDC00 && cp <= 0xDFFF) return token_error(backslash, "lone surrogate");
         if (cp >= 0xD800 && cp <= 0xDBFF) {
           // A high surrogate must be followed at once by a low one; the pair is one code point.
-          if (peek() != '\\' || peek(1) != 'u') return unexpected(error_at(backslash, "lone surrogate"));
+          if (peek() != '\\' || peek(1) != 'u') return token_error(backslash, "lone surrogate");
           auto second_backslash = static_cast<std::uint32_t>(pos_);
           pos_ += 2;
-          auto low = scan_unicode_escape(second_backslash);
-          if (!low) return unexpected(low.error());
-          if (low.value() < 0xDC00 || low.value() > 0xDFFF) {
-            return unexpected(error_at(backslash, "lone surrogate"));
-          }
-          cp = 0x10000 + ((cp - 0xD800) << 10) + (low.value() - 0xDC00);
+          std::int32_t low = scan_unicode_escape();
+          if (low < 0) return token_error(second_backslash, "invalid \\u escape");
+          if (low < 0xDC00 || low > 0xDFFF) return token_error(backslash, "lone surrogate");
+          cp = 0x10000 + ((cp - 0xD800) << 10) + static_cast<char32_t>(low - 0xDC00);
         }
         unicode::append_utf8(value, cp);
         break;
       }
       default:
-        return unexpected(error_at(backslash, "invalid escape"));
+        return token_error(backslash, "invalid escape");
     }
   }
   Token t = make(TokenKind::String, start);

@@ -44,7 +44,8 @@ class Scanner {
   Expected<Token, ScanError> scan_number(std::uint32_t start);
   Expected<Token, ScanError> scan_string(std::uint32_t start);
   Token scan_name(std::uint32_t start);
-  Expected<char32_t, ScanError> scan_unicode_escape(std::uint32_t backslash);
+  // The code unit of the four hex digits at pos_, or -1 if they are not four hex digits.
+  std::int32_t scan_unicode_escape();
 
   char peek(std::size_t ahead = 0) const {
     return pos_ + ahead < source_.size() ? source_[pos_ + ahead] : '\0';

@@ -14,22 +14,21 @@ constexpr std::uint32_t kLinearStrings = 8;
 std::uint32_t Interner::intern(std::string_view text) {
   if (std::uint32_t known = find(text); known != kNoId) return known;
   auto id = static_cast<std::uint32_t>(strings_.size());
-  strings_.emplace_back(text);
-  // One emplace site (the map's insertion is large code): all strings so far when the map is
-  // built, the new one after that.
+  strings_.push_back(std::make_unique<const std::string>(text));
+  // All strings so far when the index is built, the new one after that.
   if (id >= kLinearStrings) {
-    for (std::uint32_t i = id == kLinearStrings ? 0 : id; i <= id; ++i) ids_.emplace(strings_[i], i);
+    for (std::uint32_t i = id == kLinearStrings ? 0 : id; i <= id; ++i) ids_.insert(*strings_[i], i, &strings_, key_of);
   }
   return id;
 }
 
 std::uint32_t Interner::find(std::string_view text) const {
   if (strings_.size() > kLinearStrings) {
-    auto it = ids_.find(text);
-    return it == ids_.end() ? kNoId : it->second;
+    std::uint32_t id = ids_.find(text, &strings_, key_of);
+    return id == StringIndex::kAbsent ? kNoId : id;
   }
   for (std::uint32_t id = 0; id < strings_.size(); ++id) {
-    if (strings_[id] == text) return id;
+    if (*strings_[id] == text) return id;
   }
   return kNoId;
 }

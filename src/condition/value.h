@@ -18,13 +18,13 @@
 
 #include <cstdint>
 #include <cstring>
-#include <deque>
+#include <memory>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "core/contract.h"
+#include "core/string_index.h"
 
 namespace handoff::condition {
 
@@ -54,12 +54,19 @@ class Interner {
  public:
   std::uint32_t intern(std::string_view text);
   std::uint32_t find(std::string_view text) const;  // kNoId when unknown
-  std::string_view view(std::uint32_t id) const { return strings_[id]; }
+  std::string_view view(std::uint32_t id) const { return *strings_[id]; }
   std::uint32_t size() const { return static_cast<std::uint32_t>(strings_.size()); }
 
  private:
-  std::deque<std::string> strings_;  // a deque never moves its elements, so the views below stay valid
-  std::unordered_map<std::string_view, std::uint32_t> ids_;
+  static std::string_view key_of(const void* strings, std::uint32_t id) {
+    return *(*static_cast<const Strings*>(strings))[id];
+  }
+
+  // Each string in a place of its own, which never moves, so views of it stay valid (a vector of
+  // pointers: a deque's growth was 2 KB of the routing module's code, inlined where strings are added).
+  using Strings = std::vector<std::unique_ptr<const std::string>>;
+  Strings strings_;
+  StringIndex ids_;                  // over strings_, once there are more than a few
 };
 
 struct TapeView {

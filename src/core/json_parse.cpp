@@ -13,13 +13,12 @@
 //    before it per key: n²/2 comparisons for n members);
 //  * nesting has no limit: containers open on the reader's own stack, not the C++ one.
 #include "core/json_parse.h"
+#include "core/string_index.h"
 
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
-#include <memory>
 #include <string>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -56,8 +55,13 @@ class Reader {
   struct Open {
     Json* value;
     bool object;
-    std::unique_ptr<std::unordered_map<std::string, std::uint32_t>> index;  // key → member, for large objects
+    bool indexed = false;  // once the object has kIndexFrom members
+    StringIndex index = {};  // key → member
   };
+
+  static std::string_view member_key(const void* members, std::uint32_t i) {
+    return (*static_cast<const Members*>(members))[i].first;
+  }
 
   void skip_space() {
     while (i_ < s_.size() && (s_[i_] == ' ' || s_[i_] == '\t' || s_[i_] == '\n' || s_[i_] == '\r')) ++i_;
@@ -84,7 +88,7 @@ class Reader {
         const bool object = c == '{';
         if (max_depth_ > 0 && open_.size() >= static_cast<std::size_t>(max_depth_)) too_deep_ = true;
         *slot = object ? Json::object() : Json::array();
-        open_.push_back({slot, object, nullptr});
+        open_.push_back({slot, object});
         if (eat(object ? '}' : ']')) {
           open_.pop_back();
         } else {
@@ -127,17 +131,18 @@ class Reader {
   // gets the last value), else appended.
   static Json& member(Open& open, std::string&& key) {
     Members& members = open.value->get_ref<Json::object_t&>();
-    if (open.index == nullptr && members.size() < kIndexFrom) {
+    if (!open.indexed && members.size() < kIndexFrom) {
       for (auto& m : members) {
         if (m.first == key) return m.second;
       }
     } else {
-      if (open.index == nullptr) {
-        open.index = std::make_unique<std::unordered_map<std::string, std::uint32_t>>();
-        for (std::size_t i = 0; i < members.size(); ++i) open.index->emplace(members[i].first, static_cast<std::uint32_t>(i));
+      if (!open.indexed) {
+        open.indexed = true;
+        for (std::size_t i = 0; i < members.size(); ++i) open.index.insert(members[i].first, static_cast<std::uint32_t>(i), &members, member_key);
       }
-      auto [at, added] = open.index->emplace(key, static_cast<std::uint32_t>(members.size()));
-      if (!added) return members[at->second].second;
+      const auto next = static_cast<std::uint32_t>(members.size());
+      const std::uint32_t at = open.index.insert(key, next, &members, member_key);
+      if (at != next) return members[at].second;
     }
     members.emplace_back(std::move(key), nullptr);
     return members.back().second;

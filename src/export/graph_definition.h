@@ -7,7 +7,6 @@
 
 #include <cstddef>
 #include <optional>
-#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -120,7 +119,9 @@ Expected<graph::HandoffGraph, std::vector<Problem>> graph_from_json_of(const Jso
   auto nodes = document.find("nodes");
   if (nodes != document.end() && !nodes->is_array()) r.problem("/nodes", "expected an array");
   if (nodes != document.end() && nodes->is_array()) {
-    std::set<std::string> seen;
+    // An id seen before is in the graph already (add_node refuses only the empty id), so the
+    // graph's own index answers, without a set of its own (a tree's code in the routing module).
+    bool empty_seen = false;
     for (std::size_t i = 0; i < nodes->size(); ++i) {
       const Json& node = (*nodes)[i];
       std::string pointer = "/nodes/" + std::to_string(i);
@@ -132,7 +133,7 @@ Expected<graph::HandoffGraph, std::vector<Problem>> graph_from_json_of(const Jso
       const std::string* id = r.string(node, pointer, "id", true);
       const std::string* description = r.string(node, pointer, "description", false);
       if (!id) continue;
-      if (!seen.insert(*id).second) {
+      if (id->empty() ? std::exchange(empty_seen, true) : graph.has_node(*id)) {
         r.problem(pointer + "/id", "duplicate node id '" + *id + "'");
         continue;
       }

@@ -22,12 +22,12 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "condition/condition.h"
 #include "condition/json_state.h"
 #include "core/expected.h"
+#include "core/string_index.h"
 
 namespace handoff::graph {
 
@@ -126,9 +126,14 @@ class HandoffGraph {
     std::vector<NodeId> in;          // source of each incoming edge
     std::int64_t order = 0;          // topological position (policy Error only)
     std::vector<condition::Path> paths;
-    std::unordered_map<std::string, std::uint32_t> slot_of_path;
+    std::vector<std::string> path_texts;  // paths[i].text(), by slot
+    StringIndex slot_of_path;             // over path_texts
     std::vector<Switch> switches;  // the routing plan's switches (route()); most nodes have none
   };
+
+  // The keys of ids_ and of a node's slot_of_path, for StringIndex.
+  static std::string_view node_name(const void* nodes, std::uint32_t node);
+  static std::string_view path_text(const void* texts, std::uint32_t slot);
 
   void plan_edge(Node& node, Edge& edge, std::uint32_t position);
   static void add_to_switch(Switch& sw, const std::vector<condition::ScalarKey>& keys, std::uint32_t position);
@@ -140,7 +145,7 @@ class HandoffGraph {
 
   CyclePolicy policy_;
   std::vector<Node> nodes_;
-  std::unordered_map<std::string, NodeId> ids_;
+  StringIndex ids_;  // over the nodes' names
   std::vector<Edge> edges_;
   std::unique_ptr<condition::Interner> strings_;  // conditions point at it: keep its address fixed
   std::int64_t lowest_order_ = 0;

@@ -15,9 +15,16 @@ using condition::Condition;
 HandoffGraph::HandoffGraph(CyclePolicy policy)
     : policy_(policy), strings_(std::make_unique<condition::Interner>()) {}
 
+std::string_view HandoffGraph::node_name(const void* nodes, std::uint32_t node) {
+  return (*static_cast<const std::vector<Node>*>(nodes))[node].name;
+}
+std::string_view HandoffGraph::path_text(const void* texts, std::uint32_t slot) {
+  return (*static_cast<const std::vector<std::string>*>(texts))[slot];
+}
+
 NodeId HandoffGraph::find(std::string_view id) const {
-  auto it = ids_.find(std::string(id));
-  return it == ids_.end() ? kNoNode : it->second;
+  std::uint32_t node = ids_.find(id, &nodes_, node_name);
+  return node == StringIndex::kAbsent ? kNoNode : node;
 }
 
 static EdgeError argument_error(std::string message) {
@@ -44,7 +51,7 @@ NodeId HandoffGraph::create_node(std::string_view id, bool as_source) {
   n.name = id;
   n.order = as_source ? --lowest_order_ : ++highest_order_;
   nodes_.push_back(std::move(n));
-  ids_.emplace(std::string(id), node);
+  ids_.insert(id, node, &nodes_, node_name);
   seen_.push_back(0);
   return node;
 }
@@ -93,9 +100,15 @@ Expected<void, EdgeError> HandoffGraph::add_edge(std::string_view from, std::str
   if (condition) {
     std::vector<std::uint32_t> slots;
     for (const condition::Path& path : condition->paths()) {
-      auto [it, inserted] = node.slot_of_path.try_emplace(path.text(), static_cast<std::uint32_t>(node.paths.size()));
-      if (inserted) node.paths.push_back(path);
-      slots.push_back(it->second);
+      const auto next = static_cast<std::uint32_t>(node.paths.size());
+      node.path_texts.push_back(path.text());
+      std::uint32_t slot = node.slot_of_path.insert(node.path_texts.back(), next, &node.path_texts, path_text);
+      if (slot == next) {
+        node.paths.push_back(path);
+      } else {
+        node.path_texts.pop_back();
+      }
+      slots.push_back(slot);
     }
     condition->bind_slots(slots);
   }

@@ -87,5 +87,23 @@ TEST(Definition, ReportsEveryProblemWithItsPointer) {
   EXPECT_NE(definition::describe(loaded.error()).find("/edges/0/when: a \u2192 b: expected '=='"), std::string::npos);
 }
 
+// A repeated id is reported as such; an empty one as empty, and as repeated when it comes again.
+TEST(Definition, RepeatedAndEmptyNodeIds) {
+  auto document = condition::Json::parse(R"({
+    "format": "handoff-graph", "version": 1,
+    "nodes": [{"id": "a"}, {"id": ""}, {"id": "b"}, {"id": "a"}, {"id": ""}, {"id": "b", "description": "x"}]
+  })");
+  auto loaded = definition::graph_from_json(document);
+  ASSERT_FALSE(loaded.ok());
+  std::vector<std::pair<std::string, std::string>> problems;
+  for (const auto& p : loaded.error()) problems.emplace_back(p.pointer, p.message);
+  EXPECT_EQ(problems, (std::vector<std::pair<std::string, std::string>>{
+                          {"/nodes/1/id", "a node id must be a non-empty string"},
+                          {"/nodes/3/id", "duplicate node id 'a'"},
+                          {"/nodes/4/id", "duplicate node id ''"},
+                          {"/nodes/5/id", "duplicate node id 'b'"},
+                      }));
+}
+
 }  // namespace
 }  // namespace handoff::graph

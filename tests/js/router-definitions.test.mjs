@@ -27,6 +27,7 @@ const TEXTS = [
     '100000000000000000000000', '1.0000000000000002'].map(withVersion),
   graph({ extra: 1 }), graph({ 'a/b~c': 1 }), graph({ nodes: {} }), graph({ edges: 'x' }), graph({ nodes: [1, null, [], {}] }),
   graph({ nodes: [{ id: 'a' }, { id: 'a' }, { id: '' }, { id: 1 }, { id: 'b', description: null }, { id: 'c', description: 2 }, { id: 'd', x: 1 }] }),
+  graph({ nodes: [{ id: '' }, { id: 'a' }, { id: '' }, { id: 'a', description: 'x' }, { id: 'toString' }, { id: 'toString' }] }),
   graph({ edges: [1, {}, { from: 'a' }, { from: 'a', to: 'b', when: 'x ==' }, { from: 'a', to: 'b', when: null }, { from: 'b', to: 'a' }, { from: 'a', to: 'b', transfer: true }] }),
   graph({ onCycle: 'sometimes' }), graph({ onCycle: null }), graph({ onCycle: 'allow', edges: [{ from: 'a', to: 'b' }, { from: 'b', to: 'a' }] }),
   graph({ format: 'handoff-graph/state-machine' }), graph({ format: 1 }),
