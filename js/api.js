@@ -135,8 +135,9 @@ export class HandoffGraph {
         id,
         paths,
         targets,
-        // Marshal the node's paths, then one call: the core returns the winning edge's position.
-        decide: compileDecider(writer, paths, ids, coreRoute, address, id),
+        // One call: the core returns the winning edge's position, asking for each path's value
+        // when it first needs it (the one it always reads first is written before the call).
+        decide: compileDecider(writer, paths, ids, coreRoute, address, id, module._hg_node_first_read(address, id)),
       };
       this.#routes.set(node, route);
     }
@@ -285,7 +286,9 @@ export class Condition {
     this.#pathTexts = Object.freeze(texts);
     this.#ids = new StringIds();
     this.#ids.learn(strings);
-    this.#decide = compileDecider(runtime.writer, new PathReaders(paths, levels), this.#ids, runtime.evaluate, this.#address);
+    const evaluate = runtime.evaluate;
+    const first = runtime.module._hg_condition_first_read(this.#address);
+    this.#decide = compileDecider(runtime.writer, new PathReaders(paths, levels), this.#ids, (address, _, cells, at) => evaluate(address, cells, at), this.#address, 0, first);
   }
 
   /** The original string. */

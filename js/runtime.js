@@ -71,16 +71,19 @@ async function load(platform, options) {
   // through js/router-native.js (so neither entry's bundle carries the other's code).
   const module = await platform.instantiate(wasmModule);
   checkContract(module);
+  const writer = new StateWriter({
+    reserve: module._hg_transfer_reserve,
+    memory: () => module.HEAPU8,
+  });
+  // A lazy route or evaluation asks the writer for a path's value when it first needs it.
+  module.setSlotReader((slot) => writer.readSlot(slot));
   const loaded = {
     module,
     kind: platform.kind ?? 'full',
-    route: module._hg_route,
-    evaluate: module._hg_evaluate,
+    route: module._hg_route_lazy,
+    evaluate: module._hg_evaluate_lazy,
     heapUsed: module._hg_heap_used,
-    writer: new StateWriter({
-      reserve: module._hg_transfer_reserve,
-      memory: () => module.HEAPU8,
-    }),
+    writer,
   };
   if (typeof module._hg_exec_info !== 'function') return loaded;  // the routing module runs no machines
   const infoAddress = module._hg_exec_info() >>> 2;
