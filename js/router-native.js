@@ -33,12 +33,15 @@ export async function instantiateRouter(wasmModule) {
   // A compiled Module instantiates to an Instance (not the { module, instance } bytes give).
   /** @type {WebAssembly.Memory} */
   let memory;
-  // js/marshal.js StateWriter.readSlot, once js/runtime.js has made the writer (setSlotReader).
-  /** @type {(slot: number) => number} */
-  let slotReader = (slot) => {
-    throw new Error(`handoff-graph: the core asked for slot ${slot} before a state writer was set`);
+  // The js/marshal.js StateWriter whose readSlot answers, once js/runtime.js has made it
+  // (setSlotReader); called as a method, so that the import is one call away from it.
+  /** @type {{ readSlot(slot: number): number }} */
+  let reader = {
+    readSlot(slot) {
+      throw new Error(`handoff-graph: the core asked for slot ${slot} before a state writer was set`);
+    },
   };
-  const instance = /** @type {WebAssembly.Instance} */ (/** @type {unknown} */ (await WebAssembly.instantiate(wasmModule, imports(() => memory, (slot) => slotReader(slot)))));
+  const instance = /** @type {WebAssembly.Instance} */ (/** @type {unknown} */ (await WebAssembly.instantiate(wasmModule, imports(() => memory, (slot) => reader.readSlot(slot)))));
   const x = /** @type {Record<string, any>} */ (instance.exports);
   memory = x.memory;
   x._initialize();
@@ -49,9 +52,9 @@ export async function instantiateRouter(wasmModule) {
   /** @type {Record<string, any>} */
   const module = {};
   for (const name of Object.keys(x)) module[`_${name}`] = x[name];
-  /** @param {(slot: number) => number} reader */
-  module.setSlotReader = (reader) => {
-    slotReader = reader;
+  /** @param {{ readSlot(slot: number): number }} writer */
+  module.setSlotReader = (writer) => {
+    reader = writer;
   };
   let heap = new Uint8Array(memory.buffer);
   Object.defineProperty(module, 'HEAPU8', {

@@ -76,7 +76,7 @@ async function load(platform, options) {
     memory: () => module.HEAPU8,
   });
   // A lazy route or evaluation asks the writer for a path's value when it first needs it.
-  module.setSlotReader((slot) => writer.readSlot(slot));
+  module.setSlotReader(writer);
   const loaded = {
     module,
     kind: platform.kind ?? 'full',

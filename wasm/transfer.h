@@ -62,7 +62,9 @@ extern "C" __attribute__((import_module("env"), import_name("hg_js_read_slot")))
 // from cell 0 (the slot the core reads first whatever the values, Condition::first_read).
 class LazySlots final : public condition::SlotReader {
  public:
-  LazySlots(const Area& area, const condition::Interner& strings, std::size_t count, std::uint32_t first, std::uint32_t cell_count)
+  // Inlined: the routing module, compiled for size, otherwise calls it, once per route.
+  [[gnu::always_inline]] LazySlots(const Area& area, const condition::Interner& strings, std::size_t count, std::uint32_t first,
+                                   std::uint32_t cell_count)
       : area_(area), tape_{area.cells.data(), cell_count, area.bytes.data(), &strings} {
     if (count > kInline) {
       spill_.resize(count);
@@ -75,6 +77,7 @@ class LazySlots final : public condition::SlotReader {
     }
     if (first < count) refs_[first] = condition::ValueRef(&tape_, 0);
   }
+  [[gnu::always_inline]] ~LazySlots() = default;
   LazySlots(const LazySlots&) = delete;
   LazySlots& operator=(const LazySlots&) = delete;
 
