@@ -284,6 +284,11 @@ export class StateWriter {
     this.textLevel = TEXT_ALL;  // of the path being written
     this.lazyState = null;  // the state and readers of the lazy call under way (callLazy)
     this.lazyReaders = null;
+    // The graph or condition (its address) of the lazy call under way, and of the calls a getter
+    // interrupted to make it: the core is using them until those calls return (inCall).
+    this.lazyOwner = 0;
+    this.outerOwners = [];
+    this.deferred = [];  // [address, free] of what was disposed while the core was using it
     this.reserve(256, 4096, 64);
   }
 
@@ -346,19 +351,49 @@ export class StateWriter {
   callLazy(state, readers, ids, fn, a, b, first) {
     if (!this.busy) {
       this.busy = true;
+      this.lazyOwner = a;
       try {
         return fn(a, b, this.#begin(state, readers, ids, first), first);
       } finally {
         this.busy = false;
+        this.lazyOwner = 0;
         this.lazyState = null;  // the user's state is not kept past the call
         this.lazyReaders = null;
+        if (this.deferred.length !== 0) this.#freeDeferred();
       }
     }
     const saved = this.#save();
+    this.outerOwners.push(this.lazyOwner);
+    this.lazyOwner = a;
     try {
       return fn(a, b, this.#begin(state, readers, ids, first), first);
     } finally {
+      this.outerOwners.pop();
       this.#restore(saved);
+      if (this.deferred.length !== 0) this.#freeDeferred();
+    }
+  }
+
+  /**
+   * Whether the core is in a lazy call on `address` (a graph or a condition): then a getter or
+   * Proxy trap of the state it reads is running, and the object must not change or be freed.
+   */
+  inCall(address) {
+    return this.busy && (this.lazyOwner === address || this.outerOwners.includes(address));
+  }
+
+  /** Runs `free` (freeing the object at `address`) now, or once no lazy call is using it. */
+  release(address, free) {
+    if (this.inCall(address)) this.deferred.push([address, free]);
+    else free();
+  }
+
+  #freeDeferred() {
+    const waiting = this.deferred;
+    this.deferred = [];
+    for (const entry of waiting) {
+      if (this.inCall(entry[0])) this.deferred.push(entry);
+      else entry[1]();
     }
   }
 
@@ -412,6 +447,7 @@ export class StateWriter {
       counters: {
         cells, bytes, exhausted: this.exhausted, work: this.work, slotStart: this.slotStart, ids: this.ids, slotCount,
         textLevel: this.textLevel, replacementFree: this.replacementFree, lazyState: this.lazyState, lazyReaders: this.lazyReaders,
+        lazyOwner: this.lazyOwner,
       },
       cellWords: this.u32.slice(this.cellWords, this.cellWords + cells * CELL_WORDS),
       bytes: this.u8.slice(this.bytesBase, this.bytesBase + bytes),

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
-import { init, HandoffGraph, compileCondition } from 'handoff-graph';
+import { init, HandoffGraph, compileCondition, evaluateCondition } from 'handoff-graph';
 
 await init();
 
@@ -235,5 +235,49 @@ describe('lazy reading: a route reads a path when the decision first needs it', 
     assert.equal(g.route('n', state), 'low');
     assert.equal(inner, 1);
     g.dispose();
+  });
+});
+
+describe('a getter read while the core routes cannot pull the graph or condition from under it', () => {
+  test('dispose() in a getter: the route or evaluation finishes, then the object is freed', () => {
+    const g = new HandoffGraph().addEdge('a', 'yes', 'x == 1 and y == 2').addEdge('a', 'no');
+    assert.equal(g.route('a', { x: 1, get y() { g.dispose(); return 2; } }), 'yes');
+    assert.throws(() => g.route('a', {}), /disposed/);
+    const c = compileCondition('x == 1 and y == 2');
+    assert.equal(c.evaluate({ x: 1, get y() { c.dispose(); c.dispose(); return 2; } }), true);
+    assert.throws(() => c.evaluate({}), /disposed/);
+    // evaluateCondition's cache evicts (and disposes) the condition being evaluated meanwhile.
+    const evicting = { x: 1, get y() { for (let i = 0; i < 300; i++) evaluateCondition(`e${i} == 1`, {}); return 2; } };
+    assert.equal(evaluateCondition('x == 1 and y == 2', evicting), true);
+    assert.equal(evaluateCondition('x == 1 and y == 2', { x: 1, y: 2 }), true);
+  });
+
+  test('addEdge and addNode in a getter are refused while that graph routes; other graphs are free', () => {
+    const g = new HandoffGraph().addEdge('a', 'yes', 'x == 1 and y == 2').addEdge('a', 'no');
+    const errors = [];
+    const other = new HandoffGraph();
+    const state = {
+      x: 1,
+      get y() {
+        for (const change of [() => g.addEdge('a', 'late', 'z == 1'), () => g.addNode('b')]) {
+          try {
+            change();
+          } catch (error) {
+            errors.push(error.message);
+          }
+        }
+        other.addEdge('p', 'q', 'r == 1');
+        return 2;
+      },
+    };
+    assert.equal(g.route('a', state), 'yes');
+    assert.equal(errors.length, 2);
+    assert.match(errors[0], /^addEdge: this graph is routing/);
+    assert.deepEqual(other.nodes(), ['p', 'q']);
+    assert.deepEqual(g.nodes(), ['a', 'no', 'yes']);
+    g.addEdge('b', 'late', 'z == 1');  // after the route, as usual
+    assert.equal(g.route('b', { z: 1 }), 'late');
+    g.dispose();
+    other.dispose();
   });
 });
