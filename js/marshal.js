@@ -217,7 +217,7 @@ function readersOf(paths) {
 /**
  * `(state) => fn(a, b, cells, first)` for one node or condition: `writer.callLazy` with its
  * arguments bound, made once per node so that a route is one closure call away. `fn` reads lazily
- * (hg_route_lazy, hg_evaluate_lazy): the core asks for a path's value when it first needs it;
+ * (hg_route, hg_evaluate): the core asks for a path's value when it first needs it;
  * `first` is the path it reads first whatever the state (or -1), written before the call.
  */
 export function compileDecider(writer, readers, ids, fn, a, b, first) {

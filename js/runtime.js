@@ -80,8 +80,8 @@ async function load(platform, options) {
   const loaded = {
     module,
     kind: platform.kind ?? 'full',
-    route: module._hg_route_lazy,
-    evaluate: module._hg_evaluate_lazy,
+    route: module._hg_route,
+    evaluate: module._hg_evaluate,
     heapUsed: module._hg_heap_used,
     writer,
   };
