@@ -362,6 +362,12 @@ export class StateWriter {
         if (this.deferred.length !== 0) this.#freeDeferred();
       }
     }
+    return this.#callLazyNested(state, readers, ids, fn, a, b, first);
+  }
+
+  // callLazy from a getter or Proxy trap of a state being read: a method of its own, so that the
+  // common path stays small enough for V8 to inline into the decider.
+  #callLazyNested(state, readers, ids, fn, a, b, first) {
     const saved = this.#save();
     this.outerOwners.push(this.lazyOwner);
     this.lazyOwner = a;
