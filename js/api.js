@@ -86,8 +86,17 @@ export class HandoffGraph {
     return this.#live.allowsCycles() ? 'allow' : 'error';
   }
 
+  // The core is routing on this graph and a getter or Proxy trap of the state called a method
+  // that would change it: refused, since the route under way reads the graph (lazy reading).
+  #requireIdle(what) {
+    if (requireRuntime().writer.inCall(this.#address)) {
+      throw new Error(`${what}: this graph is routing a state whose getter or Proxy trap called it; change it after route() returns`);
+    }
+  }
+
   addNode(id, options) {
     const native = this.#live;
+    this.#requireIdle('addNode');
     requireArguments(arguments.length, ['id'], 'addNode(id, options?)');
     id = requireNodeId(id, 'addNode(id)');
     const { description = '' } = checkOptions(options, ['description'], 'addNode options');
@@ -104,6 +113,7 @@ export class HandoffGraph {
    */
   addEdge(from, to, when) {
     const native = this.#live;
+    this.#requireIdle('addEdge');
     requireArguments(arguments.length, ['from', 'to'], 'addEdge(from, to, when?)');
     from = requireNodeId(from, 'addEdge(from)');
     to = requireNodeId(to, 'addEdge(…, to)');
@@ -135,8 +145,9 @@ export class HandoffGraph {
         id,
         paths,
         targets,
-        // Marshal the node's paths, then one call: the core returns the winning edge's position.
-        decide: compileDecider(writer, paths, ids, coreRoute, address, id),
+        // One call: the core returns the winning edge's position, asking for each path's value
+        // when it first needs it (the one it always reads first is written before the call).
+        decide: compileDecider(writer, paths, ids, coreRoute, address, id, module._hg_node_first_read(address, id)),
       };
       this.#routes.set(node, route);
     }
@@ -232,10 +243,14 @@ export class HandoffGraph {
     return exportGraph(this.#live, 'dot', options);
   }
 
-  /** Frees the WebAssembly side. Safe to call twice; any other use afterwards throws. */
+  /**
+   * Frees the WebAssembly side (once no route on it is still reading a state, when a getter calls
+   * this). Safe to call twice; any other use afterwards throws.
+   */
   dispose() {
     if (this.#native === null) return;
-    release(this, this.#native);
+    const native = this.#native;
+    requireRuntime().writer.release(this.#address, () => release(this, native));
     this.#native = null;
     this.#routes.clear();
   }
@@ -285,7 +300,9 @@ export class Condition {
     this.#pathTexts = Object.freeze(texts);
     this.#ids = new StringIds();
     this.#ids.learn(strings);
-    this.#decide = compileDecider(runtime.writer, new PathReaders(paths, levels), this.#ids, runtime.evaluate, this.#address);
+    const evaluate = runtime.evaluate;
+    const first = runtime.module._hg_condition_first_read(this.#address);
+    this.#decide = compileDecider(runtime.writer, new PathReaders(paths, levels), this.#ids, (address, _, cells, at) => evaluate(address, cells, at), this.#address, 0, first);
   }
 
   /** The original string. */
@@ -308,7 +325,9 @@ export class Condition {
 
   dispose() {
     if (this.#native === null) return;
-    release(this, this.#native);
+    const native = this.#native;
+    // Once no evaluation of it is still reading a state (a getter may dispose it meanwhile).
+    requireRuntime().writer.release(this.#address, () => release(this, native));
     this.#native = null;
   }
 

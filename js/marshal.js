@@ -215,14 +215,17 @@ function readersOf(paths) {
 }
 
 /**
- * `(state) => fn(a, b, cells)` for one node or condition: `writer.call` with its arguments bound,
- * made once per node so that a route is one closure call away.
+ * `(state) => fn(a, b, cells, first)` for one node or condition: `writer.callLazy` with its
+ * arguments bound, made once per node so that a route is one closure call away. `fn` reads lazily
+ * (hg_route, hg_evaluate): the core asks for a path's value when it first needs it;
+ * `first` is the path it reads first whatever the state (or -1), written before the call.
  */
-export function compileDecider(writer, readers, ids, fn, a, b) {
-  const generic = (state) => writer.callWith(state, readers, ids, fn, a, b);
-  if (readers.count !== 1 || readers.keys[0] === null) return generic;
-  // One path of one key (`category == 'billing'`): read it here, write it with callOne. While an
-  // outer call is reading (this one runs inside a getter), the generic path saves its cells.
+export function compileDecider(writer, readers, ids, fn, a, b, first) {
+  const generic = (state) => writer.callLazy(state, readers, ids, fn, a, b, first);
+  if (readers.count !== 1 || readers.keys[0] === null || first !== 0) return generic;
+  // One path of one key, read first (`category == 'billing'`): read it here, write it with
+  // callOne. While an outer call is reading (this one runs inside a getter), the generic path
+  // saves its cells.
   const key = readers.keys[0];
   return (state) => {
     if (writer.busy) return generic(state);
@@ -279,6 +282,13 @@ export class StateWriter {
     this.ids = null;
     this.replacementFree = false;  // of `ids`: no string it holds contains U+FFFD
     this.textLevel = TEXT_ALL;  // of the path being written
+    this.lazyState = null;  // the state and readers of the lazy call under way (callLazy)
+    this.lazyReaders = null;
+    // The graph or condition (its address) of the lazy call under way, and of the calls a getter
+    // interrupted to make it: the core is using them until those calls return (inCall).
+    this.lazyOwner = 0;
+    this.outerOwners = [];
+    this.deferred = [];  // [address, free] of what was disposed while the core was using it
     this.reserve(256, 4096, 64);
   }
 
@@ -333,13 +343,117 @@ export class StateWriter {
     }
   }
 
+  /**
+   * `callWith` reading lazily: writes only the value at path `first` (or none: -1), then returns
+   * `fn(a, b, cells, first)`, during which the core asks for each other path's value when it first
+   * needs it (readSlot). A path is read at most once per call, and only if the decision needs it.
+   */
+  callLazy(state, readers, ids, fn, a, b, first) {
+    if (!this.busy) {
+      this.busy = true;
+      this.lazyOwner = a;
+      try {
+        return fn(a, b, this.#begin(state, readers, ids, first), first);
+      } finally {
+        this.busy = false;
+        this.lazyOwner = 0;
+        this.lazyState = null;  // the user's state is not kept past the call
+        this.lazyReaders = null;
+        if (this.deferred.length !== 0) this.#freeDeferred();
+      }
+    }
+    return this.#callLazyNested(state, readers, ids, fn, a, b, first);
+  }
+
+  // callLazy from a getter or Proxy trap of a state being read: a method of its own, so that the
+  // common path stays small enough for V8 to inline into the decider.
+  #callLazyNested(state, readers, ids, fn, a, b, first) {
+    const saved = this.#save();
+    this.outerOwners.push(this.lazyOwner);
+    this.lazyOwner = a;
+    try {
+      return fn(a, b, this.#begin(state, readers, ids, first), first);
+    } finally {
+      this.outerOwners.pop();
+      this.#restore(saved);
+      if (this.deferred.length !== 0) this.#freeDeferred();
+    }
+  }
+
+  /**
+   * Whether the core is in a lazy call on `address` (a graph or a condition): then a getter or
+   * Proxy trap of the state it reads is running, and the object must not change or be freed.
+   */
+  inCall(address) {
+    return this.busy && (this.lazyOwner === address || this.outerOwners.includes(address));
+  }
+
+  /** Runs `free` (freeing the object at `address`) now, or once no lazy call is using it. */
+  release(address, free) {
+    if (this.inCall(address)) this.deferred.push([address, free]);
+    else free();
+  }
+
+  #freeDeferred() {
+    const waiting = this.deferred;
+    this.deferred = [];
+    for (const entry of waiting) {
+      if (this.inCall(entry[0])) this.deferred.push(entry);
+      else entry[1]();
+    }
+  }
+
+  // Starts a lazy call: no cells yet, then the value at path `first` if there is one.
+  #begin(state, readers, ids, first) {
+    if (this.u32.length === 0) this.refreshViews();
+    const count = readers.count;
+    if (count > this.slotCapacity) this.reserve(this.cellCapacity, this.byteCapacity, count);
+    this.cells = 0;
+    this.bytes = 0;
+    this.exhausted = false;
+    this.work = 0;
+    if (this.ids !== ids) this.ids = ids;  // a pointer store costs a write barrier
+    this.replacementFree = ids.replacementFree === true;
+    this.slotCount = count;
+    this.lazyState = state;
+    this.lazyReaders = readers;
+    if (first >= 0 && first < count) this.readSlot(first);
+    return this.cells;
+  }
+
+  /**
+   * Reads the value at path `i` of the lazy call under way and writes it after the cells written
+   * so far; returns its first cell (the core's hg_js_read_slot, wasm/transfer.h). Reading runs
+   * user code (getters, Proxy traps), which may route meanwhile: such a nested call saves and
+   * restores this call's cells, readers and state.
+   */
+  readSlot(i) {
+    const readers = this.lazyReaders;
+    const state = this.lazyState;
+    const key = readers.keys[i];
+    let v = null;
+    if (key === null) {
+      v = readers.read[i](state);
+    } else if (typeof state === 'object' && state !== null) {
+      try {
+        v = readKeyAt(i, state, key);
+      } catch {
+        v = null;
+      }
+    }
+    const start = this.cells;
+    this.slot(i, v, this.ids, readers.levels[i]);
+    return start;
+  }
+
   #save() {
     if (this.u32.length === 0) this.refreshViews();
     const { cells, bytes, slotCount } = this;
     return {
       counters: {
         cells, bytes, exhausted: this.exhausted, work: this.work, slotStart: this.slotStart, ids: this.ids, slotCount,
-        textLevel: this.textLevel, replacementFree: this.replacementFree,
+        textLevel: this.textLevel, replacementFree: this.replacementFree, lazyState: this.lazyState, lazyReaders: this.lazyReaders,
+        lazyOwner: this.lazyOwner,
       },
       cellWords: this.u32.slice(this.cellWords, this.cellWords + cells * CELL_WORDS),
       bytes: this.u8.slice(this.bytesBase, this.bytesBase + bytes),
@@ -396,7 +510,8 @@ export class StateWriter {
 
   /**
    * `call` for one path whose value `v` the caller has read already (compileDecider's one-key
-   * readers): writes it as slot 0 and returns `fn(a, b, cells)`. Not for nested calls.
+   * readers): writes it as slot 0 and returns `fn(a, b, cells, 0)` (a lazy core call then finds
+   * its only path written). Not for nested calls.
    */
   callOne(v, readers, ids, fn, a, b) {
     this.busy = true;
@@ -410,7 +525,7 @@ export class StateWriter {
       this.replacementFree = ids.replacementFree === true;
       this.slotCount = 1;
       this.slot(0, v, ids, readers.levels[0]);
-      return fn(a, b, this.cells);
+      return fn(a, b, this.cells, 0);
     } finally {
       this.busy = false;
     }

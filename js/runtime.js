@@ -74,16 +74,19 @@ async function load(platform, options) {
   // Keys the core's string hashing (src/core/string_index.h) before any table exists, so that
   // no one can choose node ids or JSON keys whose hashes collide.
   module._hg_seed_hashes(...crypto.getRandomValues(new Uint32Array(4)));
+  const writer = new StateWriter({
+    reserve: module._hg_transfer_reserve,
+    memory: () => module.HEAPU8,
+  });
+  // A lazy route or evaluation asks the writer for a path's value when it first needs it.
+  module.setSlotReader(writer);
   const loaded = {
     module,
     kind: platform.kind ?? 'full',
     route: module._hg_route,
     evaluate: module._hg_evaluate,
     heapUsed: module._hg_heap_used,
-    writer: new StateWriter({
-      reserve: module._hg_transfer_reserve,
-      memory: () => module.HEAPU8,
-    }),
+    writer,
   };
   // The full entries add what only the full module has (js/full-module.js, fullPlatform).
   return platform.extend === undefined ? loaded : Object.assign(loaded, platform.extend(module));

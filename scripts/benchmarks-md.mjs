@@ -79,14 +79,15 @@ function missedGoalsMarkdown() {
         'which V8 runs as a C++ builtin through a runtime entry (a lookup iterator per call, ' +
         (own.length && own[0] ? `${own.map((x, i) => `${fmt(x.instructions)} instructions on ${ins[i].caseId}`).join(', ')}` : 'hundreds of instructions') +
         '), plus a keyed load whose inline cache is megamorphic (one reader function serves every path), plus the call into ' +
-        'WebAssembly. The escalation rule reads four properties and every element of `tags`, each with that check. ' +
+        'WebAssembly. The escalation rule reads lazily (docs/conditions.md, when paths are read): `user` and `user.tier` ' +
+        'always, `priority` when the tier is not gold, `tags` and every element of it only when priority is above 3, each with that check. ' +
         'Reason: the documented semantics read only own enumerable properties (docs/conditions.md), and no V8 builtin ' +
         'answers "own and enumerable" without the runtime call; cel-js and filtrex read with inline-cached loads and ' +
         '`hasOwnProperty` (a stub, not a runtime call) or with no own check at all, and V8 compiles their closures per rule. ' +
-        'Next idea: check enumerability once per object instead of once per key where a node reads several keys of one ' +
-        'object (one `Object.keys` of the state answers for every top-level path; faster than three checks in a ' +
-        'microbenchmark, to be measured in route()), and read lazily: let the core ask for a path\'s value (an imported function) only when ' +
-        'the edge being evaluated reads it, so an `or` that holds on its first operand never reads the others.');
+        'Next idea: the check itself is most of what is left (about 285 instructions a call, four calls in an average escalation ' +
+        'decision); an `Object.keys` per object would answer several keys at once but calls a Proxy\'s `ownKeys` trap, which ' +
+        'the pinned reading rules do not, so it needs a way to tell a Proxy from an ordinary object first; then the lazy ' +
+        'read\'s round trip (the core calls JavaScript for each path it reaches: a WebAssembly-to-JS wrapper and the writer).');
     } else if (kind === 'floor') {
       lines.push('', `**Triage within 4× of the hand-written floor** — missed in ${measuredText}. ` +
         'Profile: the floor is one inline-cached property load and two `===`; route() does one ' +

@@ -115,4 +115,15 @@ EMSCRIPTEN_KEEPALIVE const std::uint8_t* hg_node_text_levels(const handoff::grap
   return levels.data();
 }
 
+// The slot every route from `node` reads first whatever the state, or -1 (HandoffGraph::first_read):
+// js/marshal.js reads it before calling hg_route.
+EMSCRIPTEN_KEEPALIVE std::int32_t hg_node_first_read(const handoff::graph::HandoffGraph* graph, handoff::graph::NodeId node) {
+  return static_cast<std::int32_t>(graph->first_read(node));
+}
+
+// The same for a standalone condition (Condition::first_read), for hg_evaluate.
+EMSCRIPTEN_KEEPALIVE std::int32_t hg_condition_first_read(const handoff::condition::StandaloneCondition* c) {
+  return c->compiled() ? static_cast<std::int32_t>(c->condition().first_read()) : -1;
+}
+
 }  // extern "C"

@@ -20,8 +20,17 @@ export function wasmLocation() {
 export default function createHandoffGraphModule({ instantiateWasm }) {
   /** @type {WebAssembly.Memory} */
   let memory;
+  // The js/marshal.js StateWriter whose readSlot answers, once js/runtime.js has made it
+  // (setSlotReader); called as a method, so that the import is one call away from it.
+  let reader = {
+    readSlot(slot) {
+      throw new Error(`handoff-graph: the core asked for slot ${slot} before a state writer was set`);
+    },
+  };
   const imports = {
     env: {
+      // A lazy route asks for a path's value when it first needs it (wasm/transfer.h LazySlots).
+      hg_js_read_slot: (slot) => reader.readSlot(slot),
       // Growth replaces the buffer; HEAPU8 below and js/marshal.js's views notice that themselves.
       emscripten_notify_memory_growth() {},
       // wasm/router_libc.cpp's strtod: Number() over the digits a grammar accepted, exact as strtod is.
@@ -40,6 +49,9 @@ export default function createHandoffGraphModule({ instantiateWasm }) {
       exports._initialize();
       const module = {};
       for (const name of Object.keys(exports)) module[`_${name}`] = exports[name];
+      module.setSlotReader = (writer) => {
+        reader = writer;
+      };
       let heap = new Uint8Array(memory.buffer);
       Object.defineProperty(module, 'HEAPU8', {
         get() {

@@ -54,16 +54,21 @@ EMSCRIPTEN_KEEPALIVE const handoff::contract::TransferHeader* hg_transfer_reserv
   return transfer_area.reserve(cells, bytes, slots);
 }
 
-// The position of the first matching edge among `node`'s outgoing edges, or -1 (also for a null graph).
-EMSCRIPTEN_KEEPALIVE std::int32_t hg_route(const HandoffGraph* graph, NodeId node, std::uint32_t cell_count) {
+// The position of the first matching edge among `node`'s outgoing edges, or -1 (also for a null
+// graph). Only slot `first` (or none: -1) is written before the call, from cell 0; the core asks
+// JS for each other slot when the route first needs it (transfer.h LazySlots).
+EMSCRIPTEN_KEEPALIVE std::int32_t hg_route(const HandoffGraph* graph, NodeId node, std::uint32_t cell_count, std::uint32_t first) {
   if (graph == nullptr) return -1;
-  return graph->route(node, transfer_slots(graph->strings(), cell_count, graph->route_paths(node).size()));
+  handoff::transfer::LazySlots slots(transfer_area, graph->strings(), graph->route_paths(node).size(), first, cell_count);
+  return graph->route(node, slots.slots(), &slots);
 }
 
-EMSCRIPTEN_KEEPALIVE std::int32_t hg_evaluate(const StandaloneCondition* condition, std::uint32_t cell_count) {
+// Whether the standalone condition holds, reading lazily as hg_route does.
+EMSCRIPTEN_KEEPALIVE std::int32_t hg_evaluate(const StandaloneCondition* condition, std::uint32_t cell_count, std::uint32_t first) {
   if (condition == nullptr || !condition->compiled()) return 0;
   const auto& c = condition->condition();
-  return c.evaluate(transfer_slots(condition->strings(), cell_count, c.paths().size()));
+  handoff::transfer::LazySlots slots(transfer_area, condition->strings(), c.paths().size(), first, cell_count);
+  return c.evaluate(slots.slots(), &slots);
 }
 
 EMSCRIPTEN_KEEPALIVE const handoff::contract::StepInfo* hg_exec_info() { return &exec_info; }

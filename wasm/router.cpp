@@ -116,15 +116,21 @@ EMSCRIPTEN_KEEPALIVE std::uint32_t hg_heap_used() { return static_cast<std::uint
 
 // ----- the per-route path (the same as the full module's)
 
-EMSCRIPTEN_KEEPALIVE std::int32_t hg_route(const HandoffGraph* graph, NodeId node, std::uint32_t cell_count) {
+// The position of the first matching edge among `node`'s outgoing edges, or -1 (also for a null
+// graph). Only slot `first` (or none: -1) is written before the call, from cell 0; the core asks
+// JS for each other slot when the route first needs it (transfer.h LazySlots).
+EMSCRIPTEN_KEEPALIVE std::int32_t hg_route(const HandoffGraph* graph, NodeId node, std::uint32_t cell_count, std::uint32_t first) {
   if (!valid_node(graph, node)) return -1;
-  return graph->route(node, transfer.slot_values(graph->strings(), cell_count, graph->route_paths(node).size()));
+  handoff::transfer::LazySlots slots(transfer, graph->strings(), graph->route_paths(node).size(), first, cell_count);
+  return graph->route(node, slots.slots(), &slots);
 }
 
-EMSCRIPTEN_KEEPALIVE std::int32_t hg_evaluate(const StandaloneCondition* condition, std::uint32_t cell_count) {
+// Whether the standalone condition holds, reading lazily as hg_route does.
+EMSCRIPTEN_KEEPALIVE std::int32_t hg_evaluate(const StandaloneCondition* condition, std::uint32_t cell_count, std::uint32_t first) {
   if (condition == nullptr || !condition->compiled()) return 0;
   const auto& c = condition->condition();
-  return c.evaluate(transfer.slot_values(condition->strings(), cell_count, c.paths().size()));
+  handoff::transfer::LazySlots slots(transfer, condition->strings(), c.paths().size(), first, cell_count);
+  return c.evaluate(slots.slots(), &slots);
 }
 
 // ----- HandoffGraph

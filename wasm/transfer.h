@@ -1,11 +1,14 @@
 // The transfer area both WebAssembly modules share the layout of (src/core/contract.h): the cells,
 // string bytes and slot starts JavaScript writes a route's values into (js/marshal.js), grown on
-// request and never shrunk, and the slot views the core's route reads them through.
+// request and never shrunk, and the slot views the core's route reads them through: all written
+// before the call (Area::slot_values), or each when the route first needs it (LazySlots).
 // wasm/router.cpp uses it; wasm/bindings.cpp holds the same code inline (to be folded into this
 // header when the route-path work on bindings.cpp has merged).
 #pragma once
 
 #include <algorithm>
+#include <cstddef>
+#include <new>
 #include <cstdint>
 #include <vector>
 
@@ -46,6 +49,57 @@ struct Area {
     for (std::size_t i = 0; i < slot_count; ++i) refs.emplace_back(&tape, slots[i]);
     return refs.data();
   }
+};
+
+// js/marshal.js StateWriter.readSlot: writes the value at the current call's path `slot` into the
+// transfer area after the cells written so far and returns its first cell. It runs user code (a
+// getter, a Proxy trap), which may route or evaluate meanwhile (a nested call: StateWriter saves
+// and restores the outer call's cells around it) and may grow memory and move the area.
+extern "C" __attribute__((import_module("env"), import_name("hg_js_read_slot"))) std::uint32_t hg_js_read_slot(std::uint32_t slot);
+
+// The slots of one lazy route or evaluation (condition::SlotReader), on the caller's stack so that
+// a nested call has its own: every slot unread, except `first`, which JS wrote before the call
+// from cell 0 (the slot the core reads first whatever the values, Condition::first_read).
+class LazySlots final : public condition::SlotReader {
+ public:
+  // Inlined: the routing module, compiled for size, otherwise calls it, once per route.
+  [[gnu::always_inline]] LazySlots(const Area& area, const condition::Interner& strings, std::size_t count, std::uint32_t first,
+                                   std::uint32_t cell_count)
+      : area_(area), tape_{area.cells.data(), cell_count, area.bytes.data(), &strings} {
+    if (count > kInline) {
+      spill_.resize(count);
+      refs_ = spill_.data();
+    } else {
+      // Only the slots the route has, unread: zeroing all of the room (a memset call) cost a
+      // one-path route more than the rest of its WebAssembly.
+      refs_ = reinterpret_cast<condition::ValueRef*>(inline_);
+      for (std::size_t i = 0; i < count; ++i) new (&refs_[i]) condition::ValueRef();
+    }
+    if (first < count) refs_[first] = condition::ValueRef(&tape_, 0);
+  }
+  [[gnu::always_inline]] ~LazySlots() = default;
+  LazySlots(const LazySlots&) = delete;
+  LazySlots& operator=(const LazySlots&) = delete;
+
+  const condition::ValueRef* slots() const { return refs_; }
+
+  condition::ValueRef read(std::uint32_t slot) override {
+    std::uint32_t cell = hg_js_read_slot(slot);
+    // The area may have moved (memory grown, or reserved anew by a nested call's writer).
+    tape_.cells = area_.cells.data();
+    tape_.bytes = area_.bytes.data();
+    tape_.size = static_cast<std::uint32_t>(area_.cells.size());
+    refs_[slot] = condition::ValueRef(&tape_, cell);
+    return refs_[slot];
+  }
+
+ private:
+  const Area& area_;
+  condition::TapeView tape_;
+  static constexpr std::size_t kInline = 8;
+  alignas(condition::ValueRef) std::byte inline_[kInline * sizeof(condition::ValueRef)];
+  std::vector<condition::ValueRef> spill_;
+  condition::ValueRef* refs_ = nullptr;
 };
 
 }  // namespace handoff::transfer

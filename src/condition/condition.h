@@ -40,8 +40,15 @@ class Condition {
   void bind_slots(const std::vector<std::uint32_t>& ids);
 
   // `slots[s]` is the value for slot s (a Null cell when the path found nothing). Slots may point
-  // into different tapes: a state machine supplies its reserved names from its own.
-  bool evaluate(const ValueRef* slots) const;
+  // into different tapes: a state machine supplies its reserved names from its own. With a
+  // `reader`, a slot may be unread (ValueRef::unread) until the evaluation needs it: then
+  // reader->read(s) supplies it (a lazy route reads only the paths its decision needs).
+  bool evaluate(const ValueRef* slots, SlotReader* reader = nullptr) const;
+
+  // The slot every evaluation reads first, whatever the values, or kNoSlot (SlotReader: a route
+  // may read that slot before it starts without changing what it reads or in which order).
+  static constexpr std::uint32_t kNoSlot = 0xFFFFFFFFu;
+  std::uint32_t first_read() const;
 
   // A necessary condition on one slot, for dispatching a node's edges by hash (graph/): the
   // condition can hold only if the slot's value is `==` one of `keys`; when `exact`, it holds
@@ -89,6 +96,8 @@ class Condition {
   };
   static constexpr std::uint8_t kScalarRhs = 1;
   static constexpr std::uint8_t kScalarLhs = 2;
+
+  std::uint32_t first_slot(Operand operand) const;
 
   template <class Fn>
   void for_each_operand(Fn&& fn);

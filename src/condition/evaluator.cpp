@@ -178,10 +178,12 @@ bool truthy(ValueRef v) {
 bool equals(ValueRef a, ValueRef b) { return Comparison().equals(a, b, 0); }
 bool contains(ValueRef container, ValueRef item) { return Comparison().contains(container, item); }
 
+// Operands are evaluated left to right, and a slot is read (SlotReader) when its value is first
+// needed: the order in which a lazy route reads paths is this walk's (docs/conditions.md).
 class Evaluation {
  public:
-  Evaluation(const Condition& condition, const ValueRef* slots)
-      : condition_(condition), constants_(condition.constants_.view(condition.strings_)), slots_(slots) {}
+  Evaluation(const Condition& condition, const ValueRef* slots, SlotReader* reader)
+      : condition_(condition), constants_(condition.constants_.view(condition.strings_)), slots_(slots), reader_(reader) {}
 
   bool run() { return test(condition_.root_); }
 
@@ -191,7 +193,10 @@ class Evaluation {
 
   ValueRef value(Operand operand) {
     switch (operand.source) {
-      case Operand::Source::Slot: return slots_[operand.index];
+      case Operand::Source::Slot: {
+        ValueRef v = slots_[operand.index];
+        return v.unread() ? reader_->read(operand.index) : v;
+      }
       case Operand::Source::Constant: return {&constants_, operand.index};
       case Operand::Source::Node: return {&kBools, node(operand.index) ? 1u : 0u};
     }
@@ -223,7 +228,10 @@ class Evaluation {
       case Op::Lt:
       case Op::Le:
       case Op::Gt:
-      case Op::Ge: return order(n.op, value(n.lhs), value(n.rhs));
+      case Op::Ge: {
+        ValueRef lhs = value(n.lhs);
+        return order(n.op, lhs, value(n.rhs));
+      }
     }
     return false;
   }
@@ -233,15 +241,18 @@ class Evaluation {
   bool equal(const Condition::Node& n) {
     if (n.scalar == Condition::kScalarRhs) return equals_scalar(value(n.lhs), constant(n.rhs));
     if (n.scalar == Condition::kScalarLhs) return equals_scalar(value(n.rhs), constant(n.lhs));
-    return comparison_.equals(value(n.lhs), value(n.rhs), 0);
+    ValueRef lhs = value(n.lhs);
+    return comparison_.equals(lhs, value(n.rhs), 0);
   }
 
   bool contains(const Condition::Node& n) {
     if (n.set != Condition::kNoSet) {
-      return comparison_.contains_key(value(n.rhs), condition_.sets_[n.set], value(n.lhs), *condition_.strings_);
+      ValueRef item = value(n.lhs);
+      return comparison_.contains_key(value(n.rhs), condition_.sets_[n.set], item, *condition_.strings_);
     }
     if (n.scalar == Condition::kScalarLhs) return comparison_.contains_scalar(value(n.rhs), constant(n.lhs));
-    return comparison_.contains(value(n.rhs), value(n.lhs));
+    ValueRef item = value(n.lhs);
+    return comparison_.contains(value(n.rhs), item);
   }
 
   // Numbers with numbers, strings with strings (code point order, which UTF-8 byte order is);
@@ -272,11 +283,38 @@ class Evaluation {
   const Condition& condition_;
   TapeView constants_;
   const ValueRef* slots_;
+  SlotReader* reader_;
   Comparison comparison_;
 };
 
-bool Condition::evaluate(const ValueRef* slots) const {
-  return Evaluation(*this, slots).run();
+// The slot an evaluation reaches first whatever the values (Evaluation's walk: the first operand
+// of `and`/`or`/`not`, a comparison's left side, then its right), or kNoSlot when it may decide
+// before reading any (a literal first: `true or x`).
+std::uint32_t Condition::first_slot(Operand operand) const {
+  for (;;) {
+    if (operand.source == Operand::Source::Slot) return operand.index;
+    if (operand.source == Operand::Source::Constant) return kNoSlot;
+    const Node& n = nodes_[operand.index];
+    switch (n.op) {
+      case Op::Or:
+      case Op::And:
+        if (n.count == 0) return kNoSlot;
+        operand = children_[n.first];
+        break;
+      case Op::Not: operand = n.lhs; break;
+      default: {
+        // Both sides of a comparison are read, the left first; a literal is not read.
+        if (n.lhs.source != Operand::Source::Constant) return first_slot(n.lhs);
+        operand = n.rhs;
+      }
+    }
+  }
 }
+
+bool Condition::evaluate(const ValueRef* slots, SlotReader* reader) const {
+  return Evaluation(*this, slots, reader).run();
+}
+
+std::uint32_t Condition::first_read() const { return first_slot(root_); }
 
 }  // namespace handoff::condition

@@ -25,18 +25,39 @@ const Json* resolve(const Json& state, const Path& path) {
 
 void JsonStateWriter::write(const Json& state, const std::vector<Path>& paths) {
   tape_.clear();
-  slot_cells_.clear();
   exhausted_ = false;
   work_ = 0;
-  for (const Path& path : paths) {
-    slot_cells_.push_back(tape_.size());
-    static const Json kMissing;  // null
-    const Json* value = resolve(state, path);
-    write_value(value == nullptr ? kMissing : *value, 0);
-  }
+  std::vector<std::uint32_t> cells;
+  cells.reserve(paths.size());
+  for (const Path& path : paths) cells.push_back(write_path(state, path));
   view_ = tape_.view(&strings_);
   slots_.clear();
-  for (std::uint32_t cell : slot_cells_) slots_.emplace_back(&view_, cell);
+  for (std::uint32_t cell : cells) slots_.emplace_back(&view_, cell);
+}
+
+void JsonStateWriter::begin(const Json& state, const std::vector<Path>& paths) {
+  tape_.clear();
+  exhausted_ = false;
+  work_ = 0;
+  state_ = &state;
+  paths_ = &paths;
+  view_ = tape_.view(&strings_);
+  slots_.assign(paths.size(), ValueRef());
+}
+
+ValueRef JsonStateWriter::read(std::uint32_t slot) {
+  std::uint32_t cell = write_path(*state_, (*paths_)[slot]);
+  view_ = tape_.view(&strings_);  // the cells may have moved; every ValueRef reads through view_
+  slots_[slot] = ValueRef(&view_, cell);
+  return slots_[slot];
+}
+
+std::uint32_t JsonStateWriter::write_path(const Json& state, const Path& path) {
+  path_start_ = tape_.size();
+  static const Json kMissing;  // null
+  const Json* value = resolve(state, path);
+  write_value(value == nullptr ? kMissing : *value, 0);
+  return path_start_;
 }
 
 // Containers deeper than any comparison looks, or larger than the budgets in limits.h, keep only
@@ -72,7 +93,7 @@ void JsonStateWriter::write_value(const Json& value, int depth) {
           tape_.add_string(it.key(), id == kNoId ? kUninterned : id);
         }
         write_value(*it, depth + 1);
-        if (tape_.size() - slot_cells_.back() > kMaxStateCells || work_ > kMaxMarshalWork) exhausted_ = true;
+        if (tape_.size() - path_start_ > kMaxStateCells || work_ > kMaxMarshalWork) exhausted_ = true;
       }
       if (exhausted_) {
         tape_.truncate(start);
@@ -89,8 +110,8 @@ void JsonStateWriter::write_value(const Json& value, int depth) {
 
 bool evaluate(const Condition& condition, const Json& state, const Interner& strings) {
   JsonStateWriter writer(strings);
-  writer.write(state, condition.paths());
-  return condition.evaluate(writer.slots().data());
+  writer.begin(state, condition.paths());
+  return condition.evaluate(writer.slots().data(), &writer);
 }
 
 }  // namespace handoff::condition

@@ -79,7 +79,11 @@ struct TapeView {
 // A read-only handle on one value of a tape.
 class ValueRef {
  public:
+  // A slot not read yet (a lazy route, SlotReader): no value until the reader supplies one.
+  ValueRef() = default;
   ValueRef(const TapeView* tape, std::uint32_t index) : tape_(tape), index_(index) {}
+
+  bool unread() const { return tape_ == nullptr; }
 
   Kind kind() const { return static_cast<Kind>(cell().kind & 0xFF); }
   bool truncated() const { return (cell().kind & kTruncated) != 0; }
@@ -116,8 +120,23 @@ class ValueRef {
     return (k == Kind::Array || k == Kind::Object) ? cell().w[0] : 1;
   }
 
-  const TapeView* tape_;
-  std::uint32_t index_;
+  const TapeView* tape_ = nullptr;
+  std::uint32_t index_ = 0;
+};
+
+// Reads a route's slots on demand: whoever holds the state resolves a path only when evaluation
+// first needs its value, so an `or` that holds on its first operand never reads the others.
+// `read(slot)` resolves and writes the value at the slot's path and returns it; the caller asks
+// once per slot and route (the reader keeps what it returned).
+class SlotReader {
+ public:
+  virtual ValueRef read(std::uint32_t slot) = 0;
+
+ protected:
+  SlotReader() = default;
+  SlotReader(const SlotReader&) = default;
+  SlotReader& operator=(const SlotReader&) = default;
+  ~SlotReader() = default;
 };
 
 // Appends cells; used for a condition's constants and by the native state writer.

@@ -96,8 +96,12 @@ class HandoffGraph {
   const condition::Interner& strings() const { return *strings_; }
 
   // The position among `node`'s outgoing edges of the first that matches, or -1. `slots[i]` is
-  // the value at route_paths(node)[i].
-  std::int32_t route(NodeId node, const condition::ValueRef* slots) const;
+  // the value at route_paths(node)[i]; with a `reader`, a slot may be unread until the route
+  // needs it (Condition::evaluate), so a route reads only the paths its decision needs.
+  std::int32_t route(NodeId node, const condition::ValueRef* slots, condition::SlotReader* reader = nullptr) const;
+  // The slot every route from `node` reads first, or Condition::kNoSlot: a lazy reader may read
+  // it before the route starts without changing what is read or in which order.
+  std::uint32_t first_read(NodeId node) const;
   // What route did, edge by edge; returns the winning position or -1.
   std::int32_t explain(NodeId node, const condition::ValueRef* slots, std::vector<EdgeTrace>& trace) const;
 

@@ -4,7 +4,10 @@
 
 #include <random>
 #include <set>
+#include <string>
+#include <vector>
 
+#include "condition/json_state.h"
 #include "export/definition.h"
 #include "graph/handoff_graph.h"
 
@@ -103,6 +106,69 @@ TEST(Definition, RepeatedAndEmptyNodeIds) {
                           {"/nodes/4/id", "duplicate node id ''"},
                           {"/nodes/5/id", "duplicate node id 'b'"},
                       }));
+}
+
+// The native twin of tests/js/route-reading.test.mjs's lazy reading: a route asks its SlotReader
+// for a path only when the decision needs it, in evaluation order, once; first_read names the
+// path every route reads first (what js/marshal.js writes before the call).
+class RecordingReader final : public condition::SlotReader {
+ public:
+  RecordingReader(const HandoffGraph& g, NodeId node, const condition::Json& state)
+      : writer_(g.strings()), paths_(g.route_paths(node)) {
+    writer_.begin(state, paths_);
+  }
+  condition::ValueRef read(std::uint32_t slot) override {
+    read_.push_back(paths_[slot].text());
+    return writer_.read(slot);
+  }
+  const condition::ValueRef* slots() const { return writer_.slots().data(); }
+  const std::vector<std::string>& paths_read() const { return read_; }
+
+ private:
+  condition::JsonStateWriter writer_;
+  const std::vector<condition::Path>& paths_;
+  std::vector<std::string> read_;
+};
+
+std::vector<std::string> reads(const HandoffGraph& g, const std::string& node, const char* state_text, std::int32_t expected) {
+  NodeId id = g.find(node);
+  auto state = condition::Json::parse(state_text);
+  RecordingReader reader(g, id, state);
+  EXPECT_EQ(g.route(id, reader.slots(), &reader), expected) << state_text;
+  return reader.paths_read();
+}
+
+TEST(HandoffGraph, LazyRoutesReadOnlyWhatTheDecisionNeedsInEvaluationOrder) {
+  using Reads = std::vector<std::string>;
+  HandoffGraph g;
+  ASSERT_TRUE(g.add_edge("a", "escalate", "user.tier == 'gold' or (priority > 3 and 'urgent' in tags)").ok());
+  ASSERT_TRUE(g.add_edge("a", "queue").ok());
+  EXPECT_EQ(reads(g, "a", R"({"user": {"tier": "gold"}, "priority": 9, "tags": ["urgent"]})", 0), Reads{"user.tier"});
+  EXPECT_EQ(reads(g, "a", R"({"user": {"tier": "x"}, "priority": 2, "tags": ["urgent"]})", 1), (Reads{"user.tier", "priority"}));
+  EXPECT_EQ(reads(g, "a", R"({"priority": 5, "tags": ["urgent"]})", 0), (Reads{"user.tier", "priority", "tags"}));
+  EXPECT_EQ(g.route_paths(g.find("a"))[g.first_read(g.find("a"))].text(), "user.tier");
+
+  // Left to right, each path once however many tests name it; a literal that decides reads nothing.
+  ASSERT_TRUE(g.add_edge("b", "one", "z == 1 and a == 1 and z != 2").ok());
+  ASSERT_TRUE(g.add_edge("b", "two", "y in z or a").ok());
+  EXPECT_EQ(reads(g, "b", R"({"a": 1, "z": 1})", 0), (Reads{"z", "a"}));
+  EXPECT_EQ(reads(g, "b", R"({"a": 1, "z": [3], "y": 3})", 1), (Reads{"z", "y"}));
+  ASSERT_TRUE(g.add_edge("c", "lit", "true or x").ok());
+  EXPECT_EQ(reads(g, "c", R"({"x": 1})", 0), Reads{});
+  EXPECT_EQ(g.first_read(g.find("c")), condition::Condition::kNoSlot);
+  ASSERT_TRUE(g.add_edge("d", "always").ok());
+  ASSERT_TRUE(g.add_edge("d", "never", "x").ok());
+  EXPECT_EQ(reads(g, "d", R"({"x": 1})", 0), Reads{});
+
+  // A switch reads its path first, then what the candidate edge needs, and nothing for a miss.
+  for (int k = 0; k < 20; ++k) {
+    ASSERT_TRUE(g.add_edge("s", "r" + std::to_string(k), "intent == 'i" + std::to_string(k) + "' and priority >= " + std::to_string(k % 4)).ok());
+  }
+  EXPECT_EQ(reads(g, "s", R"({"intent": "i19", "priority": 3})", 19), (Reads{"intent", "priority"}));
+  EXPECT_EQ(reads(g, "s", R"({"intent": "none", "priority": 3})", -1), Reads{"intent"});
+  EXPECT_EQ(g.route_paths(g.find("s"))[g.first_read(g.find("s"))].text(), "intent");
+  // The JSON route reads lazily too, with the same answers.
+  EXPECT_EQ(g.route("a", condition::Json::parse(R"({"priority": 5, "tags": ["urgent"]})")), "escalate");
 }
 
 }  // namespace

@@ -205,8 +205,14 @@ describe('hostile states', () => {
     const shrink = [1, 2, 3];
     Object.defineProperty(shrink, 0, { enumerable: true, configurable: true, get() { shrink.length = 1; return 1; } });
     assert.equal(read('x == [1, null, null]', { x: shrink }), true);  // what disappeared reads as null
-    const object = { get a() { delete object.b; object.c = 3; return 1; }, b: 2 };
-    assert.equal(read("o.a == 1 and 'c' not in o", { o: object }), true);
+    // Paths are read in the order the evaluation reaches them (docs/conditions.md): read first,
+    // `o` is a copy from before its getter rewrote it; read after `o.a`, it has `c` and no `b`.
+    const rewriting = () => {
+      const object = { get a() { delete object.b; object.c = 3; return 1; }, b: 2 };
+      return object;
+    };
+    assert.equal(read("'c' not in o and 'b' not in o and o.a == 1", { o: rewriting() }), true);
+    assert.equal(read("o.a == 1 and 'c' in o and 'b' not in o", { o: rewriting() }), true);
     const g = router('x == [1, 2] or o.a == 1');
     assert.equal(g.route('a', { x: grow, o: { a: 1 } }), 'b');
   });

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
-import { init, HandoffGraph, compileCondition } from 'handoff-graph';
+import { init, HandoffGraph, compileCondition, evaluateCondition } from 'handoff-graph';
 
 await init();
 
@@ -129,5 +129,155 @@ describe('one load site per slot', () => {
       assert.equal(g.route('a', Object.defineProperty({ p: 1, q: 2, r: 3, s: 4 }, 't', { value: 5, enumerable: false })), null);
     }
     g.dispose();
+  });
+});
+
+// A state whose every read is logged: each key of `values` is an own enumerable getter.
+function logged(values, log, prefix = '') {
+  const state = {};
+  for (const [key, value] of Object.entries(values)) {
+    Object.defineProperty(state, key, {
+      enumerable: true,
+      get() {
+        log.push(prefix + key);
+        return value !== null && typeof value === 'object' && !Array.isArray(value) ? logged(value, log, `${prefix}${key}.`) : value;
+      },
+    });
+  }
+  return state;
+}
+
+describe('lazy reading: a route reads a path when the decision first needs it', () => {
+  const escalation = "user.tier == 'gold' or (priority > 3 and 'urgent' in tags)";
+
+  // What route() and a compiled condition read of `values` for `when`, and their answers.
+  function reads(when, values) {
+    const g = new HandoffGraph().addEdge('a', 'yes', when).addEdge('a', 'no');
+    const condition = compileCondition(when);
+    const routed = [];
+    const evaluated = [];
+    const answer = g.route('a', logged(values, routed));
+    assert.equal(condition.evaluate(logged(values, evaluated)), answer === 'yes');
+    assert.deepEqual(evaluated, routed, 'route() and evaluate() read differently');
+    g.dispose();
+    condition.dispose();
+    return { answer, read: routed };
+  }
+
+  test('`or` that holds on its first operand reads nothing more; `and` that fails stops', () => {
+    assert.deepEqual(reads(escalation, { user: { tier: 'gold' }, priority: 9, tags: ['urgent'] }),
+      { answer: 'yes', read: ['user', 'user.tier'] });
+    assert.deepEqual(reads(escalation, { user: { tier: 'silver' }, priority: 2, tags: ['urgent'] }),
+      { answer: 'no', read: ['user', 'user.tier', 'priority'] });
+    assert.deepEqual(reads(escalation, { user: { tier: 'silver' }, priority: 5, tags: ['urgent'] }),
+      { answer: 'yes', read: ['user', 'user.tier', 'priority', 'tags'] });
+    assert.deepEqual(reads('not a or b', { a: 0, b: 1 }), { answer: 'yes', read: ['a'] });
+  });
+
+  test('paths are read in the order evaluation reaches them, not sorted, each once per route', () => {
+    assert.deepEqual(reads('z == 1 and a == 1 and z != 2', { a: 1, z: 1 }), { answer: 'yes', read: ['z', 'a'] });
+    assert.deepEqual(reads('x < y', { x: 1, y: 2 }), { answer: 'yes', read: ['x', 'y'] });
+    assert.deepEqual(reads('y in x', { x: [2], y: 2 }), { answer: 'yes', read: ['y', 'x'] });
+    const log = [];
+    const g = new HandoffGraph().addEdge('a', 'one', 'k == 1').addEdge('a', 'two', 'k == 2 and m == 1').addEdge('a', 'three', 'm == 2');
+    assert.equal(g.route('a', logged({ k: 3, m: 2 }, log)), 'three');
+    assert.deepEqual(log, ['k', 'm']);  // `k` serves three tests and `m` two: one read each
+    g.dispose();
+  });
+
+  test('an unconditional edge first, or a literal that decides, reads nothing', () => {
+    const log = [];
+    const g = new HandoffGraph().addEdge('a', 'always').addEdge('a', 'never', 'x == 1');
+    assert.equal(g.route('a', logged({ x: 1 }, log)), 'always');
+    assert.deepEqual(reads('true or x == 1', { x: 1 }), { answer: 'yes', read: [] });
+    assert.deepEqual(log, []);
+    g.dispose();
+  });
+
+  test('a switch reads its path first, then only what the candidate edge needs', () => {
+    const g = new HandoffGraph();
+    for (let k = 0; k < 20; k++) g.addEdge('a', `r${k}`, `intent == 'i${k}' and priority >= ${k % 4}`);
+    const log = [];
+    assert.equal(g.route('a', logged({ intent: 'i19', priority: 3, tags: [] }, log)), 'r19');
+    assert.deepEqual(log, ['intent', 'priority']);
+    log.length = 0;
+    assert.equal(g.route('a', logged({ intent: 'none', priority: 3 }, log)), null);
+    assert.deepEqual(log, ['intent']);
+    g.dispose();
+  });
+
+  test('explain() reads every path of the node once, and agrees with route()', () => {
+    const g = new HandoffGraph().addEdge('a', 'yes', escalation).addEdge('a', 'no');
+    const log = [];
+    const explained = g.explain('a', logged({ user: { tier: 'gold' }, priority: 9, tags: [] }, log));
+    assert.equal(explained.result, 'yes');
+    assert.deepEqual([...log].sort(), ['priority', 'tags', 'user', 'user.tier']);
+    g.dispose();
+  });
+
+  test('a getter read lazily may route, evaluate and grow memory: the outer route keeps what it read', () => {
+    const g = new HandoffGraph().addEdge('n', 'low', "a < 'm' and b == 'qq' and c == 'zz'").addEdge('n', 'other');
+    let inner = 0;
+    const state = {
+      a: 'apple',  // not a string of the graph: its bytes are in the transfer area, written first
+      get b() {
+        inner++;
+        assert.equal(g.route('n', { a: 'zebra', b: 'qq', c: 'zz' }), 'other');  // the same node, meanwhile
+        assert.equal(g.route('n', { a: 'ant', get b() { return 'qq'; }, c: 'zz' }), 'low');
+        assert.equal(compileCondition("p < 'b' or q").evaluate({ p: 'again' }), true);
+        const big = new HandoffGraph();  // grows memory
+        for (let i = 0; i < 20_000; i++) big.addEdge(`m${i}`, `m${i + 1}`, `v == ${i}`);
+        big.dispose();
+        return 'qq';
+      },
+      c: 'zz',
+    };
+    assert.equal(g.route('n', state), 'low');
+    assert.equal(inner, 1);
+    g.dispose();
+  });
+});
+
+describe('a getter read while the core routes cannot pull the graph or condition from under it', () => {
+  test('dispose() in a getter: the route or evaluation finishes, then the object is freed', () => {
+    const g = new HandoffGraph().addEdge('a', 'yes', 'x == 1 and y == 2').addEdge('a', 'no');
+    assert.equal(g.route('a', { x: 1, get y() { g.dispose(); return 2; } }), 'yes');
+    assert.throws(() => g.route('a', {}), /disposed/);
+    const c = compileCondition('x == 1 and y == 2');
+    assert.equal(c.evaluate({ x: 1, get y() { c.dispose(); c.dispose(); return 2; } }), true);
+    assert.throws(() => c.evaluate({}), /disposed/);
+    // evaluateCondition's cache evicts (and disposes) the condition being evaluated meanwhile.
+    const evicting = { x: 1, get y() { for (let i = 0; i < 300; i++) evaluateCondition(`e${i} == 1`, {}); return 2; } };
+    assert.equal(evaluateCondition('x == 1 and y == 2', evicting), true);
+    assert.equal(evaluateCondition('x == 1 and y == 2', { x: 1, y: 2 }), true);
+  });
+
+  test('addEdge and addNode in a getter are refused while that graph routes; other graphs are free', () => {
+    const g = new HandoffGraph().addEdge('a', 'yes', 'x == 1 and y == 2').addEdge('a', 'no');
+    const errors = [];
+    const other = new HandoffGraph();
+    const state = {
+      x: 1,
+      get y() {
+        for (const change of [() => g.addEdge('a', 'late', 'z == 1'), () => g.addNode('b')]) {
+          try {
+            change();
+          } catch (error) {
+            errors.push(error.message);
+          }
+        }
+        other.addEdge('p', 'q', 'r == 1');
+        return 2;
+      },
+    };
+    assert.equal(g.route('a', state), 'yes');
+    assert.equal(errors.length, 2);
+    assert.match(errors[0], /^addEdge: this graph is routing/);
+    assert.deepEqual(other.nodes(), ['p', 'q']);
+    assert.deepEqual(g.nodes(), ['a', 'no', 'yes']);
+    g.addEdge('b', 'late', 'z == 1');  // after the route, as usual
+    assert.equal(g.route('b', { z: 1 }), 'late');
+    g.dispose();
+    other.dispose();
   });
 });
