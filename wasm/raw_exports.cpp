@@ -4,7 +4,6 @@
 // compiled for size (issue 21), because this file is compiled for speed: with -Oz here the
 // escalation route ran 14% more instructions.
 #include <emscripten/emscripten.h>
-#include <emscripten/emmalloc.h>
 
 #include <cstdint>
 #include <vector>
@@ -155,18 +154,6 @@ EMSCRIPTEN_KEEPALIVE void hg_exec_cancel(Execution* execution) {
 // Stops between steps (status Aborted); does nothing once finished or in a step.
 EMSCRIPTEN_KEEPALIVE void hg_exec_abort(Execution* execution) {
   if (execution != nullptr) execution->abort();
-}
-
-// Bytes of the heap in use, for leak tests: the regions emmalloc has handed out, headers included.
-// Not mallinfo().uordblks, which also counts each free region's header, so that the same live
-// allocations read 8 bytes more per free region a different order of frees left: a leak test saw
-// the heap "grow" by 8 bytes that were fragmentation. (emmalloc's own free-region counts in
-// mallinfo, ordblks and smblks, count at most one region per bucket in this version.)
-EMSCRIPTEN_KEEPALIVE std::uint32_t hg_heap_used() {
-  std::size_t by_size[32];
-  std::size_t free_regions = emmalloc_compute_free_dynamic_memory_fragmentation_map(by_size);
-  constexpr std::size_t kRegionHeader = 2 * sizeof(std::uint32_t);  // emmalloc.c's REGION_HEADER_SIZE
-  return static_cast<std::uint32_t>(emmalloc_dynamic_heap_size() - emmalloc_free_dynamic_memory() - free_regions * kRegionHeader);
 }
 
 }  // extern "C"

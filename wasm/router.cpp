@@ -9,7 +9,6 @@
 // what src/ returned, and the per-route path (hg_route, hg_evaluate, the transfer area) is the
 // full module's, so js/marshal.js writes states the same way for both.
 #include <emscripten/emscripten.h>
-#include <malloc.h>
 
 #include <cstdint>
 #include <memory>
@@ -111,8 +110,6 @@ EMSCRIPTEN_KEEPALIVE char* hg_text_reserve(std::uint32_t bytes) {
 EMSCRIPTEN_KEEPALIVE const char* hg_reply() { return reply.data(); }
 
 EMSCRIPTEN_KEEPALIVE std::uint32_t hg_contract_fingerprint() { return handoff::contract::kFingerprint; }
-
-EMSCRIPTEN_KEEPALIVE std::uint32_t hg_heap_used() { return static_cast<std::uint32_t>(mallinfo().uordblks); }
 
 // ----- the per-route path (the same as the full module's)
 
