@@ -73,7 +73,9 @@ async function load(platform, options) {
   checkContract(module);
   // Keys the core's string hashing (src/core/string_index.h) before any table exists, so that
   // no one can choose node ids or JSON keys whose hashes collide.
-  module._hg_seed_hashes(...crypto.getRandomValues(new Uint32Array(4)));
+  if (!module._hg_seed_hashes(...crypto.getRandomValues(new Uint32Array(4)))) {
+    throw new Error('handoff-graph: internal error: the WebAssembly module hashed strings before init() keyed it');
+  }
   const writer = new StateWriter({
     reserve: module._hg_transfer_reserve,
     memory: () => module.HEAPU8,

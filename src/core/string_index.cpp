@@ -49,6 +49,7 @@ bool seed_string_hashes(std::uint64_t k0, std::uint64_t k1) {
   if (hash_key.used) return false;
   hash_key.k0 = k0;
   hash_key.k1 = k1;
+  hash_key.used = true;  // keyed once: a second caller cannot replace a key tables may depend on
   return true;
 }
 

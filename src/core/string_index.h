@@ -25,9 +25,9 @@
 
 namespace handoff {
 
-// Sets the key of every StringIndex's hash. Only before the first hash is computed (a table
-// filled under one key cannot be searched under another): later calls are ignored, and it returns
-// whether this one took effect.
+// Sets the key of every StringIndex's hash, once, and only before the first hash is computed (a
+// table filled under one key cannot be searched under another): later calls are ignored, and it
+// returns whether this one took effect.
 bool seed_string_hashes(std::uint64_t k0, std::uint64_t k1);
 
 // SipHash-1-3 of `text` under the key (k0, k1), as its reference implementation computes it.

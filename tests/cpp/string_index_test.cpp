@@ -87,7 +87,7 @@ TEST(StringIndex, HashIsSipHash13) {
   EXPECT_NE(siphash13("abc", 0, 1), siphash13("abc", 0, 0));
 }
 
-TEST(StringIndex, TheKeyIsSetBeforeAnyHashOnly) {
+TEST(StringIndex, TheKeyIsSetOnceBeforeAnyHashOnly) {
   string_hash("anything");
   EXPECT_FALSE(seed_string_hashes(1, 2));  // a table may hold hashes under the key in use
 }

@@ -49,3 +49,18 @@ test('js/contract.js is generated from src/core/contract.h and up to date', () =
   const script = fileURLToPath(new URL('../../scripts/gen-contract.mjs', import.meta.url));
   assert.doesNotThrow(() => execFileSync(process.execPath, [script, '--check'], { stdio: 'pipe' }));
 });
+
+// src/core/string_index.h: node ids, JSON members and state keys are hashed under a key init()
+// draws at random, so that nobody can choose keys whose hashes collide. Keyed once: a second key
+// (which could be a known one) is refused, in both modules.
+test('init() keys the string hashing of either module once, and a second key is refused', () => {
+  const program = (entry) => `
+    const api = await import(${JSON.stringify(entry)});
+    await api.init();
+    const { requireRuntime } = await import(${JSON.stringify(fileURLToPath(new URL('../../js/runtime.js', import.meta.url)))});
+    console.log(requireRuntime().module._hg_seed_hashes(1, 2, 3, 4));`;
+  for (const entry of ['handoff-graph', 'handoff-graph/router']) {
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', program(entry)], { encoding: 'utf8' });
+    assert.equal(out.trim(), '0', entry);
+  }
+});
