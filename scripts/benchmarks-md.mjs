@@ -78,7 +78,7 @@ function missedGoalsMarkdown() {
         'Profile: on the small rules every property route() reads costs one `Object.prototype.propertyIsEnumerable` call, ' +
         'which V8 runs as a C++ builtin through a runtime entry (a lookup iterator per call, ' +
         (own.length && own[0] ? `${own.map((x, i) => `${fmt(x.instructions)} instructions on ${ins[i].caseId}`).join(', ')}` : 'hundreds of instructions') +
-        '), plus a keyed load whose inline cache is megamorphic (one reader function serves every path), plus the call into ' +
+        '), plus the property load itself (one load site per path slot, so its inline cache stays monomorphic) and the call into ' +
         'WebAssembly. The escalation rule reads lazily (docs/conditions.md, when paths are read): `user` and `user.tier` ' +
         'always, `priority` when the tier is not gold, `tags` and every element of it only when priority is above 3, each with that check. ' +
         'Reason: the documented semantics read only own enumerable properties (docs/conditions.md), and no V8 builtin ' +
