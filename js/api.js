@@ -171,7 +171,9 @@ export class HandoffGraph {
     const route = this.#route(node);
     if (route === null) return { node, result: null, edges: [] };
     const runtime = requireRuntime();
-    const flags = runtime.writer.call(state, route.paths, this.#ids, (id, _, cells) => native.explain(id, cells), route.id);
+    // Read lazily as route() reads (the graph is in use meanwhile: writer.inCall), except that
+    // the core asks for every path, in order, from the first.
+    const flags = runtime.writer.callLazy(state, route.paths, this.#ids, (_, id, cells, first) => native.explain(id, cells, first), this.#address, route.id, 0);
     const edges = native.outEdges(route.id).map((edge, index) => ({
       index,
       to: edge.to,
