@@ -171,8 +171,13 @@ export class HandoffGraph {
     const route = this.#route(node);
     if (route === null) return { node, result: null, edges: [] };
     const runtime = requireRuntime();
-    const flags = runtime.writer.call(state, route.paths, this.#ids, (id, _, cells) => native.explain(id, cells), route.id);
-    const edges = native.outEdges(route.id).map((edge, index) => ({
+    // Asked before the state is read: a getter may dispose the graph, which is freed once the
+    // core call below returns.
+    const outEdges = native.outEdges(route.id);
+    // Read lazily as route() reads (the graph is in use meanwhile: writer.inCall), except that
+    // the core asks for every path, in order, from the first.
+    const flags = runtime.writer.callLazy(state, route.paths, this.#ids, (_, id, cells, first) => native.explain(id, cells, first), this.#address, route.id, 0);
+    const edges = outEdges.map((edge, index) => ({
       index,
       to: edge.to,
       when: edge.when,

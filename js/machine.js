@@ -11,7 +11,7 @@ import {
 import { Branch, BranchesHeader, Constants, ExecStatus, StepInfo } from './contract.js';
 import { exportOf } from './export.js';
 import { adopt, disposable, disposedError, inspectSymbol, release } from './lifetime.js';
-import { resolvePath } from './marshal.js';
+import { callEager, resolvePath } from './marshal.js';
 import { checkOptions, edgeArguments, requireArguments } from './options.js';
 import { REDUCERS } from './reducers.js';
 import { requireRuntime } from './runtime.js';
@@ -911,7 +911,7 @@ export class Execution {
     let items = null;
     if (map !== undefined) {
       items = resolvePath(this.#state, overPath[0]);
-      const count = resumed ? 0 : runtime.writer.call(this.#state, overPath, this.#prepared.ids, runtime.execItems, this.#address);
+      const count = resumed ? 0 : callEager(runtime.writer, this.#state, overPath, this.#prepared.ids, runtime.execItems, this.#address);
       if (count < 0) {
         throw this.#fail(new TypeError(`map state '${state.name}' maps over '${map.over}', which is not a list: it holds ${describe(items)}`));
       }
@@ -1240,7 +1240,7 @@ export class Execution {
   #route(begun, output) {
     const runtime = requireRuntime();
     const { state, step, visit } = begun;
-    let status = runtime.writer.call(this.#state, state.paths, this.#prepared.ids, runtime.execComplete, this.#address);
+    let status = callEager(runtime.writer, this.#state, state.paths, this.#prepared.ids, runtime.execComplete, this.#address);
     while (status === ExecStatus.AwaitingPredicate) {
       const edge = state.edges[runtime.execInfo()[StepInfo.edge]];
       let verdict;
@@ -1257,7 +1257,7 @@ export class Execution {
       }
       this.#live;  // the function may have disposed this execution or its machine
       status = runtime.module._hg_exec_verdict(this.#address, verdict ? 1 : 0);
-      if (status === ExecStatus.InStep) status = runtime.writer.call(this.#state, state.paths, this.#prepared.ids, runtime.execComplete, this.#address);
+      if (status === ExecStatus.InStep) status = callEager(runtime.writer, this.#state, state.paths, this.#prepared.ids, runtime.execComplete, this.#address);
     }
     return status;
   }

@@ -186,7 +186,7 @@ export function compilePath(steps) {
   };
 }
 
-/** The readers of a node's or condition's paths, compiled once; what `StateWriter.call` takes. */
+/** The readers of a node's or condition's paths, compiled once; what `StateWriter.callLazy` takes. */
 export class PathReaders {
   /**
    * @param paths the core's path steps
@@ -200,18 +200,6 @@ export class PathReaders {
     // For a path that is one key (`category`), the key itself: the writer reads it inline.
     this.keys = paths.map((steps) => (steps.length === 1 && !steps[0][0] ? internalize(steps[0][1]) : null));
   }
-}
-
-// Raw path arrays (as a state machine keeps them) → their compiled readers.
-const compiledPaths = new WeakMap();
-function readersOf(paths) {
-  if (paths instanceof PathReaders) return paths;
-  let readers = compiledPaths.get(paths);
-  if (readers === undefined) {
-    readers = new PathReaders(paths);
-    compiledPaths.set(paths, readers);
-  }
-  return readers;
 }
 
 /**
@@ -315,38 +303,11 @@ export class StateWriter {
   }
 
   /**
-   * Writes the values at `paths` of `state`, then returns `fn(a, b, cells)`: the core call that
-   * reads them. Reading a state can run user code (getters, Proxy traps) that evaluates another
-   * condition meanwhile; such a nested call saves the outer call's cells and restores them after,
-   * so the outer answer does not change.
-   */
-  call(state, paths, ids, fn, a, b) {
-    return this.callWith(state, readersOf(paths), ids, fn, a, b);
-  }
-
-  /** `call` with the paths' readers compiled already (compileDecider): no lookup per route. */
-  callWith(state, readers, ids, fn, a, b) {
-    if (!this.busy) {
-      this.busy = true;
-      try {
-        return fn(a, b, readers.count === 0 ? 0 : this.write(state, readers, ids));
-      } finally {
-        this.busy = false;
-      }
-    }
-    if (readers.count === 0) return fn(a, b, 0);
-    const saved = this.#save();
-    try {
-      return fn(a, b, this.write(state, readers, ids));
-    } finally {
-      this.#restore(saved);
-    }
-  }
-
-  /**
-   * `callWith` reading lazily: writes only the value at path `first` (or none: -1), then returns
-   * `fn(a, b, cells, first)`, during which the core asks for each other path's value when it first
+   * Writes only the value at path `first` of `state` (or none: -1), then returns
+   * `fn(a, b, cells, first)`: the core call, during which the core asks for each other path's value when it first
    * needs it (readSlot). A path is read at most once per call, and only if the decision needs it.
+   * Reading a state can run user code (getters, Proxy traps) that routes or evaluates meanwhile;
+   * such a nested call saves the outer call's cells and restores them after.
    */
   callLazy(state, readers, ids, fn, a, b, first) {
     if (!this.busy) {
@@ -368,14 +329,14 @@ export class StateWriter {
   // callLazy from a getter or Proxy trap of a state being read: a method of its own, so that the
   // common path stays small enough for V8 to inline into the decider.
   #callLazyNested(state, readers, ids, fn, a, b, first) {
-    const saved = this.#save();
+    const saved = this.save();
     this.outerOwners.push(this.lazyOwner);
     this.lazyOwner = a;
     try {
       return fn(a, b, this.#begin(state, readers, ids, first), first);
     } finally {
       this.outerOwners.pop();
-      this.#restore(saved);
+      this.restore(saved);
       if (this.deferred.length !== 0) this.#freeDeferred();
     }
   }
@@ -446,7 +407,8 @@ export class StateWriter {
     return start;
   }
 
-  #save() {
+  // The cells and counters of the call under way, for a nested call to put back (restore).
+  save() {
     if (this.u32.length === 0) this.refreshViews();
     const { cells, bytes, slotCount } = this;
     return {
@@ -462,7 +424,7 @@ export class StateWriter {
   }
 
   // The nested call may have grown memory and moved the transfer area: write back where it is now.
-  #restore(saved) {
+  restore(saved) {
     if (this.u32.length === 0) this.refreshViews();
     this.u32.set(saved.cellWords, this.cellWords);
     this.u8.set(saved.bytes, this.bytesBase);
@@ -471,45 +433,7 @@ export class StateWriter {
   }
 
   /**
-   * Writes the value at each path of `state`; slot i starts at the cell the core finds in the slot
-   * table. `ids` maps the strings the core knows to their ids. Returns the number of cells.
-   */
-  write(state, readers, ids) {
-    // Growing WebAssembly memory (by anyone) detaches old views.
-    if (this.u32.length === 0) this.refreshViews();
-    const count = readers.count;
-    if (count > this.slotCapacity) this.reserve(this.cellCapacity, this.byteCapacity, count);
-    this.cells = 0;
-    this.bytes = 0;
-    this.exhausted = false;
-    this.work = 0;
-    if (this.ids !== ids) this.ids = ids;  // a pointer store costs a write barrier
-    this.replacementFree = ids.replacementFree === true;
-    this.slotCount = count;
-    const { keys, read, levels } = readers;
-    const plain = typeof state === 'object' && state !== null;
-    // Each path is read, then written, in order: reading runs user code (getters, Proxy traps)
-    // whose effects on the paths after it must be seen as they happen.
-    for (let i = 0; i < count; i++) {
-      const key = keys[i];
-      let v = null;
-      if (key === null) {
-        v = read[i](state);
-      } else if (plain) {
-        // read[i] inlined for a one-key path, the commonest case by far.
-        try {
-          v = readKeyAt(i, state, key);
-        } catch {
-          v = null;
-        }
-      }
-      this.slot(i, v, ids, levels[i]);
-    }
-    return this.cells;
-  }
-
-  /**
-   * `call` for one path whose value `v` the caller has read already (compileDecider's one-key
+   * `callLazy` for one path whose value `v` the caller has read already (compileDecider's one-key
    * readers): writes it as slot 0 and returns `fn(a, b, cells, 0)` (a lazy core call then finds
    * its only path written). Not for nested calls.
    */
@@ -720,6 +644,83 @@ export class StateWriter {
     const index = this.cell(kind | TRUNCATED, count >>> 0);
     this.u32[this.cellWords + index * CELL_WORDS + W0] = 1;
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Eager writing: every path's value written before the core call. State machines use it (their
+// hg_exec_* calls read the transfer area whole); routes, evaluations and explain() read lazily
+// (StateWriter.callLazy), so these functions stay out of the handoff-graph/router bundle.
+
+// Raw path arrays (as a state machine keeps them) → their compiled readers.
+const compiledPaths = new WeakMap();
+function readersOf(paths) {
+  if (paths instanceof PathReaders) return paths;
+  let readers = compiledPaths.get(paths);
+  if (readers === undefined) {
+    readers = new PathReaders(paths);
+    compiledPaths.set(paths, readers);
+  }
+  return readers;
+}
+
+/**
+ * Writes the values at `paths` of `state` with `writer`, then returns `fn(a, b, cells)`: the core
+ * call that reads them. Reading a state can run user code (getters, Proxy traps) that evaluates
+ * another condition meanwhile; such a nested call saves the outer call's cells and restores them
+ * after, so the outer answer does not change.
+ */
+export function callEager(writer, state, paths, ids, fn, a, b) {
+  const readers = readersOf(paths);
+  if (!writer.busy) {
+    writer.busy = true;
+    try {
+      return fn(a, b, readers.count === 0 ? 0 : writeAll(writer, state, readers, ids));
+    } finally {
+      writer.busy = false;
+    }
+  }
+  if (readers.count === 0) return fn(a, b, 0);
+  const saved = writer.save();
+  try {
+    return fn(a, b, writeAll(writer, state, readers, ids));
+  } finally {
+    writer.restore(saved);
+  }
+}
+
+// Writes the value at each path of `state`; slot i starts at the cell the core finds in the slot
+// table. `ids` maps the strings the core knows to their ids. Returns the number of cells.
+function writeAll(writer, state, readers, ids) {
+  // Growing WebAssembly memory (by anyone) detaches old views.
+  if (writer.u32.length === 0) writer.refreshViews();
+  const count = readers.count;
+  if (count > writer.slotCapacity) writer.reserve(writer.cellCapacity, writer.byteCapacity, count);
+  writer.cells = 0;
+  writer.bytes = 0;
+  writer.exhausted = false;
+  writer.work = 0;
+  writer.ids = ids;
+  writer.replacementFree = ids.replacementFree === true;
+  writer.slotCount = count;
+  const { keys, read, levels } = readers;
+  const plain = typeof state === 'object' && state !== null;
+  // Each path is read, then written, in order: reading runs user code (getters, Proxy traps)
+  // whose effects on the paths after it must be seen as they happen.
+  for (let i = 0; i < count; i++) {
+    const key = keys[i];
+    let v = null;
+    if (key === null) {
+      v = read[i](state);
+    } else if (plain) {
+      try {
+        v = readKeyAt(i, state, key);
+      } catch {
+        v = null;
+      }
+    }
+    writer.slot(i, v, ids, levels[i]);
+  }
+  return writer.cells;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -75,8 +75,8 @@ export function graphClass(module) {
     isDag() { return module._hg_graph_is_dag(this.#at) !== 0; }
     /** @param {number} from */
     stringsSince(from) { return reply(module._hg_graph_strings_since(this.#at, from)); }
-    /** @param {number} node @param {number} cells */
-    explain(node, cells) { return reply(module._hg_graph_explain(this.#at, node, cells)); }
+    /** @param {number} node @param {number} cells @param {number} first */
+    explain(node, cells, first) { return reply(module._hg_graph_explain(this.#at, node, cells, first)); }
     toJSON() { return replyText(module._hg_graph_to_json(this.#at)); }
     /** @param {string} text */
     loadJSON(text) { return orNull(module._hg_graph_load_json(this.#at, ...put(text))); }

@@ -40,7 +40,6 @@ using handoff::graph::EdgeError;
 using handoff::graph::HandoffGraph;
 using handoff::graph::NodeId;
 
-using handoff::raw_exports::transfer_slots;
 
 // JSON text to a value (discarded when it is not JSON): the core's parser (src/core/json_parse.h),
 // linear in the members of an object, and nlohmann's parser instantiated once in the module.
@@ -364,12 +363,14 @@ EMSCRIPTEN_KEEPALIVE std::int32_t hg_graph_strings_since(const HandoffGraph* g, 
   return answer(strings_since_json(*g, from));
 }
 
-// [evaluated, matched, evaluated, matched, ...] per outgoing edge, on the marshalled state.
-EMSCRIPTEN_KEEPALIVE std::int32_t hg_graph_explain(const HandoffGraph* g, NodeId node, std::uint32_t cell_count) {
+// [evaluated, matched, evaluated, matched, ...] per outgoing edge, on the marshalled state, read as
+// a route reads it except that every slot is asked for (raw_exports::explain).
+EMSCRIPTEN_KEEPALIVE std::int32_t hg_graph_explain(const HandoffGraph* g, NodeId node, std::uint32_t cell_count,
+                                                   std::uint32_t first) {
   Json out = Json::array();
   if (node < g->size()) {
     std::vector<handoff::graph::EdgeTrace> trace;
-    g->explain(node, transfer_slots(g->strings(), cell_count, g->route_paths(node).size()), trace);
+    handoff::raw_exports::explain(*g, node, cell_count, first, trace);
     for (const auto& t : trace) {
       out.push_back(t.evaluated);
       out.push_back(t.matched);

@@ -41,6 +41,14 @@ const handoff::condition::ValueRef* handoff::raw_exports::transfer_slots(const c
   return transfer_area.slot_values(strings, cell_count, slot_count);
 }
 
+void handoff::raw_exports::explain(const graph::HandoffGraph& g, graph::NodeId node, std::uint32_t cell_count,
+                                   std::uint32_t first, std::vector<graph::EdgeTrace>& trace) {
+  const std::size_t count = g.route_paths(node).size();
+  transfer::LazySlots slots(transfer_area, g.strings(), count, first, cell_count);
+  slots.read_all(count);
+  g.explain(node, slots.slots(), trace);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Raw exports: the per-route path.
 

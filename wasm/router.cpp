@@ -198,12 +198,17 @@ EMSCRIPTEN_KEEPALIVE std::int32_t hg_graph_strings_since(const HandoffGraph* g, 
   return answer(out);
 }
 
-// [evaluated, matched, ...] per outgoing edge, on the marshalled state.
-EMSCRIPTEN_KEEPALIVE std::int32_t hg_graph_explain(const HandoffGraph* g, std::uint32_t node, std::uint32_t cell_count) {
+// [evaluated, matched, ...] per outgoing edge, on the marshalled state: written as for hg_route
+// (slot `first` before the call), then every other slot asked for, in order.
+EMSCRIPTEN_KEEPALIVE std::int32_t hg_graph_explain(const HandoffGraph* g, std::uint32_t node, std::uint32_t cell_count,
+                                                   std::uint32_t first) {
   Json out = Json::array();
   if (valid_node(g, node)) {
     std::vector<handoff::graph::EdgeTrace> trace;
-    g->explain(node, transfer.slot_values(g->strings(), cell_count, g->route_paths(node).size()), trace);
+    const std::size_t count = g->route_paths(node).size();
+    handoff::transfer::LazySlots slots(transfer, g->strings(), count, first, cell_count);
+    slots.read_all(count);
+    g->explain(node, slots.slots(), trace);
     for (const auto& edge : trace) {
       out.push_back(edge.evaluated);
       out.push_back(edge.matched);

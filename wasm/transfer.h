@@ -1,7 +1,8 @@
 // The transfer area both WebAssembly modules share the layout of (src/core/contract.h): the cells,
 // string bytes and slot starts JavaScript writes a route's values into (js/marshal.js), grown on
 // request and never shrunk, and the slot views the core's route reads them through: all written
-// before the call (Area::slot_values), or each when the route first needs it (LazySlots).
+// before the call (Area::slot_values, a state machine's step), or each when the route first needs
+// it (LazySlots: routes, evaluations, explain()).
 // wasm/router.cpp uses it; wasm/bindings.cpp holds the same code inline (to be folded into this
 // header when the route-path work on bindings.cpp has merged).
 #pragma once
@@ -82,6 +83,14 @@ class LazySlots final : public condition::SlotReader {
   LazySlots& operator=(const LazySlots&) = delete;
 
   const condition::ValueRef* slots() const { return refs_; }
+
+  // Asks for each of the first `count` slots not read yet, in order: explain() reads the whole
+  // state, as a route that tried every edge would (hg_graph_explain).
+  void read_all(std::size_t count) {
+    for (std::uint32_t i = 0; i < count; ++i) {
+      if (refs_[i].unread()) read(i);
+    }
+  }
 
   condition::ValueRef read(std::uint32_t slot) override {
     std::uint32_t cell = hg_js_read_slot(slot);

@@ -40,6 +40,8 @@ class BasicReader {
   std::vector<Problem> problems;
 
   void problem(std::string pointer, std::string message) { problems.push_back({std::move(pointer), std::move(message)}); }
+  // Both texts fixed: the strings are made here rather than at each of the many call sites.
+  [[gnu::noinline]] void problem(const char* pointer, const char* message) { problem(std::string(pointer), std::string(message)); }
 
   // Reports members not in `known`: a misspelt key is a fault, not something to ignore.
   void only(const Json& object, const std::string& pointer, std::initializer_list<const char*> known) {

@@ -280,4 +280,33 @@ describe('a getter read while the core routes cannot pull the graph or condition
     g.dispose();
     other.dispose();
   });
+
+  test('explain() reads as route() does: a getter may not change the graph, and a dispose waits for it', () => {
+    const g = new HandoffGraph().addEdge('a', 'yes', 'x == 1 and y == 2').addEdge('a', 'no');
+    const errors = [];
+    const inner = [];
+    const state = {
+      x: 1,
+      get y() {
+        try {
+          g.addEdge('a', 'late', 'z == 1');
+        } catch (error) {
+          errors.push(error.message);
+        }
+        inner.push(g.explain('a', { x: 1, y: 3 }).result);  // nested, on the same node
+        return 2;
+      },
+    };
+    const explained = g.explain('a', state);
+    assert.equal(explained.result, 'yes');
+    assert.deepEqual(explained.edges.map((e) => [e.evaluated, e.matched]), [[true, true], [false, false]]);
+    assert.deepEqual(inner, ['no']);
+    assert.equal(errors.length, 1);
+    assert.match(errors[0], /^addEdge: this graph is routing/);
+    assert.deepEqual(g.nodes(), ['a', 'no', 'yes']);
+
+    const disposing = { x: 1, get y() { g.dispose(); return 2; } };
+    assert.equal(g.explain('a', disposing).result, 'yes');  // freed once explain() has returned
+    assert.throws(() => g.explain('a', {}), /disposed/);
+  });
 });
