@@ -149,7 +149,10 @@ export class StateMachine {
   #states = null;         // state index → { name, handler, paths, pathTexts, edges }: built on first run
   #variables = null;      // the input variables the task templates name
   #ids = new Map();
-  #executions = new Set();  // WeakRefs: an execution nobody holds is left to the FinalizationRegistry
+  // One { native } per execution alive, so that dispose() frees them too: not the executions
+  // themselves (nor WeakRefs to them, which keep each one alive until the job that made it ends:
+  // a loop of awaited runs never ends its job), so that one nobody holds is still collected.
+  #executions = new Set();
 
   /**
    * @param {{ name?: string, start?: string, maxSteps?: number, onMaxSteps?: 'return' | 'throw' | 'return-with-flag',
@@ -600,7 +603,11 @@ export class StateMachine {
   /** Frees the WebAssembly side, and every execution of this machine still alive. */
   dispose() {
     if (this.#native === null) return;
-    for (const ref of this.#executions) ref.deref()?.dispose();
+    for (const handle of this.#executions) {
+      handle.native.delete();
+      handle.native = null;  // its execution now reads as disposed
+    }
+    this.#executions.clear();
     for (const child of this.#owned) child.dispose();
     release(this, this.#native);
     this.#native = null;
@@ -726,7 +733,7 @@ class HandlerContext {
 /** One run of a StateMachine. Created by machine.start() / machine.resume(). */
 export class Execution {
   #prepared;
-  #native;
+  #handle;  // { native }, in the machine's list of executions; native is null once disposed
   #address;
   #state;
   #steps = [];
@@ -741,19 +748,22 @@ export class Execution {
   #resumedFanOut = null;     // a snapshot's fan-out under way, continued by the next step
   #child = null;             // the subgraph step under way: { exec, latest } (its execution, its latest snapshot)
   #resumedSubgraph = null;   // a snapshot's subgraph under way: { under, snapshot }
-  #self = new WeakRef(this);
   #trace = NO_MACHINE_TRACE;  // spans and log lines of the run under way (js/tracing.js)
 
   constructor(prepared, native, state, snapshot) {
     this.#prepared = prepared;
-    this.#native = native;
+    const handle = { native };
+    this.#handle = handle;
     this.#address = native.address();
     this.#state = state;
-    if (prepared.executions.size >= 64) {
-      for (const ref of prepared.executions) if (ref.deref() === undefined) prepared.executions.delete(ref);
-    }
-    prepared.executions.add(this.#self);
-    adopt(this, native);
+    prepared.executions.add(handle);
+    // Collected without dispose(): its native side is freed and it leaves the machine's list.
+    adopt(this, {
+      delete() {
+        prepared.executions.delete(handle);
+        native.delete();
+      },
+    });
     // A task is filled before the first step and never changes: read once per state (#task).
     this.#tasks = new Array(prepared.states.length);
     if (snapshot !== null) {
@@ -1457,11 +1467,16 @@ export class Execution {
     return JSON.parse(exportOf(this.#prepared.native, 'dag', marks));
   }
 
+  // The native execution, or null once this execution or its machine is disposed.
+  get #native() {
+    return this.#handle.native;
+  }
+
   dispose() {
     if (this.#native === null) return;
-    this.#prepared.executions.delete(this.#self);
+    this.#prepared.executions.delete(this.#handle);
     release(this, this.#native);
-    this.#native = null;
+    this.#handle.native = null;
   }
 
   /** What console.log and util.inspect show: the machine, where the run is, or that it is disposed. */
