@@ -366,16 +366,8 @@ export class StateWriter {
 
   // Starts a lazy call: no cells yet, then the value at path `first` if there is one.
   #begin(state, readers, ids, first) {
-    if (this.u32.length === 0) this.refreshViews();
     const count = readers.count;
-    if (count > this.slotCapacity) this.reserve(this.cellCapacity, this.byteCapacity, count);
-    this.cells = 0;
-    this.bytes = 0;
-    this.exhausted = false;
-    this.work = 0;
-    if (this.ids !== ids) this.ids = ids;  // a pointer store costs a write barrier
-    this.replacementFree = ids.replacementFree === true;
-    this.slotCount = count;
+    this.reset(count, ids);
     this.lazyState = state;
     this.lazyReaders = readers;
     if (first >= 0 && first < count) this.readSlot(first);
@@ -433,6 +425,23 @@ export class StateWriter {
   }
 
   /**
+   * Starts a call's writing: no cells or bytes yet, room for `count` slots, `ids` the strings the
+   * core knows (an eager, lazy or one-path call alike).
+   */
+  reset(count, ids) {
+    // Growing WebAssembly memory (by anyone) detaches old views.
+    if (this.u32.length === 0) this.refreshViews();
+    if (count > this.slotCapacity) this.reserve(this.cellCapacity, this.byteCapacity, count);
+    this.cells = 0;
+    this.bytes = 0;
+    this.exhausted = false;
+    this.work = 0;
+    if (this.ids !== ids) this.ids = ids;  // a pointer store costs a write barrier
+    this.replacementFree = ids.replacementFree === true;
+    this.slotCount = count;
+  }
+
+  /**
    * `callLazy` for one path whose value `v` the caller has read already (compileDecider's one-key
    * readers): writes it as slot 0 and returns `fn(a, b, cells, 0)` (a lazy core call then finds
    * its only path written). Not for nested calls.
@@ -440,14 +449,7 @@ export class StateWriter {
   callOne(v, readers, ids, fn, a, b) {
     this.busy = true;
     try {
-      if (this.u32.length === 0) this.refreshViews();
-      this.cells = 0;
-      this.bytes = 0;
-      this.exhausted = false;
-      this.work = 0;
-      if (this.ids !== ids) this.ids = ids;  // a pointer store costs a write barrier
-      this.replacementFree = ids.replacementFree === true;
-      this.slotCount = 1;
+      this.reset(1, ids);
       this.slot(0, v, ids, readers.levels[0]);
       return fn(a, b, this.cells, 0);
     } finally {
@@ -691,17 +693,8 @@ export function callEager(writer, state, paths, ids, fn, a, b) {
 // Writes the value at each path of `state`; slot i starts at the cell the core finds in the slot
 // table. `ids` maps the strings the core knows to their ids. Returns the number of cells.
 function writeAll(writer, state, readers, ids) {
-  // Growing WebAssembly memory (by anyone) detaches old views.
-  if (writer.u32.length === 0) writer.refreshViews();
   const count = readers.count;
-  if (count > writer.slotCapacity) writer.reserve(writer.cellCapacity, writer.byteCapacity, count);
-  writer.cells = 0;
-  writer.bytes = 0;
-  writer.exhausted = false;
-  writer.work = 0;
-  writer.ids = ids;
-  writer.replacementFree = ids.replacementFree === true;
-  writer.slotCount = count;
+  writer.reset(count, ids);
   const { keys, read, levels } = readers;
   const plain = typeof state === 'object' && state !== null;
   // Each path is read, then written, in order: reading runs user code (getters, Proxy traps)
