@@ -79,7 +79,7 @@ Dag dag_of(const machine::Machine& machine) {
         node.branches = state.fan_out->branches;
       }
     }
-    if (state.subgraph) node.subgraph = std::make_shared<const Dag>(dag_of(*state.subgraph->machine));
+    if (state.subgraph) node.subgraph = std::make_unique<const Dag>(dag_of(*state.subgraph->machine));
     node.declared = declared++;
     dag.nodes.push_back(std::move(node));
   }

@@ -200,7 +200,7 @@ Expected<std::unique_ptr<machine::Machine>, std::vector<Problem>> machine_from_j
         }
       }
       if (!ok) continue;
-      auto added = machine->add_subgraph(*name, std::shared_ptr<const machine::Machine>(std::move(child.value())), mappings[0], mappings[1]);
+      auto added = machine->add_subgraph(*name, std::move(child.value()), mappings[0], mappings[1]);
       if (!added) r.problem(added.error().pointer.empty() ? pointer : added.error().pointer, added.error().message);
       continue;
     }

@@ -220,7 +220,7 @@ Expected<condition::Path, std::string> state_path(std::string_view text) {
   return paths[0];
 }
 
-Expected<void, Problem> Machine::add_subgraph(std::string_view name, const std::shared_ptr<const Machine>& child,
+Expected<void, Problem> Machine::add_subgraph(std::string_view name, std::unique_ptr<const Machine> child,
                                               const std::optional<Mapping>& input, const std::optional<Mapping>& output) {
   if (frozen_) return unexpected(frozen_problem());
   const std::size_t index = states_.size();
@@ -231,8 +231,9 @@ Expected<void, Problem> Machine::add_subgraph(std::string_view name, const std::
     return refuse("subgraph-too-deep", "subgraphs may nest " + std::to_string(kMaxSubgraphDepth) + " machines deep, this would be " +
                                            std::to_string(child->depth() + 1), at("states", index, "subgraph"));
   }
-  auto subgraph = std::make_shared<Subgraph>();
-  subgraph->machine = child;
+  const std::size_t child_depth = child->depth();
+  auto subgraph = std::make_unique<Subgraph>();
+  subgraph->machine = std::move(child);
   for (auto [mapping, member, target] : {std::tuple{&input, "input", &subgraph->input}, std::tuple{&output, "output", &subgraph->output}}) {
     if (!*mapping) continue;
     target->emplace();
@@ -246,7 +247,7 @@ Expected<void, Problem> Machine::add_subgraph(std::string_view name, const std::
   }
   if (auto added = add_state(name, true); !added) return added;
   states_.back().subgraph = std::move(subgraph);
-  depth_ = std::max(depth_, child->depth() + 1);
+  depth_ = std::max(depth_, child_depth + 1);
   return {};
 }
 

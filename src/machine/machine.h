@@ -106,7 +106,7 @@ struct StateMapping {
 // child to its end, with its own maxSteps, from the input (the parent's state when no mapping
 // is given) and merges the output (the child's final state when none) as the step's update.
 struct Subgraph {
-  std::shared_ptr<const Machine> machine;
+  std::unique_ptr<const Machine> machine;
   std::optional<std::vector<StateMapping>> input;   // child key <- parent path
   std::optional<std::vector<StateMapping>> output;  // parent key <- child path
 };
@@ -120,7 +120,7 @@ struct State {
   // choose the next state through the state's transfer edges; then its regular edges route.
   std::optional<std::uint32_t> handoffs = std::nullopt;
   std::optional<FanOut> fan_out = std::nullopt;
-  std::shared_ptr<const Subgraph> subgraph = nullptr;
+  std::unique_ptr<const Subgraph> subgraph = nullptr;
 };
 
 struct MachineEdge {
@@ -164,7 +164,7 @@ class Machine {
   // duplicate name, a mapping with a blank key or a path that is not one canonical path, and
   // nesting deeper than kMaxSubgraphDepth; the child's own problems are reported by validate().
   using Mapping = std::vector<std::pair<std::string, std::string>>;
-  Expected<void, Problem> add_subgraph(std::string_view name, const std::shared_ptr<const Machine>& child,
+  Expected<void, Problem> add_subgraph(std::string_view name, std::unique_ptr<const Machine> child,
                                        const std::optional<Mapping>& input, const std::optional<Mapping>& output);
   // How many machines deep this one's subgraphs nest (1: none).
   std::size_t depth() const { return depth_; }
