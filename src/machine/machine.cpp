@@ -368,7 +368,7 @@ std::vector<Problem> Machine::validate() const {
   // and a regular edge to continue on once the selections are used up.
   std::vector<std::uint32_t> transfers(states_.size());
   Flags regular(states_.size());
-  std::vector<std::vector<std::string>> tool_names(states_.size());
+  std::vector<StringKeys> tool_names(states_.size());
   for (std::size_t i = 0; i < edges_.size(); ++i) {
     auto from = state_index(edges_[i].from);
     if (!from) continue;
@@ -382,12 +382,10 @@ std::vector<Problem> Machine::validate() const {
                           at("edges", i)});
     }
     std::string name = transfer_tool_name(edges_[i].to);
-    auto& names = tool_names[*from];
-    if (std::find(names.begin(), names.end(), name) != names.end()) {
+    if (!tool_names[*from].insert(name).second) {
       problems.push_back({"duplicate-transfer", describe_edge(i, edges_[i]) + ": state " + in_quotes(edges_[i].from) +
                                                     " already offers " + name, at("edges", i)});
     }
-    names.push_back(std::move(name));
     ++transfers[*from];
   }
   for (std::size_t i = 0; i < states_.size(); ++i) {
