@@ -169,7 +169,7 @@ Expected<std::unique_ptr<Swarm>, std::vector<definition::Problem>> Swarm::from_j
     if (const std::string* v = r.string(e, pointer, "description", false)) edge.description = *v;
     if (const std::string* when = r.string(e, pointer, "when", false)) {
       auto compiled = condition::Condition::compile(*when, *swarm->strings_);
-      if (compiled) edge.when = std::move(compiled.value());
+      if (compiled) edge.when.emplace(std::move(compiled.value()));
       else r.problem(pointer + "/when", compiled.error().message);
     }
     auto offer = r.boolean(e, pointer, "offer");
