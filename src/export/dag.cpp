@@ -309,14 +309,14 @@ class GeneratedIds {
  public:
   void set(std::string_view node, std::string id) { ids_[node] = std::move(id); }
   const std::string& operator[](std::string_view node) const {
-    static const std::string kNone;
     const std::string* id = ids_.find(node);
-    return id == nullptr ? kNone : *id;
+    return id == nullptr ? none_ : *id;
   }
   std::size_t count(std::string_view node) const { return ids_.count(node); }
 
  private:
   StringMap<std::string> ids_;
+  std::string none_;  // a member, not a static: no guard nor exit-time destructor
 };
 
 GeneratedIds generated_ids(const Dag& dag) {
