@@ -491,8 +491,7 @@ EMSCRIPTEN_KEEPALIVE std::int32_t hg_machine_add_subgraph(Machine* m, std::uint3
     if (has == 0) return std::nullopt;
     return pair_list(list);
   };
-  std::shared_ptr<const Machine> machine(std::move(loaded.value()));
-  auto added = m->add_subgraph(state_name, machine, mapping(has_input, text(input, input_length)),
+  auto added = m->add_subgraph(state_name, std::move(loaded.value()), mapping(has_input, text(input, input_length)),
                                mapping(has_output, text(output, output_length)));
   return added ? 0 : answer(problem_json(added.error()));
 }

@@ -16,7 +16,7 @@ class StandaloneCondition {
     if (strings_->size() > 0) strings_ = std::make_unique<Interner>();  // a new table for a recompile
     auto compiled = Condition::compile(source, *strings_);
     if (!compiled) return unexpected(compiled.error());
-    condition_ = std::move(compiled.value());
+    condition_.emplace(std::move(compiled.value()));
     return {};
   }
 

@@ -3,6 +3,8 @@
 
 #include <cstring>
 
+#include "core/index_sort.h"
+
 namespace handoff {
 namespace {
 
@@ -113,6 +115,24 @@ void StringIndex::grow() {
     while (entries_[i].index != kAbsent) i = (i + 1) & mask;
     entries_[i] = e;
   }
+}
+
+std::string_view StringKeys::key_of(const void* keys, std::uint32_t index) {
+  return (*static_cast<const std::vector<std::string>*>(keys))[index];
+}
+
+std::pair<std::uint32_t, bool> StringKeys::insert(std::string_view text) {
+  const auto next = static_cast<std::uint32_t>(keys_.size());
+  // The table's entry for a new key refers to keys_[next], read only when a later key's hash
+  // matches: it is there by then.
+  const std::uint32_t n = index_.insert(text, next, &keys_, key_of);
+  if (n != next) return {n, false};
+  keys_.emplace_back(text);
+  return {n, true};
+}
+
+void order_keys(std::vector<std::uint32_t>& order, const std::vector<std::string>& keys) {
+  order_by_text(order, keys.data(), static_cast<std::uint32_t>(keys.size()));
 }
 
 }  // namespace handoff

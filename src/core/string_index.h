@@ -20,7 +20,9 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace handoff {
@@ -67,5 +69,100 @@ class StringIndex {
   std::vector<Entry> entries_;  // a power of two in size, at most half full
   std::uint32_t size_ = 0;
 };
+
+// Distinct strings numbered 0, 1, 2… in the order they were added, found by text through a
+// StringIndex that owns its keys: the core's set of strings (in place of std::set and
+// std::unordered_set, whose instantiations were each a kilobyte or more of the full module's
+// code, issue 21), and the keys of StringMap. The member names follow std::set's where they do the same.
+class StringKeys {
+ public:
+  // The number of `text`, or StringIndex::kAbsent.
+  std::uint32_t find(std::string_view text) const { return index_.find(text, &keys_, key_of); }
+  std::size_t count(std::string_view text) const { return find(text) == StringIndex::kAbsent ? 0 : 1; }
+  // Adds `text` unless it is there: its number, and whether it was added.
+  std::pair<std::uint32_t, bool> insert(std::string_view text);
+
+  std::uint32_t size() const { return static_cast<std::uint32_t>(keys_.size()); }
+  const std::string& operator[](std::uint32_t number) const { return keys_[number]; }
+  const std::vector<std::string>& keys() const { return keys_; }
+
+ private:
+  static std::string_view key_of(const void* keys, std::uint32_t index);
+
+  std::vector<std::string> keys_;
+  StringIndex index_;
+};
+
+// A map from strings to `Value`s, standing in for std::map<std::string, Value> with its member
+// names: lookups through StringKeys, and iteration in the keys' byte order, as std::map's. The
+// order is worked out when iteration begins after an insertion (an insertion keeps O(1); sorting
+// once keeps n insertions O(n log n) whatever their order), so a const map iterated is not safe
+// to share between threads.
+template <class Value>
+class StringMap {
+ public:
+  // What iteration yields: std::map's (key, value) pair, by reference.
+  using Entry = std::pair<const std::string&, const Value&>;
+
+  Value* find(std::string_view key) {
+    const std::uint32_t n = keys_.find(key);
+    return n == StringIndex::kAbsent ? nullptr : &values_[n];
+  }
+  const Value* find(std::string_view key) const {
+    const std::uint32_t n = keys_.find(key);
+    return n == StringIndex::kAbsent ? nullptr : &values_[n];
+  }
+  std::size_t count(std::string_view key) const { return keys_.count(key); }
+  // The value of `key`, a Value{} added first when there is none (std::map's operator[]).
+  Value& operator[](std::string_view key) {
+    auto [n, added] = keys_.insert(key);
+    if (added) values_.emplace_back();
+    return values_[n];
+  }
+  // Adds `key` with `value` unless `key` is there: its value, and whether it was added.
+  std::pair<Value*, bool> try_emplace(std::string_view key, Value value) {
+    auto [n, added] = keys_.insert(key);
+    if (added) values_.push_back(std::move(value));
+    return {&values_[n], added};
+  }
+  std::pair<Value*, bool> emplace(std::string_view key, Value value) { return try_emplace(key, std::move(value)); }
+  std::size_t size() const { return keys_.size(); }
+  bool empty() const { return keys_.size() == 0; }
+
+  class Iterator {
+   public:
+    Iterator(const StringMap* map, const std::uint32_t* at) : map_(map), at_(at) {}
+    Entry operator*() const { return {map_->keys_[*at_], map_->values_[*at_]}; }
+    Iterator& operator++() {
+      ++at_;
+      return *this;
+    }
+    bool operator!=(const Iterator& other) const { return at_ != other.at_; }
+
+   private:
+    const StringMap* map_;
+    const std::uint32_t* at_;
+  };
+  Iterator begin() const {
+    if (order_.size() != keys_.size()) order_by_key();  // keys are only ever added
+    return {this, order_.data()};
+  }
+  Iterator end() const { return {this, order_.data() + order_.size()}; }
+
+ private:
+  void order_by_key() const;
+
+  StringKeys keys_;
+  std::vector<Value> values_;  // values_[n] is the value of key number n
+  mutable std::vector<std::uint32_t> order_;  // the key numbers in key order, once iterated
+};
+
+// The numbers of keys[0, count) in the keys' byte order (std::string's operator<, as std::map orders).
+void order_keys(std::vector<std::uint32_t>& order, const std::vector<std::string>& keys);
+
+template <class Value>
+void StringMap<Value>::order_by_key() const {
+  order_keys(order_, keys_.keys());
+}
 
 }  // namespace handoff

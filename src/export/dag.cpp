@@ -2,12 +2,12 @@
 
 #include <algorithm>
 #include <initializer_list>
-#include <map>
 #include <numeric>
 
 #include "condition/unicode.h"
 #include "core/index_sort.h"
 #include "core/json_parse.h"
+#include "core/string_index.h"
 #include "machine/execution.h"
 
 namespace handoff::dag {
@@ -79,11 +79,11 @@ Dag dag_of(const machine::Machine& machine) {
         node.branches = state.fan_out->branches;
       }
     }
-    if (state.subgraph) node.subgraph = std::make_shared<const Dag>(dag_of(*state.subgraph->machine));
+    if (state.subgraph) node.subgraph = std::make_unique<const Dag>(dag_of(*state.subgraph->machine));
     node.declared = declared++;
     dag.nodes.push_back(std::move(node));
   }
-  std::map<std::string, std::uint32_t> seen;
+  StringMap<std::uint32_t> seen;
   for (const auto& edge : machine.edges()) {
     has_end = has_end || edge.to == machine::kEnd;
     dag.edges.push_back({edge.from, edge.to, edge.when, edge.description, seen[edge.from]++, {}, edge.predicate});
@@ -103,7 +103,7 @@ Dag dag_of(const swarm::Swarm& swarm) {
     dag.nodes.push_back(std::move(node));
   }
   sort_by_id(dag.nodes);
-  std::map<std::string, std::uint32_t> seen;
+  StringMap<std::uint32_t> seen;
   for (const swarm::Edge& e : swarm.edges()) {
     Edge edge{e.from, e.to, e.when ? std::optional<std::string>(e.when->source()) : std::nullopt, e.description, seen[e.from]++, {}};
     edge.via = e.continuation ? "continuation" : !e.offered ? "rule" : e.when ? "hybrid" : "llm";
@@ -302,9 +302,26 @@ std::string mermaid_text(const std::string& text) {
 
 std::string node_label(const Node& n) { return n.type == "end" ? "END" : n.id; }
 
-std::map<std::string, std::string> generated_ids(const Dag& dag) {
-  std::map<std::string, std::string> ids;
-  for (std::size_t i = 0; i < dag.nodes.size(); ++i) ids[dag.nodes[i].id] = "n" + std::to_string(i);
+// The ids a renderer gives the nodes, by node id. Looking one up never adds it, so that the
+// references it returns stay valid while a line is put together from several; an id that names no
+// node (an edge to an undeclared state) has the empty one.
+class GeneratedIds {
+ public:
+  void set(std::string_view node, std::string id) { ids_[node] = std::move(id); }
+  const std::string& operator[](std::string_view node) const {
+    const std::string* id = ids_.find(node);
+    return id == nullptr ? none_ : *id;
+  }
+  std::size_t count(std::string_view node) const { return ids_.count(node); }
+
+ private:
+  StringMap<std::string> ids_;
+  std::string none_;  // a member, not a static: no guard nor exit-time destructor
+};
+
+GeneratedIds generated_ids(const Dag& dag) {
+  GeneratedIds ids;
+  for (std::size_t i = 0; i < dag.nodes.size(); ++i) ids.set(dag.nodes[i].id, "n" + std::to_string(i));
   return ids;
 }
 
@@ -616,10 +633,10 @@ Json to_agentensemble_json(const Dag& dag, std::string_view generated_at) {
   std::vector<const Node*> states;
   states.reserve(order.size());
   for (std::uint32_t i : order) states.push_back(&dag.nodes[i]);
-  std::map<std::string, std::string> ids;
-  for (std::size_t i = 0; i < states.size(); ++i) ids[states[i]->id] = std::to_string(i);
+  GeneratedIds ids;
+  for (std::size_t i = 0; i < states.size(); ++i) ids.set(states[i]->id, std::to_string(i));
   const std::string end_id = std::to_string(states.size());
-  ids[std::string(machine::kEnd)] = end_id;
+  ids.set(machine::kEnd, end_id);
 
   auto task_node = [](const std::string& id, std::string description, std::string expected, std::string role,
                       const char* node_type) {

@@ -39,7 +39,7 @@ struct Node {
   std::vector<std::string> branches = {};
   std::optional<std::string> map_over = std::nullopt;
   // A subgraph state's machine: drawn as a Mermaid `subgraph` / DOT `cluster` after everything else.
-  std::shared_ptr<const Dag> subgraph = nullptr;
+  std::unique_ptr<const Dag> subgraph = nullptr;
 };
 
 struct Edge {

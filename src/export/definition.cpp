@@ -2,13 +2,27 @@
 
 #include <cmath>
 #include <initializer_list>
-#include <set>
 
 namespace handoff::definition {
 
 using condition::Json;
 using graph::CyclePolicy;
 using graph::HandoffGraph;
+
+namespace {
+
+// The names a reducer may have: five, so a scan, where a std::set of them was its own kilobyte
+// of code (issue 21).
+struct ReducerNames {
+  std::size_t count(std::string_view name) const {
+    for (std::string_view reducer : {"replace", "append", "merge", "sum", "custom"}) {
+      if (name == reducer) return 1;
+    }
+    return 0;
+  }
+};
+
+}  // namespace
 
 Json to_json(const HandoffGraph& graph) { return graph_to_json<Json>(graph); }
 
@@ -111,7 +125,7 @@ Expected<std::unique_ptr<machine::Machine>, std::vector<Problem>> machine_from_j
     if (!it->is_object()) r.problem("/reducers", "expected an object");
     for (auto m = it->begin(); it->is_object() && m != it->end(); ++m) {
       std::string pointer = "/reducers/" + pointer_token(m.key());
-      static const std::set<std::string> kReducers{"replace", "append", "merge", "sum", "custom"};
+      constexpr ReducerNames kReducers;
       if (!m->is_string() || !kReducers.count(m->get<std::string>())) {
         r.problem(pointer, "expected \"replace\", \"append\", \"merge\", \"sum\" or \"custom\"");
       } else {
@@ -186,7 +200,7 @@ Expected<std::unique_ptr<machine::Machine>, std::vector<Problem>> machine_from_j
         }
       }
       if (!ok) continue;
-      auto added = machine->add_subgraph(*name, std::shared_ptr<const machine::Machine>(std::move(child.value())), mappings[0], mappings[1]);
+      auto added = machine->add_subgraph(*name, std::move(child.value()), mappings[0], mappings[1]);
       if (!added) r.problem(added.error().pointer.empty() ? pointer : added.error().pointer, added.error().message);
       continue;
     }

@@ -72,7 +72,7 @@ Expected<void, EdgeError> HandoffGraph::add_edge(std::string_view from, std::str
       error.syntax = compiled.error();
       return unexpected(std::move(error));
     }
-    condition = std::move(compiled.value());
+    condition.emplace(std::move(compiled.value()));
   }
 
   NodeId source = find(from);

@@ -32,8 +32,8 @@ bool selections_left(const Swarm& swarm, const SessionCore& session) {
   const Agent* agent = swarm.agent(session.active);
   if (agent != nullptr && agent->handoffs_disabled) return false;
   if (agent == nullptr || !agent->handoffs) return true;
-  auto used = session.selections.find(session.active);
-  return (used == session.selections.end() ? 0 : used->second) < *agent->handoffs;
+  const std::uint32_t* used = session.selections.find(session.active);
+  return (used == nullptr ? 0 : *used) < *agent->handoffs;
 }
 
 // OpenAI's strict mode, as strict_compatible documents it. Schemas nested deeper than this are

@@ -9,13 +9,14 @@
 #include <string>
 #include <vector>
 
+#include "core/string_index.h"
 #include "handoff/swarm.h"
 
 namespace handoff::swarm {
 
 struct SessionCore {
   std::string active;
-  std::map<std::string, std::uint32_t> selections;  // tool handoffs made, per agent
+  StringMap<std::uint32_t> selections;  // tool handoffs made, per agent (in id order, as to_json writes them)
   std::uint32_t hops = 0;                           // handoffs of any kind
   Json variables = Json::object();
 

@@ -1,7 +1,8 @@
 #include "handoff/swarm.h"
 
 #include <algorithm>
-#include <set>
+
+#include "core/string_index.h"
 
 namespace handoff::swarm {
 namespace {
@@ -28,6 +29,12 @@ std::string generated_tool_name(const std::string& to) {
     out += ok ? static_cast<char>(c) : '_';
   }
   return out.substr(0, kMaxToolName);
+}
+
+// One string key for the pair (agent id, tool name): the id's length first, so that no two pairs
+// make the same key, whatever characters they hold.
+std::string tool_key(const std::string& agent, const std::string& tool) {
+  return std::to_string(agent.size()) + ':' + agent + tool;
 }
 
 using definition::Reader;
@@ -68,7 +75,7 @@ Expected<std::unique_ptr<Swarm>, std::vector<definition::Problem>> Swarm::from_j
 
   const Json& agents = document.contains("agents") ? document["agents"] : Json();
   if (!agents.is_array() || agents.empty()) r.problem("/agents", "expected a non-empty array of agents");
-  std::set<std::string> ids;
+  StringKeys ids;
   std::size_t entries = 0;
   for (std::size_t i = 0; agents.is_array() && i < agents.size(); ++i) {
     const Json& a = agents[i];
@@ -110,7 +117,7 @@ Expected<std::unique_ptr<Swarm>, std::vector<definition::Problem>> Swarm::from_j
     if (a.contains("tools")) {
       const Json& tools = a["tools"];
       if (!tools.is_array()) r.problem(pointer + "/tools", "expected an array");
-      std::set<std::string> names;
+      StringKeys names;
       for (std::size_t k = 0; tools.is_array() && k < tools.size(); ++k) {
         const Json& t = tools[k];
         std::string at = pointer + "/tools/" + std::to_string(k);
@@ -162,7 +169,7 @@ Expected<std::unique_ptr<Swarm>, std::vector<definition::Problem>> Swarm::from_j
     if (const std::string* v = r.string(e, pointer, "description", false)) edge.description = *v;
     if (const std::string* when = r.string(e, pointer, "when", false)) {
       auto compiled = condition::Condition::compile(*when, *swarm->strings_);
-      if (compiled) edge.when = std::move(compiled.value());
+      if (compiled) edge.when.emplace(std::move(compiled.value()));
       else r.problem(pointer + "/when", compiled.error().message);
     }
     auto offer = r.boolean(e, pointer, "offer");
@@ -190,7 +197,7 @@ Expected<std::unique_ptr<Swarm>, std::vector<definition::Problem>> Swarm::from_j
     if (e.contains("requires")) {
       const Json& requires_ = e["requires"];
       if (!requires_.is_array()) r.problem(pointer + "/requires", "expected an array");
-      std::set<std::string> names;
+      StringKeys names;
       for (std::size_t k = 0; requires_.is_array() && k < requires_.size(); ++k) {
         const Json& v = requires_[k];
         std::string at = pointer + "/requires/" + std::to_string(k);
@@ -239,7 +246,7 @@ Expected<std::unique_ptr<Swarm>, std::vector<definition::Problem>> Swarm::from_j
         r.problem("/edges/" + std::to_string(k), "agent '" + id + "' lists outputNodes, which are its transfer edges; declare this target there");
       }
     }
-    std::set<std::string> seen;
+    StringKeys seen;
     for (std::size_t k = 0; k < nodes.size(); ++k) {
       std::string at = pointer + "/" + std::to_string(k);
       if (!nodes[k].is_string()) {
@@ -263,28 +270,28 @@ Expected<std::unique_ptr<Swarm>, std::vector<definition::Problem>> Swarm::from_j
   }
   {  // every problem at once: tool names are checked even when other parts have problems
     swarm->assign_tool_names();
-    std::map<std::pair<std::string, std::string>, std::size_t> used;
+    StringMap<std::size_t> used;  // by tool_key(agent, tool name): the edge, or SIZE_MAX for the agent's own tool
     for (const Agent& agent : swarm->agents_) {
-      for (const AgentTool& tool : agent.tools) used.try_emplace({agent.id, tool.name}, SIZE_MAX);
+      for (const AgentTool& tool : agent.tools) used.try_emplace(tool_key(agent.id, tool.name), SIZE_MAX);
     }
     for (std::size_t i = 0; i < swarm->edges_.size(); ++i) {
       const Edge& e = swarm->edges_[i];
       if (!e.offered) continue;
       if (swarm->single_tool_) {  // one tool for every edge: only an agent tool of that name collides
-        auto clash = used.find({e.from, e.tool_name});
-        if (clash != used.end() && clash->second == SIZE_MAX) {
+        const std::size_t* clash = used.find(tool_key(e.from, e.tool_name));
+        if (clash != nullptr && *clash == SIZE_MAX) {
           r.problem("/edges/" + std::to_string(i), "agent '" + e.from + "' has a tool named " + e.tool_name + ", the swarm's single transfer tool");
         }
         continue;
       }
-      auto [it, inserted] = used.try_emplace({e.from, e.tool_name}, i);
-      if (!inserted && it->second == SIZE_MAX) {
+      auto [edge, inserted] = used.try_emplace(tool_key(e.from, e.tool_name), i);
+      if (!inserted && *edge == SIZE_MAX) {
         r.problem("/edges/" + std::to_string(i) + "/toolName", "tool '" + e.tool_name + "' is already a tool of agent '" + e.from + "'");
         continue;
       }
       if (!inserted) {
         r.problem("/edges/" + std::to_string(i) + "/toolName",
-                  "tool '" + e.tool_name + "' is already the name of edge " + std::to_string(it->second));
+                  "tool '" + e.tool_name + "' is already the name of edge " + std::to_string(*edge));
       }
     }
   }
@@ -295,23 +302,23 @@ Expected<std::unique_ptr<Swarm>, std::vector<definition::Problem>> Swarm::from_j
 // Per agent, in declaration order: explicit names are kept; generated ones avoid every name taken
 // so far by appending _2, _3, … (cutting the base so that the whole stays within 64 characters).
 void Swarm::assign_tool_names() {
-  std::map<std::string, std::set<std::string>> taken;
+  StringKeys taken;  // tool_key(agent, tool name)
   for (const Agent& a : agents_) {
-    for (const AgentTool& tool : a.tools) taken[a.id].insert(tool.name);
+    for (const AgentTool& tool : a.tools) taken.insert(tool_key(a.id, tool.name));
   }
   for (const Edge& e : edges_) {
-    if (e.offered && !e.tool_name.empty()) taken[e.from].insert(e.tool_name);
+    if (e.offered && !e.tool_name.empty()) taken.insert(tool_key(e.from, e.tool_name));
   }
   for (Edge& e : edges_) {
     if (e.offered && single_tool_) e.tool_name = kSingleTransferTool;
     if (!e.offered || !e.tool_name.empty()) continue;
     std::string base = generated_tool_name(e.to);
     std::string name = base;
-    for (int n = 2; taken[e.from].count(name); ++n) {
+    for (int n = 2; taken.count(tool_key(e.from, name)); ++n) {
       std::string suffix = "_" + std::to_string(n);
       name = base.substr(0, kMaxToolName - suffix.size()) + suffix;
     }
-    taken[e.from].insert(name);
+    taken.insert(tool_key(e.from, name));
     e.tool_name = name;
   }
 }

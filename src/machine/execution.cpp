@@ -1,7 +1,5 @@
 #include "machine/execution.h"
 
-#include <unordered_map>
-
 #include "condition/value_text.h"
 #include "core/json_parse.h"
 #include "export/definition.h"
@@ -187,7 +185,7 @@ Expected<void, Execution::BindError> Execution::bind_variables(const Json& varia
     }
   }
   if (!error.missing.empty()) return unexpected(std::move(error));
-  std::unordered_map<std::string, std::string> texts;
+  StringMap<std::string> texts;
   for (auto it = used.begin(); it != used.end(); ++it) {
     if (nests_deeper(it.value(), kMaxPrintedDepth)) {
       error.problem = "the input variable '" + it.key() + "' nests deeper than " + std::to_string(kMaxPrintedDepth) +

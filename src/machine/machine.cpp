@@ -3,12 +3,12 @@
 #include <algorithm>
 #include <cmath>
 #include <tuple>
-#include <unordered_set>
 
 #include "condition/json_state.h"
 #include "condition/unicode.h"
 #include "core/json_parse.h"
 #include "core/json_pointer.h"
+#include "core/string_index.h"
 
 namespace handoff::machine {
 namespace {
@@ -60,10 +60,14 @@ bool is_reserved(const condition::Path& path) {
 
 Machine::Machine(MachineOptions options) : options_(std::move(options)) {}
 
+namespace {
+constexpr std::uint32_t kNoState = 0xFFFFFFFFu;
+}  // namespace
+
 std::optional<std::uint32_t> Machine::state_index(std::string_view name) const {
-  auto it = state_of_name_.find(std::string(name));
-  if (it == state_of_name_.end()) return std::nullopt;
-  return it->second;
+  const graph::NodeId node = graph_.find(name);
+  if (node >= state_of_node_.size() || state_of_node_[node] == kNoState) return std::nullopt;
+  return state_of_node_[node];
 }
 
 Expected<void, Problem> Machine::add_state(std::string_view name, bool feedback_on_revisit,
@@ -89,7 +93,8 @@ Expected<void, Problem> Machine::add_state(std::string_view name, bool feedback_
   auto node = graph_.add_node(name);
   auto index = static_cast<std::uint32_t>(states_.size());
   states_.push_back({std::string(name), feedback_on_revisit, node.value(), std::move(parsed)});
-  state_of_name_.emplace(std::string(name), index);
+  if (state_of_node_.size() <= node.value()) state_of_node_.resize(node.value() + 1, kNoState);
+  state_of_node_[node.value()] = index;
   return {};
 }
 
@@ -113,7 +118,6 @@ Expected<void, EdgeRejection> Machine::add_edge(std::string_view from, std::stri
     }
     return reject("invalid-edge", what + ": " + added.error().message, "");
   }
-  reserved_.erase(graph_.find(from));
   edges_.push_back(std::move(edge));
   return {};
 }
@@ -154,7 +158,7 @@ Expected<void, Problem> Machine::add_fan_out(std::string_view name, const std::v
     return unexpected(Problem{std::move(code), "fan-out state " + in_quotes(name) + ": " + std::move(message), std::move(pointer)});
   };
   if (branches.empty()) return refuse("no-branches", "it has no branches (list at least one state)", at("states", index, "branches"));
-  std::unordered_set<std::string_view> seen;
+  StringKeys seen;
   for (std::size_t j = 0; j < branches.size(); ++j) {
     const std::string pointer = at("states", index, "branches") + "/" + std::to_string(j);
     if (blank(branches[j])) return refuse("blank-name", "branch " + std::to_string(j) + " is blank", pointer);
@@ -216,7 +220,7 @@ Expected<condition::Path, std::string> state_path(std::string_view text) {
   return paths[0];
 }
 
-Expected<void, Problem> Machine::add_subgraph(std::string_view name, const std::shared_ptr<const Machine>& child,
+Expected<void, Problem> Machine::add_subgraph(std::string_view name, std::unique_ptr<const Machine> child,
                                               const std::optional<Mapping>& input, const std::optional<Mapping>& output) {
   if (frozen_) return unexpected(frozen_problem());
   const std::size_t index = states_.size();
@@ -227,8 +231,9 @@ Expected<void, Problem> Machine::add_subgraph(std::string_view name, const std::
     return refuse("subgraph-too-deep", "subgraphs may nest " + std::to_string(kMaxSubgraphDepth) + " machines deep, this would be " +
                                            std::to_string(child->depth() + 1), at("states", index, "subgraph"));
   }
-  auto subgraph = std::make_shared<Subgraph>();
-  subgraph->machine = child;
+  const std::size_t child_depth = child->depth();
+  auto subgraph = std::make_unique<Subgraph>();
+  subgraph->machine = std::move(child);
   for (auto [mapping, member, target] : {std::tuple{&input, "input", &subgraph->input}, std::tuple{&output, "output", &subgraph->output}}) {
     if (!*mapping) continue;
     target->emplace();
@@ -242,7 +247,7 @@ Expected<void, Problem> Machine::add_subgraph(std::string_view name, const std::
   }
   if (auto added = add_state(name, true); !added) return added;
   states_.back().subgraph = std::move(subgraph);
-  depth_ = std::max(depth_, child->depth() + 1);
+  depth_ = std::max(depth_, child_depth + 1);
   return {};
 }
 
@@ -287,15 +292,12 @@ namespace {
 
 // Each name once, in order of first appearance over the states' templates.
 std::vector<std::string> collect_template_variables(const std::vector<State>& states) {
-  std::vector<std::string> names;
-  std::unordered_set<std::string> seen;
+  StringKeys names;  // numbered in order of first appearance
   for (const State& s : states) {
     if (!s.task) continue;
-    for (const std::string& name : s.task->variables()) {
-      if (seen.insert(name).second) names.push_back(name);
-    }
+    for (const std::string& name : s.task->variables()) names.insert(name);
   }
-  return names;
+  return names.keys();
 }
 
 }  // namespace
@@ -303,10 +305,15 @@ std::vector<std::string> collect_template_variables(const std::vector<State>& st
 void Machine::freeze() {
   if (frozen_) return;
   frozen_ = true;
-  std::unordered_set<std::string> excluded(options_.no_feedback_states.begin(), options_.no_feedback_states.end());
+  StringKeys excluded;
+  for (const std::string& name : options_.no_feedback_states) excluded.insert(name);
   feedback_.clear();
   for (const State& s : states_) feedback_.push_back(options_.feedback_on_revisit && s.feedback_on_revisit && !excluded.count(s.name));
   template_variables_ = collect_template_variables(states_);
+  reserved_.assign(graph_.size(), {});
+  for (graph::NodeId node = 0; node < graph_.size(); ++node) {
+    for (const condition::Path& path : graph_.route_paths(node)) reserved_[node].push_back(is_reserved(path));
+  }
   // Validation found every branch declared (an execution needs a valid machine).
   branch_states_.assign(states_.size(), {});
   for (std::size_t i = 0; i < states_.size(); ++i) {
@@ -361,7 +368,7 @@ std::vector<Problem> Machine::validate() const {
   // and a regular edge to continue on once the selections are used up.
   std::vector<std::uint32_t> transfers(states_.size());
   Flags regular(states_.size());
-  std::vector<std::vector<std::string>> tool_names(states_.size());
+  std::vector<StringKeys> tool_names(states_.size());
   for (std::size_t i = 0; i < edges_.size(); ++i) {
     auto from = state_index(edges_[i].from);
     if (!from) continue;
@@ -375,12 +382,10 @@ std::vector<Problem> Machine::validate() const {
                           at("edges", i)});
     }
     std::string name = transfer_tool_name(edges_[i].to);
-    auto& names = tool_names[*from];
-    if (std::find(names.begin(), names.end(), name) != names.end()) {
+    if (!tool_names[*from].insert(name).second) {
       problems.push_back({"duplicate-transfer", describe_edge(i, edges_[i]) + ": state " + in_quotes(edges_[i].from) +
                                                     " already offers " + name, at("edges", i)});
     }
-    names.push_back(std::move(name));
     ++transfers[*from];
   }
   for (std::size_t i = 0; i < states_.size(); ++i) {
@@ -457,14 +462,5 @@ std::vector<Problem> Machine::validate() const {
   return problems;
 }
 
-const Flags& Machine::reserved_slots(graph::NodeId node) const {
-  auto it = reserved_.find(node);
-  if (it == reserved_.end()) {
-    Flags flags;
-    for (const condition::Path& path : graph_.route_paths(node)) flags.push_back(is_reserved(path));
-    it = reserved_.emplace(node, std::move(flags)).first;
-  }
-  return it->second;
-}
 
 }  // namespace handoff::machine

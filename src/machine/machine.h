@@ -11,7 +11,6 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "condition/condition.h"
@@ -107,7 +106,7 @@ struct StateMapping {
 // child to its end, with its own maxSteps, from the input (the parent's state when no mapping
 // is given) and merges the output (the child's final state when none) as the step's update.
 struct Subgraph {
-  std::shared_ptr<const Machine> machine;
+  std::unique_ptr<const Machine> machine;
   std::optional<std::vector<StateMapping>> input;   // child key <- parent path
   std::optional<std::vector<StateMapping>> output;  // parent key <- child path
 };
@@ -121,7 +120,7 @@ struct State {
   // choose the next state through the state's transfer edges; then its regular edges route.
   std::optional<std::uint32_t> handoffs = std::nullopt;
   std::optional<FanOut> fan_out = std::nullopt;
-  std::shared_ptr<const Subgraph> subgraph = nullptr;
+  std::unique_ptr<const Subgraph> subgraph = nullptr;
 };
 
 struct MachineEdge {
@@ -165,7 +164,7 @@ class Machine {
   // duplicate name, a mapping with a blank key or a path that is not one canonical path, and
   // nesting deeper than kMaxSubgraphDepth; the child's own problems are reported by validate().
   using Mapping = std::vector<std::pair<std::string, std::string>>;
-  Expected<void, Problem> add_subgraph(std::string_view name, const std::shared_ptr<const Machine>& child,
+  Expected<void, Problem> add_subgraph(std::string_view name, std::unique_ptr<const Machine> child,
                                        const std::optional<Mapping>& input, const std::optional<Mapping>& output);
   // How many machines deep this one's subgraphs nest (1: none).
   std::size_t depth() const { return depth_; }
@@ -204,8 +203,9 @@ class Machine {
   bool feedback_applies(std::uint32_t state) const;
   // Every variable the states' task templates name, each once, in state order.
   std::vector<std::string> template_variables() const;
-  // Whether the paths of `node`'s conditions at each slot are reserved names ($step, $state, $visits).
-  const Flags& reserved_slots(graph::NodeId node) const;
+  // Once frozen: whether the paths of `node`'s conditions at each slot are reserved names ($step,
+  // $state, $visits).
+  const Flags& reserved_slots(graph::NodeId node) const { return reserved_[node]; }
 
   // Once an execution has started, the definition is fixed: an execution refers to it. What runs
   // ask on every step is worked out now.
@@ -216,13 +216,15 @@ class Machine {
   MachineOptions options_;
   graph::HandoffGraph graph_{graph::CyclePolicy::Allow};
   std::vector<State> states_;
-  std::unordered_map<std::string, std::uint32_t> state_of_name_;
+  // The state at each of graph_'s nodes, or kNoState (a node an edge named before or without a
+  // state): names are found through the graph's own index, so a machine keeps no second one.
+  std::vector<std::uint32_t> state_of_node_;
   std::vector<MachineEdge> edges_;  // edges_[i] is graph_.edges()[i]
   std::size_t predicates_ = 0;
   std::size_t fan_outs_ = 0;
   std::size_t depth_ = 1;
   std::vector<std::vector<std::uint32_t>> branch_states_;  // once frozen
-  mutable std::unordered_map<graph::NodeId, Flags> reserved_;
+  std::vector<Flags> reserved_;  // per graph node, once frozen: reserved_slots
   bool frozen_ = false;
   Flags feedback_;  // per state, once frozen: feedback_applies
   std::vector<std::string> template_variables_;  // once frozen

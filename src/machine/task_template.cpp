@@ -24,6 +24,7 @@ Expected<TaskTemplate, TemplateError> TaskTemplate::parse(std::string_view text)
   TaskTemplate out;
   out.source_ = std::string(text);
   std::string literal;
+  StringKeys names;  // the placeholders' names in order of first appearance, each once
   auto flush = [&] {
     if (!literal.empty()) out.pieces_.push_back({false, std::move(literal)});
     literal.clear();
@@ -67,11 +68,12 @@ Expected<TaskTemplate, TemplateError> TaskTemplate::parse(std::string_view text)
     }
     flush();
     std::string name(text.substr(start, end - start));
-    if (std::find(out.variables_.begin(), out.variables_.end(), name) == out.variables_.end()) out.variables_.push_back(name);
+    names.insert(name);
     out.pieces_.push_back({true, std::move(name)});
     i = end + 1;
   }
   flush();
+  out.variables_ = names.keys();
   return out;
 }
 
@@ -92,25 +94,23 @@ bool nests_deeper(const condition::Json& value, int limit) {
   return false;
 }
 
-std::optional<std::string> TaskTemplate::render(const std::unordered_map<std::string, std::string>& texts,
-                                                std::size_t max_bytes) const {
+std::optional<std::string> TaskTemplate::render(const StringMap<std::string>& texts, std::size_t max_bytes) const {
   std::size_t size = 0;
   for (const Piece& piece : pieces_) {
-    auto it = piece.variable ? texts.find(piece.text) : texts.end();
-    size += piece.variable ? (it == texts.end() ? 0 : it->second.size()) : piece.text.size();
+    const std::string* text = piece.variable ? texts.find(piece.text) : &piece.text;
+    size += text == nullptr ? 0 : text->size();
     if (size > max_bytes) return std::nullopt;
   }
   std::string out;
   out.reserve(size);
   for (const Piece& piece : pieces_) {
-    if (!piece.variable) out += piece.text;
-    else if (auto it = texts.find(piece.text); it != texts.end()) out += it->second;
+    if (const std::string* text = piece.variable ? texts.find(piece.text) : &piece.text) out += *text;
   }
   return out;
 }
 
 std::string TaskTemplate::render(const condition::Json& variables) const {
-  std::unordered_map<std::string, std::string> texts;
+  StringMap<std::string> texts;
   for (const std::string& name : variables_) {
     if (auto it = variables.find(name); it != variables.end()) texts.emplace(name, variable_text(*it));
   }

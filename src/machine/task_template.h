@@ -12,11 +12,11 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "condition/json_state.h"
 #include "core/expected.h"
+#include "core/string_index.h"
 
 namespace handoff::machine {
 
@@ -34,7 +34,7 @@ class TaskTemplate {
   // The text with every placeholder replaced by its variable's text (variable_text of its
   // value); nullopt when it would be longer than `max_bytes`. `texts` must hold every name
   // variables() lists.
-  std::optional<std::string> render(const std::unordered_map<std::string, std::string>& texts, std::size_t max_bytes) const;
+  std::optional<std::string> render(const StringMap<std::string>& texts, std::size_t max_bytes) const;
   // The same, from the values (for tests and callers without a size limit).
   std::string render(const condition::Json& variables) const;
 

@@ -164,7 +164,7 @@ TEST(ExportSwarm, EdgesByViaAndASessionMarked) {
                                                {{"turn", 1}, {"outcome", {{"type", "handoff"}, {"edge", 0}}}},
                                                {{"turn", 1}, {"outcome", {{"type", "handoff_blocked"}, {"edge", 1}}}},
                                                {{"turn", 2}, {"outcome", {{"type", "handoff"}, {"edge", 2}}}}})}};
-  auto marked = dag::render(model, session.dump(), "dag", {});
+  auto marked = dag::render(dag::dag_of(*swarm.value()), session.dump(), "dag", {});
   ASSERT_TRUE(marked.ok()) << marked.error();
   Json out = Json::parse(marked.value());
   EXPECT_EQ(out["kind"], "swarm");
@@ -173,15 +173,15 @@ TEST(ExportSwarm, EdgesByViaAndASessionMarked) {
   EXPECT_EQ(out["edges"][2]["firedAtSteps"], Json::array({2}));
   EXPECT_EQ(out["nodes"][2]["id"], "human");
   EXPECT_EQ(out["nodes"][2]["active"], true);
-  auto mermaid = dag::render(model, session.dump(), "mermaid", {"flowchart", "TD"});
+  auto mermaid = dag::render(dag::dag_of(*swarm.value()), session.dump(), "mermaid", {"flowchart", "TD"});
   ASSERT_TRUE(mermaid.ok());
   for (const char* arrow : {" -->|", " -.->|", " ==>|", " --o|", "class n2 active"}) EXPECT_NE(mermaid.value().find(arrow), std::string::npos) << arrow;
-  auto dot = dag::render(model, "", "dot", {});
+  auto dot = dag::render(dag::dag_of(*swarm.value()), "", "dot", {});
   ASSERT_TRUE(dot.ok());
   for (const char* style : {"style=dashed", "style=bold", "style=dotted"}) EXPECT_NE(dot.value().find(style), std::string::npos) << style;
   EXPECT_EQ(dot.value().find("filled"), std::string::npos) << "no session, no active agent";
   for (const char* bad : {R"({"active": "nobody"})", R"({"checkpoints": [{"outcome": {"type": "handoff", "edge": 7}}]})", "[]"}) {
-    EXPECT_FALSE(dag::render(model, bad, "dag", {}).ok()) << bad;
+    EXPECT_FALSE(dag::render(dag::dag_of(*swarm.value()), bad, "dag", {}).ok()) << bad;
   }
 }
 

@@ -1,11 +1,14 @@
 // StringIndex (src/core/string_index.h): lookups by text over keys the caller keeps, its hash
 // (SipHash-1-3, checked against CPython's, which is the reference implementation's), and keys an
-// attacker chose to collide.
+// attacker chose to collide; StringKeys and StringMap, which stand in for std::set and std::map,
+// against those.
 #include "core/string_index.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -112,6 +115,73 @@ TEST(StringIndex, ChosenCollisionsSpreadUnderAnotherKey) {
   insert_all(index, chosen);
   for (std::uint32_t i = 0; i < chosen.size(); ++i) EXPECT_EQ(index.find(chosen[i], &chosen, key_of), i);
   EXPECT_EQ(index.find("user-x", &chosen, key_of), StringIndex::kAbsent);
+}
+
+TEST(StringKeys, NumbersKeysInOrderOfFirstInsertion) {
+  StringKeys keys;
+  EXPECT_EQ(keys.insert("b"), std::make_pair(0u, true));
+  EXPECT_EQ(keys.insert("a"), std::make_pair(1u, true));
+  EXPECT_EQ(keys.insert("b"), std::make_pair(0u, false));
+  EXPECT_EQ(keys.insert(""), std::make_pair(2u, true));
+  EXPECT_EQ(keys.size(), 3u);
+  EXPECT_EQ(keys.keys(), (std::vector<std::string>{"b", "a", ""}));
+  EXPECT_EQ(keys.find("a"), 1u);
+  EXPECT_EQ(keys.count("c"), 0u);
+  EXPECT_EQ(keys.count(""), 1u);
+}
+
+// The same operations on StringMap and std::map, in a random order over keys that share
+// prefixes, hold bytes above 0x7F and NUL: the same values, and iteration in the same order.
+TEST(StringMap, BehavesAsStdMap) {
+  std::mt19937 random(21);
+  std::vector<std::string> texts = {"", "a", "ab", "b", "\xC3\xA9", "\xFF", std::string("a\0", 2), "A", "z", "aa"};
+  for (int i = 0; i < 300; ++i) texts.push_back("k" + std::to_string(random() % 1000));
+  StringMap<std::uint32_t> map;
+  std::map<std::string, std::uint32_t> expected;
+  for (int round = 0; round < 2000; ++round) {
+    const std::string& key = texts[random() % texts.size()];
+    switch (random() % 4) {
+      case 0: ++map[key], ++expected[key]; break;
+      case 1: {
+        auto [value, added] = map.try_emplace(key, round);
+        auto [it, inserted] = expected.try_emplace(key, round);
+        EXPECT_EQ(added, inserted);
+        EXPECT_EQ(*value, it->second);
+        break;
+      }
+      case 2: {
+        const std::uint32_t* value = map.find(key);
+        auto it = expected.find(key);
+        ASSERT_EQ(value == nullptr, it == expected.end());
+        if (value != nullptr) {
+          EXPECT_EQ(*value, it->second);
+        }
+        break;
+      }
+      default: {  // iterating in between insertions: the order follows each new key
+        std::vector<std::pair<std::string, std::uint32_t>> got;
+        for (const auto& [k, v] : map) got.emplace_back(k, v);
+        const std::vector<std::pair<std::string, std::uint32_t>> want(expected.begin(), expected.end());
+        EXPECT_EQ(got, want);
+      }
+    }
+    EXPECT_EQ(map.size(), expected.size());
+  }
+  const StringMap<std::uint32_t> copy = map;
+  std::vector<std::string> order;
+  for (const auto& entry : copy) order.push_back(entry.first);
+  std::vector<std::string> expected_order;
+  for (const auto& entry : expected) expected_order.push_back(entry.first);
+  EXPECT_EQ(order, expected_order);
+}
+
+TEST(StringMap, ManyKeysInDescendingOrder) {
+  StringMap<std::uint32_t> map;
+  constexpr std::uint32_t kCount = 100000;
+  for (std::uint32_t i = kCount; i-- > 0;) map["key-" + std::to_string(1000000 + i)] = i;
+  std::uint32_t next = 0;
+  for (const auto& [key, value] : map) EXPECT_EQ(value, next++) << key;
+  EXPECT_EQ(next, kCount);
 }
 
 }  // namespace

@@ -29,14 +29,14 @@ std::optional<Machine::Mapping> mapping_of(const Json& spec, const char* member)
   return out;
 }
 
-std::shared_ptr<Machine> build(const Json& spec, Built& built) {
+std::unique_ptr<Machine> build(const Json& spec, Built& built) {
   MachineOptions options;
   options.name = spec.value("name", "machine");
   if (spec.contains("start")) options.start = spec["start"].get<std::string>();
   if (spec.contains("maxSteps")) options.max_steps = spec["maxSteps"].get<double>();
   const Json reducers = spec.value("reducers", Json::object());
   for (auto it = reducers.begin(); it != reducers.end(); ++it) options.reducers.emplace_back(it.key(), it.value().get<std::string>());
-  auto machine = std::make_shared<Machine>(options);
+  auto machine = std::make_unique<Machine>(options);
   auto note = [&](const Problem& p) {
     built.problems.push_back(p.code);
     built.pointers.push_back(p.pointer);
@@ -244,8 +244,8 @@ const bool registered = [] {
   return true;
 }();
 
-std::shared_ptr<Machine> leaf(const std::string& name) {
-  auto m = std::make_shared<Machine>(MachineOptions{name, "a", 10, OnMaxSteps::Return, true, {}, {}});
+std::unique_ptr<Machine> leaf(const std::string& name) {
+  auto m = std::make_unique<Machine>(MachineOptions{name, "a", 10, OnMaxSteps::Return, true, {}, {}});
   EXPECT_TRUE(m->add_state("a"));
   EXPECT_TRUE(m->add_edge("a", std::string(kEnd)));
   return m;
@@ -273,19 +273,19 @@ TEST(Subgraph, SnapshotUnderWayResumesTheSameStep) {
 }
 
 TEST(Subgraph, DefinitionRoundTripsAndNestingIsBounded) {
-  std::shared_ptr<const Machine> deepest = leaf("level");
+  std::unique_ptr<const Machine> deepest = leaf("level");
   for (std::size_t depth = 2; depth <= kMaxSubgraphDepth; ++depth) {
-    auto m = std::make_shared<Machine>(MachineOptions{"level", "s", 10, OnMaxSteps::Return, true, {}, {}});
-    ASSERT_TRUE(m->add_subgraph("s", deepest, Machine::Mapping{{"k", "a.b[0]"}}, std::nullopt));
+    auto m = std::make_unique<Machine>(MachineOptions{"level", "s", 10, OnMaxSteps::Return, true, {}, {}});
+    ASSERT_TRUE(m->add_subgraph("s", std::move(deepest), Machine::Mapping{{"k", "a.b[0]"}}, std::nullopt));
     ASSERT_TRUE(m->add_edge("s", std::string(kEnd)));
-    deepest = m;
+    deepest = std::move(m);
   }
   EXPECT_EQ(deepest->depth(), kMaxSubgraphDepth);
+  Json text = definition::to_json(*deepest);
   Machine over({"over", "s", 10, OnMaxSteps::Return, true, {}, {}});
-  auto refused = over.add_subgraph("s", deepest, std::nullopt, std::nullopt);
+  auto refused = over.add_subgraph("s", std::move(deepest), std::nullopt, std::nullopt);
   ASSERT_FALSE(refused);
   EXPECT_EQ(refused.error().code, "subgraph-too-deep");
-  Json text = definition::to_json(*deepest);
   auto loaded = definition::machine_from_json(text);
   ASSERT_TRUE(loaded);
   EXPECT_EQ(definition::to_json(*loaded.value()), text);
