@@ -438,8 +438,10 @@ class StepSpan {
     return new Span(this.#api, this.#tracer.startSpan('handoff_graph.route', { kind: this.#api.SpanKind.INTERNAL }, this.#span.context), this.#span.context);
   }
 
+  /** The step failed with `error`: recorded, and the step's span ended. */
   fail(error) {
     this.#span.fail(error);
+    this.#span.end();
   }
 
   /** Ends the step with its record (next, edge). */
