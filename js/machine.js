@@ -12,10 +12,11 @@ import { Branch, BranchesHeader, Constants, ExecStatus, StepInfo } from './contr
 import { exportOf } from './export.js';
 import { adopt, disposable, disposedError, inspection, inspectSymbol, release } from './lifetime.js';
 import { callEager, resolvePath } from './marshal.js';
-import { checkOptions, edgeArguments, requireArguments } from './options.js';
+import { checkOptions, edgeArguments, notInDefinition, requireArguments } from './options.js';
 import { REDUCERS } from './reducers.js';
 import { requireRuntime } from './runtime.js';
-import { describe, isRecord, messageOf, put, wellFormed } from './text.js';
+import { describe, wellFormed } from './text.js';
+import { clone, isRecord, messageOf, put } from './values.js';
 import { checkDurable, RunCheckpoints } from './durable.js';
 import { checkTracing, endRoute, NO_MACHINE_TRACE, openRunTrace } from './tracing.js';
 
@@ -535,7 +536,7 @@ export class StateMachine {
         const owner = name.slice(0, slash);
         if (!nested.has(owner)) nested.set(owner, {});
         nested.get(owner)[name.slice(slash + 1)] = handler;
-      } else if (index < 0) errors.push({ pointer: '', message: `handlers.${name}: no state '${name}' in the definition` });
+      } else if (index < 0) errors.push(notInDefinition(`handlers.${name}`, 'state', name));
       else if (typeof handler !== 'function') errors.push({ pointer: `/states/${index}`, message: `the handler of '${name}' is not a function` });
       else bound.set(name, handler);
     }
@@ -1407,14 +1408,14 @@ export class Execution {
       throw new Error('this execution failed in a handler; there is no consistent state to snapshot', { cause: this.#failed });
     }
     const saved = JSON.parse(this.#live.snapshot());
-    saved.state = JSON.parse(JSON.stringify(this.#state));
-    saved.updates = JSON.parse(JSON.stringify(Object.fromEntries(this.#updates)));
-    saved.outputs = JSON.parse(JSON.stringify(this.outputs));
+    saved.state = clone(this.#state);
+    saved.updates = clone(Object.fromEntries(this.#updates));
+    saved.outputs = clone(this.outputs);
     saved.durations = this.#steps.map((s) => s.durationMs);
     // The updates of the fan-out's branches completed so far (null for the others), by branch.
     const fanOut = this.#fanOut;
-    if (fanOut !== null) saved.branchOutputs = JSON.parse(JSON.stringify(fanOut.updates.map((u, i) => (fanOut.done[i] ? u : null))));
-    else if (this.#resumedFanOut !== null) saved.branchOutputs = JSON.parse(JSON.stringify(this.#resumedFanOut.outputs));
+    if (fanOut !== null) saved.branchOutputs = clone(fanOut.updates.map((u, i) => (fanOut.done[i] ? u : null)));
+    else if (this.#resumedFanOut !== null) saved.branchOutputs = clone(this.#resumedFanOut.outputs);
     // The subgraph under way: its own snapshot, as of its last step (the one it is in reruns).
     if (this.#child !== null) saved.subgraph = this.#child.latest;
     else if (this.#resumedSubgraph !== null) saved.subgraph = this.#resumedSubgraph.snapshot;

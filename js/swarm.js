@@ -10,17 +10,16 @@ import { DefinitionError } from './errors.js';
 import { DIRECTIONS } from './export.js';
 import { adopt, disposable, disposedError, inspection, inspectSymbol, release } from './lifetime.js';
 import { copyMessages, readModelAnswer, restoreSession, snapshotSession } from './model-answer.js';
-import { checkOptions } from './options.js';
+import { checkOptions, notInDefinition, rootProblem } from './options.js';
 import { REDUCERS } from './reducers.js';
 import { requireRuntime } from './runtime.js';
-import { describe, isRecord, messageOf, put, wellFormed } from './text.js';
+import { describe, wellFormed } from './text.js';
+import { clone, isRecord, messageOf, put } from './values.js';
 import { checkTracing, NO_TURN_TRACE, traceTurn } from './tracing.js';
 import { normalizeToolCall } from './tool-calls.js';
 
 export const TOOL_FORMATS = Object.freeze(['openai-responses', 'openai-chat', 'anthropic', 'ai-sdk']);
 const SESSION_FORMAT = 'handoff-graph/session';
-
-const clone = (value) => JSON.parse(JSON.stringify(value));
 
 // JSON text for the core, which reads UTF-8: lone surrogates in strings and keys become U+FFFD
 // (JSON.stringify would write them as \ud800 escapes, which are not Unicode). Nesting too deep
@@ -35,7 +34,7 @@ function coreJSON(value) {
       return v;
     });
   } catch (error) {
-    if (error instanceof RangeError) throw new DefinitionError([{ pointer: '', message: 'the value nests too deeply to read' }]);
+    if (error instanceof RangeError) throw new DefinitionError([rootProblem('the value nests too deeply to read')]);
     throw error;
   }
 }
@@ -231,7 +230,7 @@ function bindFunctions(kind, given, known) {
   const out = new Map();
   const problems = [];
   for (const [name, fn] of Object.entries(given)) {
-    if (!known.has(name)) problems.push({ pointer: '', message: `options.${kind}.${name}: no ${kind === 'instructions' ? 'agent' : 'tool'} '${name}' in the definition` });
+    if (!known.has(name)) problems.push(notInDefinition(`options.${kind}.${name}`, kind === 'instructions' ? 'agent' : 'tool', name));
     else out.set(name, fn);
   }
   return { out, problems };
@@ -307,7 +306,7 @@ export class Swarm {
       try {
         definition = JSON.parse(definition);
       } catch (error) {
-        throw new DefinitionError([{ pointer: '', message: error instanceof RangeError ? 'the definition nests too deeply to read' : 'not valid JSON' }]);
+        throw new DefinitionError([rootProblem(error instanceof RangeError ? 'the definition nests too deeply to read' : 'not valid JSON')]);
       }
     }
     if (typeof definition !== 'object' || definition === null) throw new TypeError(`a swarm definition must be an object, got ${describe(definition)}`);
@@ -333,7 +332,7 @@ export class Swarm {
     for (const agent of this.#definition.agents) this.#agents.set(agent.id, agent);
     this.#contexts = Object.assign(Object.create(null), CONTEXT_POLICIES, contexts);
     const missing = [this.#definition.context, ...this.#definition.edges.map((e) => e.context)].filter((c) => c !== undefined && !(c in this.#contexts));
-    const problems = missing.map((c) => ({ pointer: '', message: `context policy '${c}' is neither full, last-user, none nor given in options.contexts` }));
+    const problems = missing.map((c) => rootProblem(`context policy '${c}' is neither full, last-user, none nor given in options.contexts`));
     const toolNames = new Set(this.#definition.agents.flatMap((a) => (a.tools ?? []).map((t) => t.name)));
     const bound = [bindFunctions('handlers', handlers, toolNames), bindFunctions('mocks', mocks, toolNames), bindFunctions('instructions', instructions, new Set(this.#agents.keys()))];
     [this.#handlers, this.#mocks, this.#instructions] = bound.map((b) => b.out);
@@ -341,13 +340,13 @@ export class Swarm {
     problems.push(...workflowProblems(this.#definition, workflowsByAgent, agentsByTool, { handlers: this.#handlers, mocks: this.#mocks }));
     for (const [kind, byAgent] of Object.entries(guardrails)) {
       for (const agent of byAgent.keys()) {
-        if (!this.#agents.has(agent)) problems.push({ pointer: '', message: `options.${kind}Guardrails.${agent}: no agent '${agent}' in the definition` });
+        if (!this.#agents.has(agent)) problems.push(notInDefinition(`options.${kind}Guardrails.${agent}`, 'agent', agent));
       }
     }
     for (const [key, reducer] of Object.entries(reducers)) {
       if (typeof reducer === 'function') this.#reducers.set(key, reducer);
       else if (Object.hasOwn(REDUCERS, reducer)) this.#reducers.set(key, REDUCERS[reducer]);
-      else problems.push({ pointer: '', message: `options.reducers.${key} must be 'replace', 'append', 'merge', 'sum' or a function` });
+      else problems.push(rootProblem(`options.reducers.${key} must be 'replace', 'append', 'merge', 'sum' or a function`));
     }
     if (problems.length > 0) {
       native.delete();
@@ -1100,10 +1099,10 @@ export class Swarm {
   [inspectSymbol](_depth, options, inspect) {
     const name = this.#definition.name ? ` '${this.#definition.name}'` : '';
     if (this.#native === null) return `Swarm${name} <disposed>`;
-    const edges = this.#definition.edges;
-    const rule = edges.filter((e) => e.when !== undefined && e.offer !== true).length;
-    const hybrid = edges.filter((e) => e.when !== undefined && e.offer === true).length;
-    const summary = { agents: this.#definition.agents.map((a) => a.id), edges: { rule, llm: edges.length - rule - hybrid, hybrid } };
+    const edges = { rule: 0, llm: 0, hybrid: 0 };
+    // How each edge is taken is the core's word (the DAG's `via`); a continuation is a rule.
+    for (const { via } of this.toDag().edges) edges[via === 'continuation' ? 'rule' : via]++;
+    const summary = { agents: this.#definition.agents.map((a) => a.id), edges };
     return inspection(`Swarm${name}`, summary, options, inspect);
   }
 }

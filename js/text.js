@@ -1,6 +1,5 @@
-// Small helpers shared by the API classes: how a wrong argument (or a caught error) is named in a
-// message, what counts as a plain object, how a key is set as data, and strings made fit for the
-// core, which reads UTF-8.
+// Small text helpers shared by the API classes: how a wrong argument is named in a message, and
+// strings made fit for the core, which reads UTF-8.
 
 /** "null", "an array", "an object", "number 5": a value as an error message names it. */
 export function describe(value) {
@@ -16,19 +15,4 @@ export function describe(value) {
  */
 export function wellFormed(s) {
   return s.isWellFormed() ? s : s.toWellFormed();
-}
-
-/** What a caught value says: an Error's message, anything else as text. */
-export function messageOf(error) {
-  return error instanceof Error ? error.message : String(error);
-}
-
-/** An object that is not null and not an array: an options object, an update, a record. */
-export function isRecord(value) {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Sets `key` as an own data property, so that a name such as __proto__ is data, never the prototype. */
-export function put(object, key, value) {
-  Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
 }
