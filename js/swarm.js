@@ -7,7 +7,7 @@
 // object the host can store anywhere, and runs the host's model function in runTurn().
 import { checkAgentTools, checkWorkflows, runWorkflow, workflowProblems } from './agent-workflows.js';
 import { DefinitionError } from './errors.js';
-import { DIRECTIONS } from './export.js';
+import { pictureLayout } from './export.js';
 import { adopt, disposable, disposedError, inspection, inspectSymbol, release } from './lifetime.js';
 import { copyMessages, readModelAnswer, restoreSession, snapshotSession } from './model-answer.js';
 import { checkOptions, notInDefinition, rootProblem } from './options.js';
@@ -39,15 +39,9 @@ function coreJSON(value) {
   }
 }
 
-// The UTF-16 index of the first lone surrogate in `s`, or -1.
-function loneSurrogate(s) {
-  for (let i = 0; i < s.length; i++) {
-    const unit = s.charCodeAt(i);
-    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) i++;
-    else if ((unit & 0xf800) === 0xd800) return i;
-  }
-  return -1;
-}
+// The UTF-16 index of the first lone surrogate in `s`, or -1 (a Unicode-mode pattern reads a
+// well-formed pair as one code point, so only a lone surrogate is one of category Cs).
+const loneSurrogate = (s) => s.search(/\p{Cs}/u);
 
 // Ids and names cross into the core as UTF-8, where a lone surrogate cannot exist: it would come
 // back as U+FFFD, a different id (session.active !== id, two distinct ids "declared twice"). So
@@ -1072,9 +1066,9 @@ export class Swarm {
 
   // The core draws (src/export/dag.cpp); it reads the session's active agent and handoffs itself.
   #picture(format, options, method, allowed) {
-    const { session, checkpoints, kind = 'flowchart', direction = kind === 'state' ? 'LR' : 'TD' } = checkOptions(options, allowed, `${method} options`);
-    if (kind !== 'flowchart' && kind !== 'state') throw new TypeError(`kind must be 'flowchart' or 'state', got ${describe(kind)}`);
-    if (!DIRECTIONS.includes(direction)) throw new TypeError(`direction must be one of ${DIRECTIONS.join(', ')}, got ${describe(direction)}`);
+    const checked = checkOptions(options, allowed, `${method} options`);
+    const { session, checkpoints } = checked;
+    const { kind, direction } = pictureLayout(checked);
     let marks = '';
     if (session !== undefined) {
       checkSession(session, method);

@@ -92,3 +92,17 @@ test("an agent tool's nested conversation gets the same request shape: its own i
   assert.equal(events.at(-1).text, 'The expert says forty-two.');
   swarm.dispose();
 });
+
+test('an id with a lone surrogate is refused at its UTF-16 index; a well-formed pair before it is no problem', () => {
+  const make = (id) => new Swarm({ name: 'ids', agents: [{ id, entry: true }] });
+  assert.throws(() => make('\u{1F600}a\uDC00'), (error) => {
+    assert.equal(error.name, 'DefinitionError');
+    assert.deepEqual(error.problems, [{
+      pointer: '/agents/0/id',
+      message: 'a lone surrogate at index 3 (U+DC00): the agent id is not well-formed Unicode, so it cannot be kept exactly',
+    }]);
+    return true;
+  });
+  assert.throws(() => make('ab\uD83D'), /lone surrogate at index 2 \(U\+D83D\)/);
+  make('\u{1F600}').dispose();
+});
