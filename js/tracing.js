@@ -20,28 +20,19 @@ const INSTRUMENTATION = 'handoff-graph';
 const INSTRUMENTATION_VERSION = '0.1.0';
 const TRACING_OPTIONS = ['tracerProvider', 'api'];
 
-// How the host imports @opentelemetry/api and opens a trace log (set by js/node.js), or null.
-let importOpenTelemetry = null;
+// How the host finds the application's @opentelemetry/api (a promise of the module, or of null
+// when there is none) and opens a trace log, or null: set by js/node.js; a browser entry has neither.
+let loadApi = () => Promise.resolve(null);
 let openTraceLogFile = null;
-let apiPromise = null;
 
 /**
- * For the Node entry: how to import the OpenTelemetry API, and how to open a trace log
- * (js/trace-log.js: `openTraceLog(location, base)`, which writes the lines of one turn or run).
+ * For the Node entry: how to import the OpenTelemetry API (`loadOpenTelemetry()`: the module or
+ * null), and how to open a trace log (js/trace-log.js: `openTraceLog(location, base)`, which
+ * writes the lines of one turn or run).
  */
 export function configureTracingHost({ loadOpenTelemetry, openTraceLog }) {
-  importOpenTelemetry = loadOpenTelemetry;
+  loadApi = loadOpenTelemetry;
   openTraceLogFile = openTraceLog;
-}
-
-// The API module, or null when the application does not have it (looked for once per process).
-function loadApi() {
-  if (importOpenTelemetry === null) return Promise.resolve(null);
-  apiPromise ??= importOpenTelemetry().then(
-    (module) => (typeof module?.trace?.getTracer === 'function' ? module : typeof module?.default?.trace?.getTracer === 'function' ? module.default : null),
-    () => null,
-  );
-  return apiPromise;
 }
 
 const isApi = (api) => typeof api?.trace?.setSpan === 'function' && typeof api?.context?.with === 'function';
