@@ -106,3 +106,25 @@ test('an id with a lone surrogate is refused at its UTF-16 index; a well-formed 
   assert.throws(() => make('ab\uD83D'), /lone surrogate at index 2 \(U\+D83D\)/);
   make('\u{1F600}').dispose();
 });
+
+test('request messages are plain data: a tool call without an id answered has no toolCallId member, a stored "__proto__" key stays a key', async () => {
+  const swarm = new Swarm(
+    { name: 'copies', agents: [{ id: 'a', entry: true, tools: [{ name: 't', description: 'T', parameters: { type: 'object', properties: {} } }] }] },
+    { handlers: { t: () => 'done' } },
+  );
+  // A session read back from a store: JSON.parse makes "__proto__" an own key.
+  const session = JSON.parse(JSON.stringify(swarm.createSession()));
+  session.histories.a.push(JSON.parse('{"role":"user","content":"earlier","__proto__":{"polluted":true}}'));
+  const seen = [];
+  const model = (request) => {
+    seen.push(request.messages);
+    return seen.length === 1 ? { toolCalls: [{ name: 't', arguments: {} }] } : { text: 'ok' };
+  };
+  for await (const event of swarm.runTurn(session, 'hi', { model })) void event;
+  const [earlier, , , answer] = seen[1];
+  assert.equal(Object.getPrototypeOf(earlier), Object.prototype);
+  assert.equal(earlier.polluted, undefined);
+  assert.deepEqual(Object.keys(earlier), ['role', 'content', '__proto__']);
+  assert.deepEqual(answer, { role: 'tool', name: 't', content: 'done' });
+  swarm.dispose();
+});
