@@ -128,3 +128,22 @@ test('request messages are plain data: a tool call without an id answered has no
   assert.deepEqual(answer, { role: 'tool', name: 't', content: 'done' });
   swarm.dispose();
 });
+
+test("a tool handler's result that JSON cannot hold fails the turn as the tool's error", async () => {
+  const circular = {};
+  circular.self = circular;
+  const swarm = new Swarm(
+    { name: 'tool', agents: [{ id: 'a', entry: true, tools: [{ name: 't', description: 'T', parameters: { type: 'object', properties: {} } }] }] },
+    { handlers: { t: () => circular } },
+  );
+  const session = swarm.createSession();
+  const events = [];
+  await assert.rejects(async () => {
+    for await (const event of swarm.runTurn(session, 'hi', { model: () => ({ toolCalls: [{ id: 'c1', name: 't', arguments: {} }] }) })) events.push(event);
+  }, TypeError);
+  const error = events.at(-1);
+  assert.equal(error.type, 'error');
+  assert.deepEqual({ source: error.source, tool: error.tool, agent: error.agent }, { source: 'tool', tool: 't', agent: 'a' });
+  assert.equal(session.status, 'failed');
+  swarm.dispose();
+});
