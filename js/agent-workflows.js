@@ -8,12 +8,11 @@
 // options against the definition (unknown ids and names, agent-tool cycles) and runs a workflow;
 // the Swarm (js/swarm.js) decides when either happens.
 import { StateMachine } from './machine.js';
-import { checkOptions } from './options.js';
+import { checkOptions, notInDefinition, rootProblem } from './options.js';
 import { describe } from './text.js';
+import { isRecord } from './values.js';
 
 const WORKFLOW_OPTIONS = ['machine', 'input', 'output', 'variables'];
-
-const isRecord = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 // The default input mapping: the variables the agent sees, and the user's input as `input`.
 const defaultInput = ({ input, variables }) => ({ ...variables, input });
@@ -64,20 +63,20 @@ export function workflowProblems(definition, workflows, agentTools, { handlers, 
   const problems = [];
   const agents = new Map(definition.agents.map((a) => [a.id, a]));
   for (const agent of workflows.keys()) {
-    if (!agents.has(agent)) problems.push({ pointer: '', message: `options.workflows.${agent}: no agent '${agent}' in the definition` });
+    if (!agents.has(agent)) problems.push(notInDefinition(`options.workflows.${agent}`, 'agent', agent));
   }
   const toolNames = new Set(definition.agents.flatMap((a) => (a.tools ?? []).map((t) => t.name)));
   for (const [tool, agent] of agentTools) {
-    if (!toolNames.has(tool)) problems.push({ pointer: '', message: `options.agentTools.${tool}: no tool '${tool}' in the definition` });
-    if (!agents.has(agent)) problems.push({ pointer: '', message: `options.agentTools.${tool}: no agent '${agent}' in the definition` });
-    if (handlers.has(tool) || mocks.has(tool)) problems.push({ pointer: '', message: `options.agentTools.${tool}: the tool also has a ${handlers.has(tool) ? 'handler' : 'mock'}; a tool runs one way` });
+    if (!toolNames.has(tool)) problems.push(notInDefinition(`options.agentTools.${tool}`, 'tool', tool));
+    if (!agents.has(agent)) problems.push(notInDefinition(`options.agentTools.${tool}`, 'agent', agent));
+    if (handlers.has(tool) || mocks.has(tool)) problems.push(rootProblem(`options.agentTools.${tool}: the tool also has a ${handlers.has(tool) ? 'handler' : 'mock'}; a tool runs one way`));
   }
   if (problems.length > 0) return problems;
   // Who asks whom: agent -> the agents its agent tools run.
   const asks = new Map(definition.agents.map((a) => [a.id, (a.tools ?? []).filter((t) => agentTools.has(t.name)).map((t) => ({ tool: t.name, agent: agentTools.get(t.name) }))]));
   const cycle = findCycle(definition.agents.map((a) => a.id), asks);
   if (cycle !== null) {
-    problems.push({ pointer: '', message: `options.agentTools: the agent tools form a cycle (${cycle.join(' -> ')}): an agent may not end up asking itself` });
+    problems.push(rootProblem(`options.agentTools: the agent tools form a cycle (${cycle.join(' -> ')}): an agent may not end up asking itself`));
   }
   return problems;
 }

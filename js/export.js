@@ -6,7 +6,7 @@ import { checkOptions } from './options.js';
 import { describe } from './text.js';
 
 const KINDS = ['flowchart', 'state'];
-export const DIRECTIONS = ['TD', 'TB', 'BT', 'LR', 'RL'];
+const DIRECTIONS = ['TD', 'TB', 'BT', 'LR', 'RL'];
 const DAG_FORMATS = ['handoff-graph', 'agentensemble'];
 // `highlight`, `run` and `trace` are one option under three names: a run or trace to mark.
 const MARKS = ['highlight', 'run', 'trace'];
@@ -31,6 +31,17 @@ function traceOf(highlight) {
 }
 
 /**
+ * The `kind` and `direction` of a picture's options, checked, with their defaults: a flowchart
+ * top-down, a state diagram left to right (Mermaid's; the other formats ignore them).
+ * @param {{ kind?: string, direction?: string }} options
+ */
+export function pictureLayout({ kind = 'flowchart', direction = kind === 'state' ? 'LR' : 'TD' }) {
+  if (!KINDS.includes(kind)) throw new TypeError(`kind must be 'flowchart' or 'state', got ${describe(kind)}`);
+  if (!DIRECTIONS.includes(direction)) throw new TypeError(`direction must be one of ${DIRECTIONS.join(', ')}, got ${describe(direction)}`);
+  return { kind, direction };
+}
+
+/**
  * @param native a core HandoffGraph or Machine
  * @param {'dag' | 'mermaid' | 'dot'} format
  * @param {{ kind?: string, direction?: string, highlight?: unknown, run?: unknown, trace?: unknown,
@@ -39,9 +50,7 @@ function traceOf(highlight) {
 export function exportOf(native, format, options) {
   const { method, allowed } = FORMATS[format];
   options = checkOptions(options, allowed, `${method} options`);
-  const { kind = 'flowchart', direction = kind === 'state' ? 'LR' : 'TD' } = options;
-  if (!KINDS.includes(kind)) throw new TypeError(`kind must be 'flowchart' or 'state', got ${describe(kind)}`);
-  if (!DIRECTIONS.includes(direction)) throw new TypeError(`direction must be one of ${DIRECTIONS.join(', ')}, got ${describe(direction)}`);
+  const { kind, direction } = pictureLayout(options);
   /** @type {string} */
   let rendered = format;
   let generatedAt = '';

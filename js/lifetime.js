@@ -40,6 +40,14 @@ export function disposedError(what) {
 }
 
 /**
+ * What console.log and util.inspect show of an owner: `label`, then `summary` as util.inspect
+ * formats it (it passes its own `inspect` and `options`), or as JSON elsewhere.
+ */
+export function inspection(label, summary, options, inspect) {
+  return `${label} ${typeof inspect === 'function' ? inspect(summary, options) : JSON.stringify(summary)}`;
+}
+
+/**
  * Gives `Class` `[Symbol.dispose]()` (for `using`), delegating to its dispose(). Classes call this
  * once, so the disposal protocol is written in one place.
  */

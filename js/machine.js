@@ -10,12 +10,13 @@ import {
 } from './errors.js';
 import { Branch, BranchesHeader, Constants, ExecStatus, StepInfo } from './contract.js';
 import { exportOf } from './export.js';
-import { adopt, disposable, disposedError, inspectSymbol, release } from './lifetime.js';
+import { adopt, disposable, disposedError, inspection, inspectSymbol, release } from './lifetime.js';
 import { callEager, resolvePath } from './marshal.js';
-import { checkOptions, edgeArguments, requireArguments } from './options.js';
+import { checkOptions, edgeArguments, notInDefinition, requireArguments } from './options.js';
 import { REDUCERS } from './reducers.js';
 import { requireRuntime } from './runtime.js';
 import { describe, wellFormed } from './text.js';
+import { clone, isRecord, messageOf, put } from './values.js';
 import { checkDurable, RunCheckpoints } from './durable.js';
 import { checkTracing, endRoute, NO_MACHINE_TRACE, openRunTrace } from './tracing.js';
 
@@ -37,11 +38,6 @@ const RUN_OPTIONS = ['onStep', 'signal', ...TRACE_OPTIONS];
 let drive;
 const NO_TRANSFERS = Object.freeze([]);
 
-// Sets a key as an own data property, so that a name such as __proto__ is data, never the prototype.
-function put(object, key, value) {
-  Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
-}
-
 // JSON.stringify writes a lone surrogate as an escape (`\ud800`), which the core's JSON reader
 // refuses; like every string that crosses into C++ (text.js wellFormed), it becomes U+FFFD. An
 // escape is one only after an even number of backslashes.
@@ -55,7 +51,7 @@ function jsonText(value) {
     const text = JSON.stringify(value ?? null);
     if (text !== undefined) return wellFormedJSON(text);
   } catch (error) {
-    return `[an update JSON cannot hold: ${error instanceof Error ? error.message : String(error)}]`;
+    return `[an update JSON cannot hold: ${messageOf(error)}]`;
   }
   return `[an update JSON cannot hold: ${describe(value)}]`;
 }
@@ -65,20 +61,10 @@ function requireName(value, what) {
   return wellFormed(value);
 }
 
-// Own enumerable keys are read once, in order; each goes through its key's reducer.
-function merge(state, update, reducers) {
-  const next = { ...state };
-  for (const key of Object.keys(update)) {
-    const reducer = reducers.get(key) ?? REDUCERS.replace;
-    const value = reducer(Object.hasOwn(next, key) ? next[key] : undefined, update[key], key);
-    put(next, key, value);
-  }
-  return next;
-}
-
-// The updates of a fan-out's branches, in branch order, merged into one new state (one copy of
-// the state for the whole join, not one per branch). `null` entries are branches without update.
-function mergeAll(state, updates, reducers) {
+// Updates (a step's one, or a fan-out's branches' in branch order) merged into one new state (one
+// copy of the state for the whole join, not one per branch); `null` entries are visits without
+// update. Own enumerable keys are read once, in order; each goes through its key's reducer.
+function merge(state, updates, reducers) {
   let next = null;
   for (const update of updates) {
     if (update === null) continue;
@@ -94,7 +80,7 @@ function mergeAll(state, updates, reducers) {
 // What a handler returned, checked: the update (an object) or null; anything else is a TypeError.
 function checkedUpdate(update, stateName) {
   if (update === undefined || update === null) return null;
-  if (typeof update !== 'object' || Array.isArray(update)) {
+  if (!isRecord(update)) {
     throw new TypeError(`the handler of state '${stateName}' returned ${describe(update)}; return an object (a partial state update) or nothing`);
   }
   return update;
@@ -296,7 +282,7 @@ export class StateMachine {
     const { input, output } = checkOptions(options, ['input', 'output'], 'addSubgraph options');
     const pairs = (mapping, what) => {
       if (mapping === undefined) return [];
-      if (typeof mapping !== 'object' || mapping === null || Array.isArray(mapping)) {
+      if (!isRecord(mapping)) {
         throw new TypeError(`the ${what} of subgraph state '${name}' must be an object of paths ({ key: 'path' }), got ${describe(mapping)}`);
       }
       return Object.entries(mapping).map(([key, path]) => {
@@ -310,7 +296,7 @@ export class StateMachine {
     try {
       definition = JSON.stringify(machine.toJSON());
     } catch (error) {
-      throw new TypeError(`subgraph state '${name}': its machine has no definition: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      throw new TypeError(`subgraph state '${name}': its machine has no definition: ${messageOf(error)}`, { cause: error });
     }
     const problem = native.addSubgraph(name, definition, input !== undefined, inputPairs, output !== undefined, outputPairs);
     if (problem !== null) throw rejectAddition(problem);
@@ -550,7 +536,7 @@ export class StateMachine {
         const owner = name.slice(0, slash);
         if (!nested.has(owner)) nested.set(owner, {});
         nested.get(owner)[name.slice(slash + 1)] = handler;
-      } else if (index < 0) errors.push({ pointer: '', message: `handlers.${name}: no state '${name}' in the definition` });
+      } else if (index < 0) errors.push(notInDefinition(`handlers.${name}`, 'state', name));
       else if (typeof handler !== 'function') errors.push({ pointer: `/states/${index}`, message: `the handler of '${name}' is not a function` });
       else bound.set(name, handler);
     }
@@ -619,7 +605,7 @@ export class StateMachine {
     const native = this.#native;
     const { start, maxSteps } = native.options();
     const summary = { states: native.stateNames(), edges: native.edgeCount(), start, maxSteps };
-    return `StateMachine '${this.#name}' ${typeof inspect === 'function' ? inspect(summary, options) : JSON.stringify(summary)}`;
+    return inspection(`StateMachine '${this.#name}'`, summary, options, inspect);
   }
 }
 disposable(StateMachine);
@@ -642,7 +628,7 @@ function inputVariables(state, names) {
     try {
       text = JSON.stringify(value);
     } catch (error) {
-      throw new TypeError(`the input variable '${name}' cannot be shown in a task: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      throw new TypeError(`the input variable '${name}' cannot be shown in a task: ${messageOf(error)}`, { cause: error });
     }
     if (text === undefined) throw new TypeError(`the input variable '${name}' cannot be shown in a task: it is a ${typeof value}`);
     members.push(`${JSON.stringify(name)}:${wellFormedJSON(text)}`);
@@ -673,7 +659,7 @@ function branchOutputsProblem(under, outputs) {
   }
   for (let i = 0; i < outputs.length; i++) {
     const update = outputs[i];
-    if (update !== null && (typeof update !== 'object' || Array.isArray(update))) return `cannot resume: branchOutputs[${i}] is not an update (an object or null)`;
+    if (update !== null && !isRecord(update)) return `cannot resume: branchOutputs[${i}] is not an update (an object or null)`;
     if (!under.done[i] && update !== null) return `cannot resume: branchOutputs[${i}] holds an update, but that branch had not completed`;
   }
   return null;
@@ -694,7 +680,7 @@ class HandlerContext {
   #text;
   #choose;
 
-  constructor(state, step, visit, stateName, signal, revision, task, previous, module, handoff = null) {
+  constructor(state, step, visit, stateName, signal, revision, task, module, handoff = null) {
     this.state = state;
     this.step = step;
     this.visit = visit;
@@ -704,7 +690,7 @@ class HandlerContext {
     this.task = task;
     this.#stateName = stateName;
     this.#visit = visit;
-    this.#previous = previous;
+    this.#previous = revision?.previous;
     this.#module = revision === null ? null : module;
     // A handoff-enabled state's transfers offered now (the core's list; [] once its handoffs are used up).
     this.transfers = handoff === null ? NO_TRANSFERS : handoff.transfers;
@@ -893,12 +879,7 @@ export class Execution {
     const step = info[StepInfo.step];
     const visit = info[StepInfo.visit];
     if (state.fanOut !== null) return this.#beginFanOut(index, state, step, visit, signal, false);
-    let revision = null;
-    let previous = null;
-    if (info[StepInfo.revision] === 1) {
-      previous = this.#updates.has(state.name) ? this.#updates.get(state.name) : null;
-      revision = Object.freeze({ visit, previous, feedback: this.#native.feedback() });
-    }
+    const revision = info[StepInfo.revision] === 1 ? this.#revision(state.name, visit, this.#native.feedback()) : null;
     let handoff = null;
     if (state.transfers) {
       const native = this.#native;
@@ -909,7 +890,7 @@ export class Execution {
       };
       handoff = { transfers: Object.freeze(JSON.parse(native.transfers()).map(Object.freeze)), choose };
     }
-    const ctx = new HandlerContext(this.#state, step, visit, state.name, signal, revision, this.#task(index), previous, runtime.module, handoff);
+    const ctx = new HandlerContext(this.#state, step, visit, state.name, signal, revision, this.#task(index), runtime.module, handoff);
     return { index, state, step, visit, finished: false, ctx, signal, childSnapshot: null };
   }
 
@@ -956,17 +937,17 @@ export class Execution {
   #branchContext(begun, i, signal) {
     const branch = begun.branches[i];
     const state = this.#prepared.states[branch.index];
-    let revision = null;
-    let previous = null;
-    if (branch.revision) {
-      previous = this.#updates.has(state.name) ? this.#updates.get(state.name) : null;
-      revision = Object.freeze({ visit: branch.visit, previous, feedback: this.#native.feedbackOf(branch.index) });
-    }
+    const revision = branch.revision ? this.#revision(state.name, branch.visit, this.#native.feedbackOf(branch.index)) : null;
     const ctx = /** @type {HandlerContext & { index: number, item?: unknown }} */ (
-      new HandlerContext(this.#state, begun.step, branch.visit, state.name, signal, revision, this.#task(branch.index), previous, requireRuntime().module));
+      new HandlerContext(this.#state, begun.step, branch.visit, state.name, signal, revision, this.#task(branch.index), requireRuntime().module));
     ctx.index = i;
     if (begun.items !== null) ctx.item = Array.isArray(begun.items) ? begun.items[i] : undefined;
     return ctx;
+  }
+
+  // What a revisit with feedback tells its handler: the visit, its state's latest update, the core's feedback text.
+  #revision(name, visit, feedback) {
+    return Object.freeze({ visit, previous: this.#updates.get(name) ?? null, feedback });
   }
 
   // A failed step: the error ends the execution, with the steps before it attached.
@@ -1090,16 +1071,13 @@ export class Execution {
         error.branch = Object.freeze({ state: states[branch.index].name, visit: branch.visit, index: failed.i });
       }
       span.fail(error);
-      span.end();
       throw error;
     }
     try {
       this.#live;  // a branch may have disposed this execution or its machine
-      this.#state = mergeAll(this.#state, begun.updates, this.#prepared.reducers);
+      this.#state = merge(this.#state, begun.updates, this.#prepared.reducers);
     } catch (error) {
-      this.#fail(error);
-      span.fail(error);
-      span.end();
+      span.fail(this.#fail(error));
       throw error;
     }
     const durationMs = performance.now() - started;
@@ -1179,22 +1157,17 @@ export class Execution {
       } else {
         update = state.handler === null ? undefined : span.run(() => state.handler(ctx));
       }
-      if (update !== null && typeof update === 'object' && typeof update.then === 'function') update = await update;
-      if (update !== undefined && update !== null && (typeof update !== 'object' || Array.isArray(update))) {
-        throw new TypeError(`the handler of state '${state.name}' returned ${describe(update)}; return an object (a partial state update) or nothing`);
-      }
-      this.#state = update === undefined || update === null ? this.#state : merge(this.#state, update, this.#prepared.reducers);
+      if (isThenable(update)) update = await update;
+      update = checkedUpdate(update, state.name);
+      this.#state = merge(this.#state, [update], this.#prepared.reducers);
     } catch (error) {
-      this.#failed = error;
-      if (typeof error === 'object' && error !== null) error.steps = this.#steps.slice();
-      span.fail(error);
-      span.end();
+      span.fail(this.#fail(error));
       throw error;
     } finally {
       this.#child = null;
     }
     const durationMs = performance.now() - started;
-    const output = update ?? null;
+    const output = update;
     this.#keepOutput(state.name, output);
     return this.#record(begun, output, durationMs, null, span);
   }
@@ -1211,7 +1184,6 @@ export class Execution {
     } catch (error) {
       route.end();
       span.fail(error);
-      span.end();
       throw error;
     }
     const info = runtime.execInfo();
@@ -1261,9 +1233,7 @@ export class Execution {
           throw new TypeError(`the function of edge '${state.name}' -> '${edge.to}' returned ${describe(verdict)}; return true or false${hint}`);
         }
       } catch (error) {
-        this.#failed = error;
-        if (typeof error === 'object' && error !== null) error.steps = this.#steps.slice();
-        throw error;
+        throw this.#fail(error);
       }
       this.#live;  // the function may have disposed this execution or its machine
       status = runtime.module._hg_exec_verdict(this.#address, verdict ? 1 : 0);
@@ -1279,9 +1249,7 @@ export class Execution {
       return `-> ${to}${when === null ? '' : ` when ${when}`}`;
     });
     const read = {};
-    for (const [path, preview] of this.#native.unmatchedReads()) {
-      Object.defineProperty(read, path, { value: preview, enumerable: true, writable: true, configurable: true });
-    }
+    for (const [path, preview] of this.#native.unmatchedReads()) put(read, path, preview);
     const preview = Object.entries(read).map(([path, value]) => `${path} = ${value}`).join(', ');
     return new NoEdgeMatchedError(
       `no edge from state '${state.name}' matched: ${candidates.join('; ')}${preview ? `. The state read: ${preview}` : ''}`,
@@ -1440,14 +1408,14 @@ export class Execution {
       throw new Error('this execution failed in a handler; there is no consistent state to snapshot', { cause: this.#failed });
     }
     const saved = JSON.parse(this.#live.snapshot());
-    saved.state = JSON.parse(JSON.stringify(this.#state));
-    saved.updates = JSON.parse(JSON.stringify(Object.fromEntries(this.#updates)));
-    saved.outputs = JSON.parse(JSON.stringify(this.outputs));
+    saved.state = clone(this.#state);
+    saved.updates = clone(Object.fromEntries(this.#updates));
+    saved.outputs = clone(this.outputs);
     saved.durations = this.#steps.map((s) => s.durationMs);
     // The updates of the fan-out's branches completed so far (null for the others), by branch.
     const fanOut = this.#fanOut;
-    if (fanOut !== null) saved.branchOutputs = JSON.parse(JSON.stringify(fanOut.updates.map((u, i) => (fanOut.done[i] ? u : null))));
-    else if (this.#resumedFanOut !== null) saved.branchOutputs = JSON.parse(JSON.stringify(this.#resumedFanOut.outputs));
+    if (fanOut !== null) saved.branchOutputs = clone(fanOut.updates.map((u, i) => (fanOut.done[i] ? u : null)));
+    else if (this.#resumedFanOut !== null) saved.branchOutputs = clone(this.#resumedFanOut.outputs);
     // The subgraph under way: its own snapshot, as of its last step (the one it is in reruns).
     if (this.#child !== null) saved.subgraph = this.#child.latest;
     else if (this.#resumedSubgraph !== null) saved.subgraph = this.#resumedSubgraph.snapshot;
@@ -1485,7 +1453,7 @@ export class Execution {
     if (this.#native === null) return `Execution of ${machine} <disposed>`;
     const last = this.#steps.at(-1);
     const summary = { stepsRun: this.#steps.length, lastState: last?.state ?? null, next: last?.next ?? null, reason: this.reason, failed: this.#failed !== null };
-    return `Execution of ${machine} ${typeof inspect === 'function' ? inspect(summary, options) : JSON.stringify(summary)}`;
+    return inspection(`Execution of ${machine}`, summary, options, inspect);
   }
 }
 disposable(Execution);

@@ -10,6 +10,7 @@
 // arrives; the whole answer is returned at the end for the history. The signal is raced against
 // every read, so an abort ends the turn even when a stream ignores it.
 import { describe } from './text.js';
+import { clone, put } from './values.js';
 import { normalizeToolCall } from './tool-calls.js';
 
 const PART_TYPES = "'text-delta', 'tool-call' or 'finish'";
@@ -116,7 +117,12 @@ export function copyMessages(messages) {
     const copy = {};
     for (const key of Object.keys(message)) {
       const value = message[key];
-      copy[key] = typeof value === 'object' && value !== null ? JSON.parse(JSON.stringify(value)) : value;
+      // A member without a value is left out, as in JSON (a tool call without an id answered).
+      if (value === undefined) continue;
+      const copied = typeof value === 'object' && value !== null ? clone(value) : value;
+      // Assignment is the fast path; a key __proto__ (JSON.parse makes one) must stay data.
+      if (key === '__proto__') put(copy, key, copied);
+      else copy[key] = copied;
     }
     return copy;
   });

@@ -35,10 +35,19 @@ function defaultWasm() {
 }
 
 // Spans go through the application's @opentelemetry/api when it has one (an optional peer
-// dependency: a failed import means no spans); the trace log writes files (js/tracing.js). The
-// catch at the import itself and webpackIgnore keep bundlers from failing on a package the
-// application does not have (esbuild leaves an import() with a .catch() to run time).
-configureTracingHost({ loadOpenTelemetry: () => import(/* webpackIgnore: true */ '@opentelemetry/api').catch(() => null), openTraceLog });
+// dependency: a failed import means no spans), looked for once per process, as a namespace or as
+// CommonJS interop's default export; the trace log writes files (js/trace-log.js). The catch at
+// the import itself and webpackIgnore keep bundlers from failing on a package the application
+// does not have (esbuild leaves an import() with a .catch() to run time).
+let openTelemetry = null;
+function loadOpenTelemetry() {
+  openTelemetry ??= import(/* webpackIgnore: true */ '@opentelemetry/api').catch(() => null).then((module) => {
+    if (typeof module?.trace?.getTracer === 'function') return module;
+    return typeof module?.default?.trace?.getTracer === 'function' ? module.default : null;
+  });
+  return openTelemetry;
+}
+configureTracingHost({ loadOpenTelemetry, openTraceLog });
 
 /** Loads and instantiates the WebAssembly module once; later calls return the same promise. */
 export const init = makeInit({ ...fullPlatform, instantiate: instantiateFull(createModule), defaultWasm, compileFrom });

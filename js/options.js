@@ -1,7 +1,7 @@
 // What callers pass, checked the same way everywhere. Options objects: every key must be one the
 // callee knows. A typo ({ whn: … } for { when: … }) must never change behaviour silently, so an
 // unknown key is a TypeError that names it, lists the allowed keys and suggests the closest one.
-// Missing arguments are named too.
+// Missing arguments are named too, and so are the options that name what a definition lacks.
 import { describe } from './text.js';
 
 // Edit distance with adjacent transpositions (optimal string alignment), for suggestions only.
@@ -87,4 +87,14 @@ export function edgeArguments(when) {
     throw new TypeError(`a condition must be a string, null or undefined, got ${describe(source)}`);
   }
   return { source, description };
+}
+
+/** A DefinitionError problem with the whole document (its pointer is ""). */
+export function rootProblem(message) {
+  return { pointer: '', message };
+}
+
+/** The problem of an option that names what the definition lacks: "options.mocks.x: no tool 'x' in the definition". */
+export function notInDefinition(option, kind, name) {
+  return rootProblem(`${option}: no ${kind} '${name}' in the definition`);
 }

@@ -7,20 +7,19 @@
 // object the host can store anywhere, and runs the host's model function in runTurn().
 import { checkAgentTools, checkWorkflows, runWorkflow, workflowProblems } from './agent-workflows.js';
 import { DefinitionError } from './errors.js';
-import { DIRECTIONS } from './export.js';
-import { adopt, disposable, disposedError, inspectSymbol, release } from './lifetime.js';
+import { pictureLayout } from './export.js';
+import { adopt, disposable, disposedError, inspection, inspectSymbol, release } from './lifetime.js';
 import { copyMessages, readModelAnswer, restoreSession, snapshotSession } from './model-answer.js';
-import { checkOptions } from './options.js';
+import { checkOptions, notInDefinition, rootProblem } from './options.js';
 import { REDUCERS } from './reducers.js';
 import { requireRuntime } from './runtime.js';
 import { describe, wellFormed } from './text.js';
+import { clone, isRecord, messageOf, put } from './values.js';
 import { checkTracing, NO_TURN_TRACE, traceTurn } from './tracing.js';
 import { normalizeToolCall } from './tool-calls.js';
 
 export const TOOL_FORMATS = Object.freeze(['openai-responses', 'openai-chat', 'anthropic', 'ai-sdk']);
 const SESSION_FORMAT = 'handoff-graph/session';
-
-const clone = (value) => JSON.parse(JSON.stringify(value));
 
 // JSON text for the core, which reads UTF-8: lone surrogates in strings and keys become U+FFFD
 // (JSON.stringify would write them as \ud800 escapes, which are not Unicode). Nesting too deep
@@ -29,26 +28,20 @@ function coreJSON(value) {
   try {
     return JSON.stringify(value, (_key, v) => {
       if (typeof v === 'string') return wellFormed(v);
-      if (typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).some((k) => !k.isWellFormed())) {
+      if (isRecord(v) && Object.keys(v).some((k) => !k.isWellFormed())) {
         return Object.fromEntries(Object.entries(v).map(([k, x]) => [wellFormed(k), x]));
       }
       return v;
     });
   } catch (error) {
-    if (error instanceof RangeError) throw new DefinitionError([{ pointer: '', message: 'the value nests too deeply to read' }]);
+    if (error instanceof RangeError) throw new DefinitionError([rootProblem('the value nests too deeply to read')]);
     throw error;
   }
 }
 
-// The UTF-16 index of the first lone surrogate in `s`, or -1.
-function loneSurrogate(s) {
-  for (let i = 0; i < s.length; i++) {
-    const unit = s.charCodeAt(i);
-    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) i++;
-    else if ((unit & 0xf800) === 0xd800) return i;
-  }
-  return -1;
-}
+// The UTF-16 index of the first lone surrogate in `s`, or -1 (a Unicode-mode pattern reads a
+// well-formed pair as one code point, so only a lone surrogate is one of category Cs).
+const loneSurrogate = (s) => s.search(/\p{Cs}/u);
 
 // Ids and names cross into the core as UTF-8, where a lone surrogate cannot exist: it would come
 // back as U+FFFD, a different id (session.active !== id, two distinct ids "declared twice"). So
@@ -150,6 +143,45 @@ async function* reported(generator, wrap) {
 // the turn's guard.
 const failedAt = new WeakMap();
 
+// The session's checkpoint log gets an entry: where the session is, and `what` happened.
+function checkpoint(session, what) {
+  session.checkpoints.push({ turn: session.turn, hops: session.hops, active: session.active, ...what });
+}
+
+// A guardrail that tripped: checkpointed, then reported; returns how the conversation ends.
+function* tripGuardrail(session, tripped) {
+  checkpoint(session, { guardrail: clone(tripped) });
+  yield { type: 'guardrail_tripped', ...tripped };
+  return { text: '', reason: 'guardrail-tripped' };
+}
+
+// The history message that answers a tool call.
+function toolMessage(call, content) {
+  return { role: 'tool', toolCallId: call.id, name: call.name, content };
+}
+
+const TRANSFERRED = 'the conversation was transferred';
+
+// Answers `skipped` calls in `history` without running them: `Not run: ${why}.`
+function answerNotRun(history, skipped, why) {
+  for (const call of skipped) history.push(toolMessage(call, `Not run: ${why}.`));
+}
+
+// The events of calls answered without being run: a tool_use each (only when the model's stream
+// has not announced it already), then a tool_result.
+function* notRunEvents(agentId, skipped, why, announced) {
+  for (const call of skipped) {
+    if (!announced) yield { type: 'tool_use', agent: agentId, call: clone(call) };
+    yield { type: 'tool_result', agent: agentId, call: clone(call), result: `Not run: ${why}.`, outcome: { type: 'not_run', reason: why } };
+  }
+}
+
+// Answers `skipped` calls in `history` without running them, then reports them (notRunEvents).
+function* notRun(history, agentId, skipped, why, announced) {
+  answerNotRun(history, skipped, why);
+  yield* notRunEvents(agentId, skipped, why, announced);
+}
+
 // Queued intents: each { text, variables }, or null when the input is one intent.
 function checkIntents(given) {
   if (given === undefined || given === null) return null;
@@ -159,7 +191,7 @@ function checkIntents(given) {
     if (typeof intent === 'string') return { text: intent, variables: {} };
     const { text, variables = {} } = checkOptions(intent, ['text', 'variables'], `intent ${i}`);
     if (typeof text !== 'string') throw new TypeError(`intent ${i}: text must be a string, got ${describe(text)}`);
-    if (typeof variables !== 'object' || variables === null || Array.isArray(variables)) throw new TypeError(`intent ${i}: variables must be an object, got ${describe(variables)}`);
+    if (!isRecord(variables)) throw new TypeError(`intent ${i}: variables must be an object, got ${describe(variables)}`);
     return { text, variables };
   });
 }
@@ -192,7 +224,7 @@ function bindFunctions(kind, given, known) {
   const out = new Map();
   const problems = [];
   for (const [name, fn] of Object.entries(given)) {
-    if (!known.has(name)) problems.push({ pointer: '', message: `options.${kind}.${name}: no ${kind === 'instructions' ? 'agent' : 'tool'} '${name}' in the definition` });
+    if (!known.has(name)) problems.push(notInDefinition(`options.${kind}.${name}`, kind === 'instructions' ? 'agent' : 'tool', name));
     else out.set(name, fn);
   }
   return { out, problems };
@@ -202,7 +234,7 @@ function bindFunctions(kind, given, known) {
 // agent ids against the definition once it is loaded.
 function checkGuardrails(kind, given) {
   if (given === undefined) return new Map();
-  if (typeof given !== 'object' || given === null || Array.isArray(given)) throw new TypeError(`options.${kind} must be an object of guardrails by agent id, got ${describe(given)}`);
+  if (!isRecord(given)) throw new TypeError(`options.${kind} must be an object of guardrails by agent id, got ${describe(given)}`);
   const out = new Map();
   for (const [agent, value] of Object.entries(given)) {
     const list = Array.isArray(value) ? value : [value];
@@ -217,7 +249,7 @@ function checkGuardrails(kind, given) {
 // The types of the constructor's options, checked before anything is allocated.
 function checkSwarmOptions({ contexts, handlers, mocks, instructions, reducers, state, extractVariables, extractIntents }) {
   for (const [kind, value] of Object.entries({ contexts, handlers, mocks, instructions, reducers })) {
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new TypeError(`options.${kind} must be an object, got ${describe(value)}`);
+    if (!isRecord(value)) throw new TypeError(`options.${kind} must be an object, got ${describe(value)}`);
   }
   for (const [kind, functions] of Object.entries({ contexts, handlers, instructions })) {
     for (const [name, fn] of Object.entries(functions)) {
@@ -268,7 +300,7 @@ export class Swarm {
       try {
         definition = JSON.parse(definition);
       } catch (error) {
-        throw new DefinitionError([{ pointer: '', message: error instanceof RangeError ? 'the definition nests too deeply to read' : 'not valid JSON' }]);
+        throw new DefinitionError([rootProblem(error instanceof RangeError ? 'the definition nests too deeply to read' : 'not valid JSON')]);
       }
     }
     if (typeof definition !== 'object' || definition === null) throw new TypeError(`a swarm definition must be an object, got ${describe(definition)}`);
@@ -294,7 +326,7 @@ export class Swarm {
     for (const agent of this.#definition.agents) this.#agents.set(agent.id, agent);
     this.#contexts = Object.assign(Object.create(null), CONTEXT_POLICIES, contexts);
     const missing = [this.#definition.context, ...this.#definition.edges.map((e) => e.context)].filter((c) => c !== undefined && !(c in this.#contexts));
-    const problems = missing.map((c) => ({ pointer: '', message: `context policy '${c}' is neither full, last-user, none nor given in options.contexts` }));
+    const problems = missing.map((c) => rootProblem(`context policy '${c}' is neither full, last-user, none nor given in options.contexts`));
     const toolNames = new Set(this.#definition.agents.flatMap((a) => (a.tools ?? []).map((t) => t.name)));
     const bound = [bindFunctions('handlers', handlers, toolNames), bindFunctions('mocks', mocks, toolNames), bindFunctions('instructions', instructions, new Set(this.#agents.keys()))];
     [this.#handlers, this.#mocks, this.#instructions] = bound.map((b) => b.out);
@@ -302,13 +334,13 @@ export class Swarm {
     problems.push(...workflowProblems(this.#definition, workflowsByAgent, agentsByTool, { handlers: this.#handlers, mocks: this.#mocks }));
     for (const [kind, byAgent] of Object.entries(guardrails)) {
       for (const agent of byAgent.keys()) {
-        if (!this.#agents.has(agent)) problems.push({ pointer: '', message: `options.${kind}Guardrails.${agent}: no agent '${agent}' in the definition` });
+        if (!this.#agents.has(agent)) problems.push(notInDefinition(`options.${kind}Guardrails.${agent}`, 'agent', agent));
       }
     }
     for (const [key, reducer] of Object.entries(reducers)) {
       if (typeof reducer === 'function') this.#reducers.set(key, reducer);
       else if (Object.hasOwn(REDUCERS, reducer)) this.#reducers.set(key, REDUCERS[reducer]);
-      else problems.push({ pointer: '', message: `options.reducers.${key} must be 'replace', 'append', 'merge', 'sum' or a function` });
+      else problems.push(rootProblem(`options.reducers.${key} must be 'replace', 'append', 'merge', 'sum' or a function`));
     }
     if (problems.length > 0) {
       native.delete();
@@ -352,7 +384,7 @@ export class Swarm {
   createSession(options) {
     const { id, variables = {} } = checkOptions(options, ['id', 'variables'], 'createSession options');
     if (id !== undefined && (typeof id !== 'string' || id.length === 0)) throw new TypeError(`createSession: id must be a non-empty string, got ${describe(id)}`);
-    if (typeof variables !== 'object' || variables === null || Array.isArray(variables)) {
+    if (!isRecord(variables)) {
       throw new TypeError(`createSession: variables must be an object, got ${describe(variables)}`);
     }
     const { active, hops, selections } = JSON.parse(this.#live.start());
@@ -398,7 +430,7 @@ export class Swarm {
           return { ok: false, key, message: typeof verdict === 'string' ? verdict : `the value of '${key}' is not valid` };
         }
       }
-      Object.defineProperty(next, key, { value: clone(merged), enumerable: true, writable: true, configurable: true });
+      put(next, key, clone(merged));
     }
     session.variables = next;
     return { ok: true };
@@ -416,13 +448,13 @@ export class Swarm {
       if (!changed.ok) {
         ({ outcome, result } = JSON.parse(this.#live.refuseHandoff(outcome.edge, changed.key, changed.message)));
         settle?.(outcome, result);
-        session.checkpoints.push({ turn: session.turn, hops: session.hops, active: session.active, outcome: clone(outcome) });
+        checkpoint(session, { outcome: clone(outcome) });
         return outcome;
       }
       // Report what was stored: the values after the normalize hook and the reducers.
       for (const key of Object.keys(record.fromModel)) {
         for (const reported of [outcome.variables, outcome.resolvedVariables]) {
-          Object.defineProperty(reported, key, { value: clone(session.variables[key]), enumerable: true, writable: true, configurable: true });
+          put(reported, key, clone(session.variables[key]));
         }
       }
     }
@@ -441,7 +473,7 @@ export class Swarm {
         ...carried,
       ];
     }
-    if (outcome !== null && outcome.type !== 'tool') session.checkpoints.push({ turn: session.turn, hops: session.hops, active: session.active, outcome: clone(outcome) });
+    if (outcome !== null && outcome.type !== 'tool') checkpoint(session, { outcome: clone(outcome) });
     return outcome;
   }
 
@@ -471,7 +503,7 @@ export class Swarm {
   /** Merges `variables` into the session, then applies the rules: a handoff outcome, or null. */
   updateState(session, variables) {
     checkSession(session, 'updateState');
-    if (typeof variables !== 'object' || variables === null || Array.isArray(variables)) {
+    if (!isRecord(variables)) {
       throw new TypeError(`updateState(session, variables): variables must be an object, got ${variables === undefined ? 'nothing' : describe(variables)}`);
     }
     const changed = this.#change(session, variables, 'host');
@@ -600,7 +632,7 @@ export class Swarm {
       if (signal?.aborted) throw error;
       const at = failedAt.get(session) ?? { source: 'turn', agent: session.active };
       failedAt.delete(session);
-      const message = error instanceof Error ? error.message : String(error);
+      const message = messageOf(error);
       Object.assign(session, { status: 'failed', error: message });
       yield* this.#status(session, options, 'failed', { agent: at.agent, error: message });
       yield { type: 'error', agent: at.agent, source: at.source, ...(at.tool === undefined ? {} : { tool: at.tool }), message };
@@ -642,9 +674,8 @@ export class Swarm {
       const { turn } = session;
       restoreSession(session, before);
       session.turn = turn;
-      session.checkpoints.push({ turn, hops: session.hops, active: session.active, guardrail: clone(tripped) });
-      yield { type: 'guardrail_tripped', ...tripped };
-      yield* this.#finish(session, checkpointsBefore, options, { text: '', reason: 'guardrail-tripped' });
+      const end = yield* tripGuardrail(session, tripped);
+      yield* this.#finish(session, checkpointsBefore, options, end);
       return;
     }
     session.histories[session.active].push({ role: 'user', content: input });
@@ -670,9 +701,7 @@ export class Swarm {
       yield* this.#rules(session, options.trace);
       const tripped = await this.#guard('input', session.active, intent.text, session, input);
       if (tripped !== null) {
-        session.checkpoints.push({ turn: session.turn, hops: session.hops, active: session.active, guardrail: clone(tripped) });
-        yield { type: 'guardrail_tripped', ...tripped };
-        end = { text: '', reason: 'guardrail-tripped' };
+        end = yield* tripGuardrail(session, tripped);
       } else {
         session.histories[session.active].push({ role: 'user', content: intent.text });
         end = yield* this.#converse(session, intent.text, '', options);
@@ -697,18 +726,18 @@ export class Swarm {
     const { calls: _calls, index: _index, announced: _announced, input: _input, text: _text, ...kept } = pending;
     session.approvals = { ...session.approvals, [approvalId]: { ...kept, status: approve ? 'approved' : 'rejected', ...(reason === undefined ? {} : { reason }) } };
     yield { type: 'approval_resolved', approvalId, approved: approve, reason: reason ?? null };
-    session.checkpoints.push({ turn: session.turn, hops: session.hops, active: session.active, approval: { approvalId, approved: approve, ...(reason === undefined ? {} : { reason }) } });
+    checkpoint(session, { approval: { approvalId, approved: approve, ...(reason === undefined ? {} : { reason }) } });
     const history = session.histories[agentId];
     let acted = {};
     if (session.active !== agentId || history === undefined) {
       // The host moved the session while the call waited: the calls belong to an agent no longer active.
-      if (history !== undefined) yield* this.#notRun(history, agentId, calls.slice(index), 'the conversation was transferred while this call awaited approval', announced);
+      if (history !== undefined) yield* notRun(history, agentId, calls.slice(index), 'the conversation was transferred while this call awaited approval', announced);
     } else if (approve) {
       acted = yield* this.#act(session, agentId, calls, index, { input, toolState: options.toolState, announced, approvedFirst: true, options });
     } else {
       const call = calls[index];
       const result = reason === undefined || reason === '' ? 'Not approved.' : `Not approved: ${reason}`;
-      history.push({ role: 'tool', toolCallId: call.id, name: call.name, content: result });
+      history.push(toolMessage(call, result));
       yield { type: 'tool_result', agent: agentId, call: clone(call), result, outcome: { type: 'not_approved', reason: reason ?? null } };
       acted = yield* this.#act(session, agentId, calls, index + 1, { input, toolState: options.toolState, announced, options });
     }
@@ -736,7 +765,7 @@ export class Swarm {
   // The model calls of a turn, until an answer without tool calls, the budget, or a pause for an
   // approval: { text, reason, approvalId? }.
   async *#converse(session, input, text, options) {
-    const { model, toolFormat, jsonSchema, maxModelCalls, signal, toolState, agentConfig, trace = NO_TURN_TRACE } = options;
+    const { toolFormat, jsonSchema, maxModelCalls, signal, toolState, trace = NO_TURN_TRACE } = options;
     let reason = 'max-model-calls';
     // A workflow agent makes no model call: it answers whatever is left of the budget.
     for (let calls = 0; calls < maxModelCalls || this.#workflows.has(session.active); calls++) {
@@ -744,33 +773,21 @@ export class Swarm {
       const agentId = session.active;
       // A workflow agent answers by running its machine, not by a model call.
       if (this.#workflows.has(agentId)) return yield* this.#workflowTurn(session, agentId, input, options);
-      // Plain values: what the model function keeps or changes never reaches the session.
-      const agent = this.agent(agentId);
-      // One copy of the history serves both `messages` (the instructions, then the history) and `history`.
-      const messages = copyMessages(this.messages(session));
-      const request = {
-        agent, messages, tools: this.tools(session, toolFormat, { jsonSchema }), toolFormat,
-        instructions: this.instructions(session), history: messages.slice(messages.length - session.histories[agentId].length), variables: this.#visibleVariables(agentId, session),
-        config: agentConfig !== undefined && Object.hasOwn(agentConfig, agentId) ? clone(agentConfig[agentId]) : {}, signal,
-      };
       let answer;
       try {
-        answer = yield* trace.modelCall(agentId, request, () => model(request), (result) => readModelAnswer(result, { agent: agentId, signal }));
+        answer = yield* this.#callModel(agentId, session, session.histories[agentId], this.tools(session, toolFormat, { jsonSchema }), options, trace);
       } catch (error) {
         failedAt.set(session, { source: 'model', agent: agentId });
         throw error;
       }
       const history = session.histories[agentId];
       if (answer.text.length > 0) text = answer.text;
-      if (answer.raw !== undefined) yield { type: 'response', agent: agentId, text: answer.text, toolCalls: clone(answer.toolCalls), finishReason: answer.finishReason ?? null, usage: answer.usage ?? null, raw: answer.raw };
       const toolCalls = answer.toolCalls;
       if (toolCalls.length === 0) {
         // The agent's final answer passes its own output guardrails before it joins the history.
         const tripped = await this.#guard('output', agentId, answer.text, session, input);
         if (tripped !== null) {
-          session.checkpoints.push({ turn: session.turn, hops: session.hops, active: session.active, guardrail: clone(tripped) });
-          yield { type: 'guardrail_tripped', ...tripped };
-          return { text: '', reason: 'guardrail-tripped' };
+          return yield* tripGuardrail(session, tripped);
         }
       }
       history.push({ role: 'assistant', content: answer.text, ...(toolCalls.length > 0 ? { toolCalls: clone(toolCalls) } : {}) });
@@ -781,7 +798,7 @@ export class Swarm {
       if (session.active !== agentId) {
         // The session moved while the model was answering (the host changed its state): this
         // response's calls belong to an agent that is no longer active.
-        yield* this.#notRun(history, agentId, toolCalls, 'the conversation was transferred while this call was made', answer.announced);
+        yield* notRun(history, agentId, toolCalls, 'the conversation was transferred while this call was made', answer.announced);
         continue;
       }
       yield* this.#status(session, options, 'waiting_for_tools');
@@ -810,9 +827,7 @@ export class Swarm {
     if (answer.text.length > 0) yield { type: 'chunk', agent: agentId, text: answer.text };
     const tripped = await this.#guard('output', agentId, answer.text, session, input);
     if (tripped !== null) {
-      session.checkpoints.push({ turn: session.turn, hops: session.hops, active: session.active, guardrail: clone(tripped) });
-      yield { type: 'guardrail_tripped', ...tripped };
-      return { text: '', reason: 'guardrail-tripped' };
+      return yield* tripGuardrail(session, tripped);
     }
     session.histories[agentId].push({ role: 'assistant', content: answer.text });
     if (answer.variables !== undefined) {
@@ -855,7 +870,7 @@ export class Swarm {
       }
       return answer.text;
     }
-    const { model, toolFormat, jsonSchema, maxModelCalls, signal, agentConfig } = options;
+    const { toolFormat, jsonSchema, maxModelCalls, signal } = options;
     // The core's view of the nested agent: the session's counters and variables, this agent active.
     const nested = () => ({ format: SESSION_FORMAT, active: targetId, hops: session.hops, selections: session.selections, variables: session.variables });
     const transfers = new Set(this.offered(nested()).map((t) => t.name));
@@ -863,41 +878,58 @@ export class Swarm {
     let last = '';
     for (let calls = 0; calls < maxModelCalls; calls++) {
       signal?.throwIfAborted();
-      const instructions = this.#instructionsOf(targetId, session);
-      const messages = [...(instructions ? [{ role: 'system', content: instructions }] : []), ...clone(history)];
-      const request = {
-        agent: this.agent(targetId), messages, tools: withoutTools(this.tools(nested(), toolFormat, { jsonSchema }), transfers), toolFormat,
-        instructions, history: messages.slice(messages.length - history.length), variables: this.#visibleVariables(targetId, session),
-        config: agentConfig !== undefined && Object.hasOwn(agentConfig, targetId) ? clone(agentConfig[targetId]) : {}, signal,
-      };
-      const answer = yield* trace.modelCall(targetId, request, () => model(request), (result) => readModelAnswer(result, { agent: targetId, signal }));
-      if (answer.raw !== undefined) yield { type: 'response', agent: targetId, text: answer.text, toolCalls: clone(answer.toolCalls), finishReason: answer.finishReason ?? null, usage: answer.usage ?? null, raw: answer.raw };
+      const answer = yield* this.#callModel(targetId, session, history, withoutTools(this.tools(nested(), toolFormat, { jsonSchema }), transfers), options, trace);
       if (answer.text.length > 0) last = answer.text;
       history.push({ role: 'assistant', content: answer.text, ...(answer.toolCalls.length > 0 ? { toolCalls: clone(answer.toolCalls) } : {}) });
       if (answer.toolCalls.length === 0) return answer.text;
       for (const call of answer.toolCalls) {
         if (!answer.announced) yield { type: 'tool_use', agent: targetId, call: clone(call) };
         const { result, outcome } = yield* this.#nestedToolCall(session, targetId, call, transfers, nested(), extra, trace);
-        history.push({ role: 'tool', toolCallId: call.id, name: call.name, content: result });
+        history.push(toolMessage(call, result));
         yield { type: 'tool_result', agent: targetId, call: clone(call), result, outcome };
       }
     }
     return last;
   }
 
+  // One model call of agent `agentId`, whose conversation so far is `history`, offered `tools`;
+  // resolves the answer read through `trace`, after a `response` event when the model gave a raw
+  // answer. The request holds plain values: what the model function keeps or changes never
+  // reaches the session. One copy of the history serves both `messages` (the instructions, then
+  // the history) and `history`.
+  async *#callModel(agentId, session, history, tools, { model, toolFormat, signal, agentConfig }, trace) {
+    const instructions = this.#instructionsOf(agentId, session);
+    const messages = copyMessages([...(instructions ? [{ role: 'system', content: instructions }] : []), ...history]);
+    const request = {
+      agent: this.agent(agentId), messages, tools, toolFormat, instructions,
+      history: messages.slice(messages.length - history.length), variables: this.#visibleVariables(agentId, session),
+      config: agentConfig !== undefined && Object.hasOwn(agentConfig, agentId) ? clone(agentConfig[agentId]) : {}, signal,
+    };
+    const answer = yield* trace.modelCall(agentId, request, () => model(request), (result) => readModelAnswer(result, { agent: agentId, signal }));
+    if (answer.raw !== undefined) yield { type: 'response', agent: agentId, text: answer.text, toolCalls: clone(answer.toolCalls), finishReason: answer.finishReason ?? null, usage: answer.usage ?? null, raw: answer.raw };
+    return answer;
+  }
+
   // One tool call of a nested conversation: { result, outcome }, yielding the events of the tool
   // (an agent tool's nested conversation, tool_mock_required). Transfers and approvals are not run.
   async *#nestedToolCall(session, agentId, call, transfers, nested, extra, trace) {
-    const notRun = (reason) => ({ result: `Not run: ${reason}.`, outcome: { type: 'not_run', reason } });
-    if (transfers.has(call.name)) return notRun(`${agentId} is answering as a tool and cannot transfer the conversation`);
+    const skipped = (reason) => ({ result: `Not run: ${reason}.`, outcome: { type: 'not_run', reason } });
+    if (transfers.has(call.name)) return skipped(`${agentId} is answering as a tool and cannot transfer the conversation`);
     const { outcome, result } = this.#core(nested, 'applyToolCall', 'applyToolCall', call.name, argumentsText(call), false);
-    if (outcome?.type === 'approval_required') return notRun(`${call.name} needs a person's approval, which an agent answering as a tool cannot ask for`);
-    if (outcome?.type !== 'tool') return typeof result === 'string' && outcome !== null && typeof outcome === 'object' ? { result, outcome } : notRun(`${call.name} is not a tool of ${agentId}`);
+    if (outcome?.type === 'approval_required') return skipped(`${call.name} needs a person's approval, which an agent answering as a tool cannot ask for`);
+    if (outcome?.type !== 'tool') return typeof result === 'string' && outcome !== null && typeof outcome === 'object' ? { result, outcome } : skipped(`${call.name} is not a tool of ${agentId}`);
+    const ran = yield* this.#callTool(session, agentId, call, outcome, extra, trace);
+    return { result: ran.result, outcome };
+  }
+
+  // Runs the agent's own tool that `outcome` names (an agent tool's nested conversation, else its
+  // handler or mock), yielding the events of the run: { result (the text the model gets), by (what ran) }.
+  async *#callTool(session, agentId, call, outcome, extra, trace) {
     const ran = this.#agentTools.has(outcome.tool)
       ? yield* this.#agentToolCall(session, agentId, call, outcome, extra, trace)
       : await trace.toolCall(agentId, outcome.tool, call, () => this.#runTool(session, outcome, call, extra));
     if (ran.kind === 'missing') yield { type: 'tool_mock_required', agent: agentId, tool: outcome.tool, arguments: clone(outcome.arguments) };
-    return { result: typeof ran.value === 'string' ? ran.value : JSON.stringify(ran.value ?? null), outcome };
+    return { result: typeof ran.value === 'string' ? ran.value : JSON.stringify(ran.value ?? null), by: ran.kind };
   }
 
   // The variables an agent's model requests carry: its visibleVariables (SwarmForge's visible
@@ -907,20 +939,9 @@ export class Swarm {
     if (visible === undefined) return clone(session.variables);
     const out = {};
     for (const key of visible) {
-      if (Object.hasOwn(session.variables, key)) Object.defineProperty(out, key, { value: clone(session.variables[key]), enumerable: true, writable: true, configurable: true });
+      if (Object.hasOwn(session.variables, key)) put(out, key, clone(session.variables[key]));
     }
     return out;
-  }
-
-  // Answers `skipped` calls in `history` without running them, with a tool_use and a tool_result
-  // event each (tool_use only when the model's stream has not announced it already).
-  *#notRun(history, agentId, skipped, why, announced) {
-    const content = `Not run: ${why}.`;
-    for (const later of skipped) history.push({ role: 'tool', toolCallId: later.id, name: later.name, content });
-    for (const later of skipped) {
-      if (!announced) yield { type: 'tool_use', agent: agentId, call: clone(later) };
-      yield { type: 'tool_result', agent: agentId, call: clone(later), result: content, outcome: { type: 'not_run', reason: why } };
-    }
   }
 
   // Acts on the tool calls of one model response, from `calls[from]` on: { handedOff } or
@@ -943,11 +964,8 @@ export class Swarm {
       const outcome = this.#applyToolCall(session, call, (settled, settledResult) => {
         if (settled.type === 'tool' || settled.type === 'approval_required') return;  // answered below, or after the decision
         result = settledResult;
-        history.push({ role: 'tool', toolCallId: call.id, name: call.name, content: result });
-        if (settled.type === 'handoff') {
-          const content = 'Not run: the conversation was transferred.';
-          for (const later of calls.slice(index + 1)) history.push({ role: 'tool', toolCallId: later.id, name: later.name, content });
-        }
+        history.push(toolMessage(call, result));
+        if (settled.type === 'handoff') answerNotRun(history, calls.slice(index + 1), TRANSFERRED);
       }, approved);
       if (outcome.type === 'approval_required') {
         const approvalId = globalThis.crypto.randomUUID();
@@ -961,19 +979,15 @@ export class Swarm {
         return { paused: approvalId };
       }
       if (outcome.type === 'tool') {
-        let ran;
+        let by;
         try {
-          ran = this.#agentTools.has(outcome.tool)
-            ? yield* this.#agentToolCall(session, agentId, call, clone(outcome), { input, toolState, options }, trace)
-            : await trace.toolCall(agentId, outcome.tool, call, () => this.#runTool(session, clone(outcome), call, { input, toolState, options }));
+          ({ result, by } = yield* this.#callTool(session, agentId, call, clone(outcome), { input, toolState, options }, trace));
         } catch (error) {
           failedAt.set(session, { source: 'tool', agent: agentId, tool: outcome.tool });
           throw error;
         }
-        if (ran.kind === 'missing') yield { type: 'tool_mock_required', agent: agentId, tool: outcome.tool, arguments: clone(outcome.arguments) };
-        result = typeof ran.value === 'string' ? ran.value : JSON.stringify(ran.value ?? null);
-        history.push({ role: 'tool', toolCallId: call.id, name: call.name, content: result });
-        session.checkpoints.push({ turn: session.turn, hops: session.hops, active: session.active, tool: outcome.tool, arguments: clone(outcome.arguments), result, by: ran.kind });
+        history.push(toolMessage(call, result));
+        checkpoint(session, { tool: outcome.tool, arguments: clone(outcome.arguments), result, by });
       } else if (outcome.type === 'handoff') {
         yield* this.#status(session, options, 'handoff_requested', { agent: agentId, to: outcome.to, reason: outcome.reason });
         yield { type: 'handoff', ...clone(outcome) };
@@ -982,11 +996,7 @@ export class Swarm {
       }
       yield { type: 'tool_result', agent: agentId, call: clone(call), result, outcome };
       if (outcome.type === 'handoff') {
-        const why = 'the conversation was transferred';
-        for (const later of calls.slice(index + 1)) {
-          if (!announced) yield { type: 'tool_use', agent: agentId, call: clone(later) };
-          yield { type: 'tool_result', agent: agentId, call: clone(later), result: `Not run: ${why}.`, outcome: { type: 'not_run', reason: why } };
-        }
+        yield* notRunEvents(agentId, calls.slice(index + 1), TRANSFERRED, announced);
         return { handedOff: true };
       }
     }
@@ -1056,9 +1066,9 @@ export class Swarm {
 
   // The core draws (src/export/dag.cpp); it reads the session's active agent and handoffs itself.
   #picture(format, options, method, allowed) {
-    const { session, checkpoints, kind = 'flowchart', direction = kind === 'state' ? 'LR' : 'TD' } = checkOptions(options, allowed, `${method} options`);
-    if (kind !== 'flowchart' && kind !== 'state') throw new TypeError(`kind must be 'flowchart' or 'state', got ${describe(kind)}`);
-    if (!DIRECTIONS.includes(direction)) throw new TypeError(`direction must be one of ${DIRECTIONS.join(', ')}, got ${describe(direction)}`);
+    const checked = checkOptions(options, allowed, `${method} options`);
+    const { session, checkpoints } = checked;
+    const { kind, direction } = pictureLayout(checked);
     let marks = '';
     if (session !== undefined) {
       checkSession(session, method);
@@ -1083,11 +1093,11 @@ export class Swarm {
   [inspectSymbol](_depth, options, inspect) {
     const name = this.#definition.name ? ` '${this.#definition.name}'` : '';
     if (this.#native === null) return `Swarm${name} <disposed>`;
-    const edges = this.#definition.edges;
-    const rule = edges.filter((e) => e.when !== undefined && e.offer !== true).length;
-    const hybrid = edges.filter((e) => e.when !== undefined && e.offer === true).length;
-    const summary = { agents: this.#definition.agents.map((a) => a.id), edges: { rule, llm: edges.length - rule - hybrid, hybrid } };
-    return `Swarm${name} ${typeof inspect === 'function' ? inspect(summary, options) : JSON.stringify(summary)}`;
+    const edges = { rule: 0, llm: 0, hybrid: 0 };
+    // How each edge is taken is the core's word (the DAG's `via`); a continuation is a rule.
+    for (const { via } of this.toDag().edges) edges[via === 'continuation' ? 'rule' : via]++;
+    const summary = { agents: this.#definition.agents.map((a) => a.id), edges };
+    return inspection(`Swarm${name}`, summary, options, inspect);
   }
 }
 disposable(Swarm);

@@ -3,7 +3,8 @@
 // application has it. The Node entry (js/node.js) tells this module how to import it and how to
 // open a trace log file; the browser entries do not (a bundler would have to resolve the optional
 // package, and there is no file system), so there `tracing: { api }` hands the module over and a
-// trace log is an error. Without a tracer and a log, every hook below is a no-op object: a turn
+// trace log is an error. The log's lines are js/trace-log.js's; this file says what goes in them
+// and when. Without a tracer and a log, every hook below is a no-op object: a turn
 // pays a few property reads.
 //
 // Spans follow the OpenTelemetry GenAI semantic conventions where they apply (gen_ai.*:
@@ -19,25 +20,19 @@ const INSTRUMENTATION = 'handoff-graph';
 const INSTRUMENTATION_VERSION = '0.1.0';
 const TRACING_OPTIONS = ['tracerProvider', 'api'];
 
-// How the host imports @opentelemetry/api and opens a trace log (set by js/node.js), or null.
-let importOpenTelemetry = null;
+// How the host finds the application's @opentelemetry/api (a promise of the module, or of null
+// when there is none) and opens a trace log, or null: set by js/node.js; a browser entry has neither.
+let loadApi = () => Promise.resolve(null);
 let openTraceLogFile = null;
-let apiPromise = null;
 
-/** For the Node entry: how to import the OpenTelemetry API and open a trace log file. */
+/**
+ * For the Node entry: how to import the OpenTelemetry API (`loadOpenTelemetry()`: the module or
+ * null), and how to open a trace log (js/trace-log.js: `openTraceLog(location, base)`, which
+ * writes the lines of one turn or run).
+ */
 export function configureTracingHost({ loadOpenTelemetry, openTraceLog }) {
-  importOpenTelemetry = loadOpenTelemetry;
+  loadApi = loadOpenTelemetry;
   openTraceLogFile = openTraceLog;
-}
-
-// The API module, or null when the application does not have it (looked for once per process).
-function loadApi() {
-  if (importOpenTelemetry === null) return Promise.resolve(null);
-  apiPromise ??= importOpenTelemetry().then(
-    (module) => (typeof module?.trace?.getTracer === 'function' ? module : typeof module?.default?.trace?.getTracer === 'function' ? module.default : null),
-    () => null,
-  );
-  return apiPromise;
 }
 
 const isApi = (api) => typeof api?.trace?.setSpan === 'function' && typeof api?.context?.with === 'function';
@@ -133,56 +128,6 @@ async function openTracer({ tracing }) {
   if (typeof tracer?.startSpan !== 'function') throw new TypeError(`tracing.tracerProvider.getTracer() returned ${describe(tracer)}, not an OpenTelemetry Tracer`);
   return { api, tracer };
 }
-
-// ------------------------------------------------------------------------------------------
-// The trace log: one JSON object per line, appended. A turn's lines are written as they happen
-// (a crash keeps what came before it), each in one append of a whole line through one writer
-// per file in the process, so that concurrent turns never interleave within a line; the turn
-// waits for its lines before it ends, and a write that failed fails the turn.
-
-class TraceLog {
-  #file;
-  #base;
-  #writes = [];
-
-  constructor(file, base) {
-    this.#file = file;
-    this.#base = base;
-  }
-
-  write(record) {
-    let line;
-    try {
-      line = `${JSON.stringify({ time: new Date().toISOString(), ...this.#base, ...record })}\n`;
-    } catch (error) {
-      line = `${JSON.stringify({ time: new Date().toISOString(), ...this.#base, type: record.type, unserializable: String(error?.message ?? error) })}\n`;
-    }
-    const written = this.#file.append(line);
-    // Awaited by flush(); until then a failure must not count as an unhandled rejection.
-    written.catch(() => {});
-    this.#writes.push(written);
-  }
-
-  /** Waits for every line written so far; rejects with the first write that failed. */
-  async flush() {
-    const writes = this.#writes;
-    this.#writes = [];
-    const results = await Promise.allSettled(writes);
-    const failed = results.find((r) => r.status === 'rejected');
-    if (failed !== undefined) throw new Error(`the trace log could not be written: ${failed.reason?.message ?? failed.reason}`, { cause: failed.reason });
-  }
-}
-
-// What an event carries that does not belong in a log line: the live session, the SDK's raw
-// response, also inside an agent tool's nested events.
-function logRecord(event) {
-  const { session: _session, raw: _raw, ...record } = event;
-  if (record.type === 'agent_tool') record.event = logRecord(record.event);
-  return record;
-}
-
-// Chunks are not logged (the answer is, once): neither the turn's nor an agent tool's.
-const isChunk = (event) => event.type === 'chunk' || (event.type === 'agent_tool' && isChunk(event.event));
 
 // ------------------------------------------------------------------------------------------
 // A Swarm turn
@@ -352,7 +297,7 @@ function tokens(usage, ...names) {
  */
 export async function* traceTurn(settings, info, run) {
   const otel = await openTracer(settings);
-  const log = settings.traceLogPath === undefined ? null : new TraceLog(await openTraceLogFile(settings.traceLogPath), { swarm: info.swarm, session: info.session });
+  const log = settings.traceLogPath === undefined ? null : await openTraceLogFile(settings.traceLogPath, { swarm: info.swarm, session: info.session });
   if (otel === null && log === null) {
     yield* run(NO_TRACE);
     return;
@@ -381,8 +326,8 @@ export async function* traceTurn(settings, info, run) {
       else if (event.type === 'open') turnSpan.set({ 'handoff_graph.turn': event.turn });
       else if (event.type === 'done') turnSpan.set({ 'handoff_graph.turn.reason': event.reason, 'handoff_graph.agent.final': event.agent });
       else if (event.type === 'guardrail_tripped') turnSpan.set({ 'handoff_graph.guardrail.tripped': `${event.kind}:${event.agent}` });
-      if (log !== null && !isChunk(event)) {
-        log.write(logRecord(event));
+      if (log !== null) {
+        log.turnEvent(event);
         // The turn is not done before its lines are: a failed write fails it, before `done`.
         if (event.type === 'done') await log.flush();
       }
@@ -391,12 +336,11 @@ export async function* traceTurn(settings, info, run) {
   } catch (error) {
     failure = error;
     turnSpan.fail(error);
-    if (log !== null) log.write({ type: 'error', name: error?.name ?? 'Error', message: String(error?.message ?? error) });
+    log?.error(error);
     throw error;
   } finally {
     turnSpan.end();
-    // A turn that failed reports its own error; a log write that failed meanwhile is secondary.
-    if (log !== null) await log.flush().catch((error) => (failure === null ? Promise.reject(error) : undefined));
+    await log?.close(failure);
   }
 }
 
@@ -438,8 +382,10 @@ class StepSpan {
     return new Span(this.#api, this.#tracer.startSpan('handoff_graph.route', { kind: this.#api.SpanKind.INTERNAL }, this.#span.context), this.#span.context);
   }
 
+  /** The step failed with `error`: recorded, and the step's span ended. */
   fail(error) {
     this.#span.fail(error);
+    this.#span.end();
   }
 
   /** Ends the step with its record (next, edge). */
@@ -490,13 +436,13 @@ class RunTrace {
   failed(error) {
     this.#failure = error;
     this.#runSpan.fail(error);
-    this.#log?.write({ type: 'error', name: error?.name ?? 'Error', message: String(error?.message ?? error) });
+    this.#log?.error(error);
   }
 
   /** Ends the run's span and waits for its log lines: rejects when one could not be written (unless the run failed anyway). */
   async close() {
     this.#runSpan.end();
-    if (this.#log !== null) await this.#log.flush().catch((error) => (this.#failure === null ? Promise.reject(error) : undefined));
+    await this.#log?.close(this.#failure);
   }
 }
 
@@ -521,7 +467,7 @@ const NO_RUN = Object.freeze({ ...NO_RUN_TRACE, succeeded(_result) {}, failed(_e
  */
 export async function openRunTrace(settings, info) {
   const otel = await openTracer(settings);
-  const log = settings.traceLogPath === undefined ? null : new TraceLog(await openTraceLogFile(settings.traceLogPath), { machine: info.machine, ...(info.runId === undefined ? {} : { runId: info.runId }) });
+  const log = settings.traceLogPath === undefined ? null : await openTraceLogFile(settings.traceLogPath, { machine: info.machine, ...(info.runId === undefined ? {} : { runId: info.runId }) });
   if (otel === null && log === null) return NO_RUN;
   let runSpan = NO_SPAN;
   if (otel !== null) {

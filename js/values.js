@@ -1,0 +1,22 @@
+// Small value helpers shared by the API classes: what counts as a plain object, how a key is set
+// as data, how a value is copied, and how a caught error is named in a message.
+
+/** An object that is not null and not an array: an options object, an update, a record. */
+export function isRecord(value) {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Sets `key` as an own data property, so that a name such as __proto__ is data, never the prototype. */
+export function put(object, key, value) {
+  Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** A deep copy of a JSON value: plain data, sharing nothing with the original. */
+export function clone(value) {
+  return JSON.parse(JSON.stringify(value));
+}
+
+/** What a caught value says: an Error's message, anything else as text. */
+export function messageOf(error) {
+  return error instanceof Error ? error.message : String(error);
+}
