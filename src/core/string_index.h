@@ -143,13 +143,14 @@ class StringMap {
     const StringMap* map_;
     const std::uint32_t* at_;
   };
-  Iterator begin() const {
-    if (order_.size() != keys_.size()) order_by_key();  // keys are only ever added
-    return {this, order_.data()};
-  }
-  Iterator end() const { return {this, order_.data() + order_.size()}; }
+  Iterator begin() const { return {this, ordered().data()}; }
+  Iterator end() const { return {this, ordered().data() + order_.size()}; }
 
  private:
+  const std::vector<std::uint32_t>& ordered() const {
+    if (order_.size() != keys_.size()) order_by_key();  // keys are only ever added
+    return order_;
+  }
   void order_by_key() const;
 
   StringKeys keys_;
