@@ -22,14 +22,16 @@
 #include <utility>
 #include <vector>
 
+#include <nlohmann/json.hpp>  // only nlohmann::detail::to_chars, to print doubles as nlohmann does
+
 #include "condition/unicode.h"
 
 namespace handoff::core {
 namespace {
 
-using Json = nlohmann::ordered_json;
+using Json = json::Value;
 
-using Members = Json::object_t::Container;
+using Members = Json::object_t;
 
 // Up to this many members a linear search is faster than building an index.
 constexpr std::size_t kIndexFrom = 32;
@@ -394,8 +396,8 @@ void append_string(std::string& out, std::string_view s) {
 
 }  // namespace
 
-void append_json(std::string& out, const nlohmann::ordered_json& value) {
-  using Type = nlohmann::ordered_json::value_t;
+void append_json(std::string& out, const json::Value& value) {
+  using Type = json::Value::value_t;
   switch (value.type()) {
     case Type::null: out += "null"; return;
     case Type::discarded: out += "<discarded>"; return;
@@ -416,7 +418,7 @@ void append_json(std::string& out, const nlohmann::ordered_json& value) {
     case Type::array: {
       out += '[';
       bool first = true;
-      for (const auto& item : value) {
+      for (const json::Value& item : value) {
         if (!first) out += ',';
         first = false;
         append_json(out, item);
@@ -427,7 +429,7 @@ void append_json(std::string& out, const nlohmann::ordered_json& value) {
     case Type::object: {
       out += '{';
       bool first = true;
-      for (const auto& [key, member] : value.get_ref<const nlohmann::ordered_json::object_t&>()) {
+      for (const auto& [key, member] : value.items()) {
         if (!first) out += ',';
         first = false;
         append_string(out, key);
@@ -437,22 +439,10 @@ void append_json(std::string& out, const nlohmann::ordered_json& value) {
       out += '}';
       return;
     }
-    case Type::binary: {
-      const auto& bytes = value.get_binary();
-      out += "{\"bytes\":[";
-      for (std::size_t i = 0; i < bytes.size(); ++i) {
-        if (i > 0) out += ',';
-        out += std::to_string(bytes[i]);
-      }
-      out += "],\"subtype\":";
-      out += bytes.has_subtype() ? std::to_string(bytes.subtype()) : std::string("null");
-      out += '}';
-      return;
-    }
   }
 }
 
-std::string dump_json(const nlohmann::ordered_json& value) {
+std::string dump_json(const json::Value& value) {
   std::string out;
   append_json(out, value);
   return out;
