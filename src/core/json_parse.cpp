@@ -402,8 +402,23 @@ void append_json(std::string& out, const json::Value& value) {
     case Type::null: out += "null"; return;
     case Type::discarded: out += "<discarded>"; return;
     case Type::boolean: out += value.get<bool>() ? "true" : "false"; return;
-    case Type::number_integer: out += std::to_string(value.get<std::int64_t>()); return;
-    case Type::number_unsigned: out += std::to_string(value.get<std::uint64_t>()); return;
+    case Type::number_integer:
+    case Type::number_unsigned: {
+      // One digit writer for both: a negative integer is its sign and its magnitude.
+      auto magnitude = value.get<std::uint64_t>();
+      if (value.type() == Type::number_integer && value.get<std::int64_t>() < 0) {
+        out += '-';
+        magnitude = 0 - magnitude;
+      }
+      char digits[20];
+      char* at = digits + sizeof digits;
+      do {
+        *--at = static_cast<char>('0' + magnitude % 10);
+        magnitude /= 10;
+      } while (magnitude != 0);
+      out.append(at, static_cast<std::size_t>(digits + sizeof digits - at));
+      return;
+    }
     case Type::number_float: {
       const double d = value.get<double>();
       if (d - d != 0) {  // NaN or an infinity
@@ -417,10 +432,10 @@ void append_json(std::string& out, const json::Value& value) {
     case Type::string: append_string(out, value.get_ref<const std::string&>()); return;
     case Type::array: {
       out += '[';
-      bool first = true;
-      for (const json::Value& item : value) {
-        if (!first) out += ',';
-        first = false;
+      const char* separator = "";
+      for (const json::Value& item : value.get_ref<const json::Value::array_t&>()) {
+        out += separator;
+        separator = ",";
         append_json(out, item);
       }
       out += ']';
@@ -428,10 +443,10 @@ void append_json(std::string& out, const json::Value& value) {
     }
     case Type::object: {
       out += '{';
-      bool first = true;
-      for (const auto& [key, member] : value.items()) {
-        if (!first) out += ',';
-        first = false;
+      const char* separator = "";
+      for (const auto& [key, member] : value.get_ref<const json::Value::object_t&>()) {
+        out += separator;
+        separator = ",";
         append_string(out, key);
         out += ':';
         append_json(out, member);

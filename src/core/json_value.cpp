@@ -62,35 +62,30 @@ Value& Value::operator=(Value&& other) noexcept {
 
 namespace {
 
-bool holds_containers(const Value& value) {
-  for (const Value& child : value) {
-    if (child.is_structured() && !child.empty()) return true;
-  }
-  return false;
-}
-
-void take_children(Value& value, std::vector<Value>& into) {
-  for (Value& child : value) {
-    if (child.is_structured() && !child.empty()) into.push_back(std::move(child));
-  }
+void take_child(Value& child, std::vector<Value>& into) {
+  if (child.is_structured() && !child.empty()) into.push_back(std::move(child));
 }
 
 }  // namespace
 
-// Children that hold containers are moved onto a stack of its own and emptied there one at a
-// time, so that each destructor below finds only empty containers and scalars (no recursion).
+// A container and every container in it are moved onto a stack of its own and freed there one at
+// a time, each after its children that hold containers were moved out, so no destructor recurses.
 void release_nested(Value& value) noexcept {
-  if (holds_containers(value)) {
-    std::vector<Value> stack;
-    take_children(value, stack);
-    while (!stack.empty()) {
-      Value top = std::move(stack.back());
-      stack.pop_back();
-      take_children(top, stack);
+  std::vector<Value> stack;  // allocates only when a child holds a container
+  Value top(std::move(value));
+  for (;;) {
+    if (top.type_ == Value::value_t::array) {
+      for (Value& item : *top.data_.array) take_child(item, stack);
+      delete top.data_.array;
+    } else {
+      for (Member& member : *top.data_.object) take_child(member.second, stack);
+      delete top.data_.object;
     }
+    top.type_ = Value::value_t::null;
+    if (stack.empty()) return;
+    top = std::move(stack.back());
+    stack.pop_back();
   }
-  if (value.type_ == Value::value_t::array) delete value.data_.array;
-  else delete value.data_.object;
 }
 
 void Value::release() noexcept {
@@ -156,10 +151,11 @@ const Value::object_t& Value::items() const {
   return is_object() ? *data_.object : kNone;
 }
 
-Value::iterator Value::find(std::string_view key) {
-  if (!is_object()) return end();
-  for (Member& member : *data_.object) {
-    if (member.first == key) return {nullptr, &member};
+Value::iterator Value::find(std::string_view key) {  // NOLINT(readability-make-member-function-const)
+  if (is_object()) {
+    for (Member& member : *data_.object) {
+      if (member.first == key) return {nullptr, &member};
+    }
   }
   return end();
 }
