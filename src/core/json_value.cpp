@@ -123,6 +123,11 @@ Value& Value::operator[](std::string_view key) {
   return data_.object->back().second;
 }
 
+Value& Value::with(std::string_view key, Value value) & {
+  (*this)[key] = std::move(value);
+  return *this;
+}
+
 const Value& Value::operator[](std::string_view key) const {
   static const Value kMissing;
   const_iterator it = find(key);

@@ -123,7 +123,7 @@ Json Execution::transfers() const {
     std::string description = !edge.description.empty() ? edge.description
                               : edge.to == kEnd          ? std::string("Finish the run.")
                                                          : "Go on to state '" + edge.to + "'.";
-    out.push_back({{"name", transfer_tool_name(edge.to)}, {"to", edge.to}, {"description", std::move(description)}});
+    out.push_back(Json::object().with("name", transfer_tool_name(edge.to)).with("to", edge.to).with("description", std::move(description)));
   }
   return out;
 }
@@ -374,7 +374,7 @@ Json Execution::snapshot() const {
   auto branch_list = [&](const std::vector<Branch>& branches, const Flags* done) {
     Json list = Json::array();
     for (std::size_t i = 0; i < branches.size(); ++i) {
-      Json b = {{"state", states[branches[i].state].name}, {"visit", branches[i].visit}};
+      Json b = Json::object().with("state", states[branches[i].state].name).with("visit", branches[i].visit);
       if (done) b["done"] = static_cast<bool>((*done)[i]);
       list.push_back(std::move(b));
     }
@@ -383,11 +383,12 @@ Json Execution::snapshot() const {
   Json steps = Json::array();
   for (const StepRecord& r : history_) {
     Json next = r.next == kNextEnd ? Json(kEnd) : r.next == kNextNone ? Json(nullptr) : Json(states[r.next].name);
-    Json step = {{"step", r.step},
-                 {"state", states[r.state].name},
-                 {"visit", r.visit},
-                 {"next", std::move(next)},
-                 {"edge", r.edge < 0 ? Json(nullptr) : Json(r.edge)}};
+    Json step = Json::object()
+                    .with("step", r.step)
+                    .with("state", states[r.state].name)
+                    .with("visit", r.visit)
+                    .with("next", std::move(next))
+                    .with("edge", r.edge < 0 ? Json(nullptr) : Json(r.edge));
     if (states[r.state].fan_out) {
       step["branches"] = branch_list(r.branches, nullptr);
       fan_outs = true;
@@ -398,15 +399,16 @@ Json Execution::snapshot() const {
   const bool in_fan_out = fan_out() && !items_pending_ && route_from_ == 0;
   // A subgraph under way: the step begun (the host adds the child's own snapshot).
   const bool in_subgraph = status_ == Status::InStep && states[current_].subgraph && route_from_ == 0;
-  Json out = {{"format", kSnapshotFormat},
-          {"version", fan_outs || in_fan_out || in_subgraph ? kFanOutSnapshotVersion : kSnapshotVersion},
-          {"machine", machine_->options().name},
-          {"definition", fingerprint(*machine_)},
-          {"status", in_fan_out ? "fan-out" : in_subgraph ? "subgraph" : status_name(status_)},
-          {"current", states[current_].name},
-          {"step", step_},
-          {"visits", std::move(visits)},
-          {"steps", std::move(steps)}};
+  Json out = Json::object()
+                 .with("format", kSnapshotFormat)
+                 .with("version", fan_outs || in_fan_out || in_subgraph ? kFanOutSnapshotVersion : kSnapshotVersion)
+                 .with("machine", machine_->options().name)
+                 .with("definition", fingerprint(*machine_))
+                 .with("status", in_fan_out ? "fan-out" : in_subgraph ? "subgraph" : status_name(status_))
+                 .with("current", states[current_].name)
+                 .with("step", step_)
+                 .with("visits", std::move(visits))
+                 .with("steps", std::move(steps));
   if (in_fan_out) out["branches"] = branch_list(branches_, &branch_done_);
   Json selections = Json::object();
   for (std::uint32_t i = 0; i < states.size(); ++i) {

@@ -75,6 +75,19 @@ TEST(JsonValue, MembersKeepTheirPlace) {
   EXPECT_EQ(Json("s").size(), 1u);
 }
 
+// with(): a record member by member; a repeated key keeps its place and takes the new value.
+TEST(JsonValue, WithBuildsRecords) {
+  const std::string text = "x";
+  Json record = Json::object().with("b", 1).with("a", text).with("b", 2u);
+  EXPECT_EQ(record.dump(), "{\"b\":2,\"a\":\"x\"}");
+  EXPECT_TRUE(record["b"].is_number_unsigned());
+  const Json nested = Json::object().with("inner", Json::object().with("k", nullptr)).with("list", Json::array({"s", 1.5}));
+  EXPECT_EQ(nested.dump(), Oracle({{"inner", {{"k", nullptr}}}, {"list", {"s", 1.5}}}).dump());
+  Json appended;
+  appended.with("first", true);  // a null value becomes an object
+  EXPECT_EQ(appended.dump(), "{\"first\":true}");
+}
+
 TEST(JsonValue, AssignsFromItsOwnParts) {
   Json v = {{"child", {{"leaf", 1}}}, {"other", 2}};
   v = v["child"];
