@@ -256,6 +256,16 @@ class Value {
   // nlohmann's ==: numbers by value whatever their kind, containers element by element.
   friend bool operator==(const Value& a, const Value& b);
   friend bool operator!=(const Value& a, const Value& b) { return !(a == b); }
+  // Whether this is the string `text` (status == "ready"), without making a value of the text;
+  // null only equals null.
+  friend bool operator==(const Value& a, std::string_view text) { return a.is_string() && *a.data_.string == text; }
+  friend bool operator==(const Value& a, const char* text) { return a == std::string_view(text); }
+  friend bool operator==(const Value& a, const std::string& text) { return a == std::string_view(text); }
+  friend bool operator==(const Value& a, std::nullptr_t) { return a.is_null(); }
+  friend bool operator!=(const Value& a, std::string_view text) { return !(a == text); }
+  friend bool operator!=(const Value& a, const char* text) { return !(a == std::string_view(text)); }
+  friend bool operator!=(const Value& a, const std::string& text) { return !(a == std::string_view(text)); }
+  friend bool operator!=(const Value& a, std::nullptr_t) { return !a.is_null(); }
 
   // The compact text core::dump_json writes (the arguments are nlohmann's; only compact output).
   enum class error_handler_t { strict, replace, ignore };

@@ -208,7 +208,7 @@ Expected<void, std::string> apply_trace(Dag& dag, const Json& trace) {
       const std::string& from = hop["node"].get_ref<const std::string&>();
       if (hop.contains("edges") && hop["edges"].is_array()) {
         for (const Json& e : hop["edges"]) {
-          if (e.is_object() && e.contains("matched") && e["matched"] == true && e.contains("index")) {
+          if (e.is_object() && e["matched"].is_boolean() && e["matched"].get<bool>() && e.contains("index")) {
             if (auto fired = fire(from, e["index"], step); !fired) return fired;
           }
         }

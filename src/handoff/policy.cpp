@@ -42,6 +42,11 @@ constexpr int kMaxStrictDepth = 64;
 
 bool strict_schema(const Json& schema, int depth);
 
+// Whether the array `list` holds the string `text`.
+bool lists_string(const Json& list, const std::string& text) {
+  return std::any_of(list.begin(), list.end(), [&](const Json& item) { return item.is_string() && item.get_ref<const std::string&>() == text; });
+}
+
 bool all_strict(const Json& schemas, int depth) {
   if (schemas.is_array()) {
     for (const Json& s : schemas) {
@@ -79,11 +84,12 @@ bool strict_schema(const Json& schema, int depth) {
     static const Json kNoProperties = Json::object();
     const Json& properties = schema.contains("properties") ? schema["properties"] : kNoProperties;
     if (!properties.is_object()) return false;
-    if (!schema.contains("additionalProperties") || schema["additionalProperties"] != false) return false;
+    const Json& additional = schema["additionalProperties"];  // null when absent
+    if (!additional.is_boolean() || additional.get<bool>()) return false;
     if (!schema.contains("required") || !schema["required"].is_array()) return false;
     const Json& required = schema["required"];
     for (const auto& [name, property] : properties.items()) {
-      if (std::find(required.begin(), required.end(), Json(name)) == required.end()) return false;
+      if (!lists_string(required, name)) return false;
     }
     if (!all_strict(properties, depth + 1)) return false;
   }
@@ -142,7 +148,7 @@ Json single_schema(const Swarm& swarm, const std::vector<const Edge*>& edges) {
   Json targets = Json::array();
   Json properties = Json::object();
   for (const Edge* edge : edges) {
-    if (std::find(targets.begin(), targets.end(), Json(edge->to)) == targets.end()) targets.push_back(edge->to);
+    if (!lists_string(targets, edge->to)) targets.push_back(edge->to);
   }
   properties["agent"] = Json::object()
                             .with("type", "string")

@@ -426,7 +426,8 @@ Expected<Execution, std::string> Execution::restore(Machine& machine, const Json
   if (!snapshot.is_object() || !snapshot.contains("format") || snapshot["format"] != kSnapshotFormat) {
     return fail("not a snapshot (expected format \"" + std::string(kSnapshotFormat) + "\")");
   }
-  if (!snapshot.contains("version") || (snapshot["version"] != kSnapshotVersion && snapshot["version"] != kFanOutSnapshotVersion)) {
+  const Json& version = snapshot["version"];  // null when absent; 2.0 is 2, as JSON has one number
+  if (!version.is_number() || (version.get<double>() != kSnapshotVersion && version.get<double>() != kFanOutSnapshotVersion)) {
     return fail("unsupported snapshot version (this library reads versions 1 and 2)");
   }
   if (!snapshot.contains("machine") || snapshot["machine"] != machine.options().name) {
@@ -441,15 +442,16 @@ Expected<Execution, std::string> Execution::restore(Machine& machine, const Json
   auto count = [](const Json& v) { return v.is_number_unsigned() || (v.is_number_integer() && v.get<std::int64_t>() >= 0); };
 
   Execution execution(machine);
-  const Json& status = snapshot.contains("status") ? snapshot["status"] : Json();
+  const Json& status_json = snapshot["status"];  // null when absent
+  const std::string_view status = status_json.is_string() ? std::string_view(status_json.get_ref<const std::string&>()) : "";
   if (status == "ready") execution.status_ = Status::Ready;
   else if (status == "end") execution.status_ = Status::End;
   else if (status == "max-steps") execution.status_ = Status::MaxSteps;
   else if (status == "no-edge-matched") execution.status_ = Status::NoEdgeMatched;
   else if (status == "aborted") execution.status_ = Status::Aborted;
   else if (status == "fan-out" || status == "subgraph") execution.status_ = Status::InStep;
-  else if (!status.is_string()) return fail("a snapshot is taken between steps; its status must be a string");
-  else return fail("a snapshot is taken between steps; status " + core::dump_json(status) + " is not one");
+  else if (!status_json.is_string()) return fail("a snapshot is taken between steps; its status must be a string");
+  else return fail("a snapshot is taken between steps; status " + core::dump_json(status_json) + " is not one");
 
   auto current = state_of(snapshot.contains("current") ? snapshot["current"] : Json());
   if (!current) return fail("'current' is not a state of this machine");
@@ -537,7 +539,7 @@ Expected<Execution, std::string> Execution::restore(Machine& machine, const Json
     }
     const Json& next = s.contains("next") ? s["next"] : Json();
     std::int32_t next_index = kNextNone;
-    if (next == kEnd) next_index = kNextEnd;
+    if (next.is_string() && next.get_ref<const std::string&>() == kEnd) next_index = kNextEnd;
     else if (auto n = state_of(next)) next_index = static_cast<std::int32_t>(*n);
     else if (!next.is_null()) return fail("a step's 'next' is not a state of this machine");
     const Json& edge = s.contains("edge") ? s["edge"] : Json();

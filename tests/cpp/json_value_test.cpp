@@ -46,6 +46,15 @@ TEST(JsonValue, NumberKindsAndEquality) {
   EXPECT_EQ(Json({{"a", {1, 2}}}), Json({{"a", {1u, 2.0}}}));
   EXPECT_NE(Json({{"a", 1}, {"b", 2}}), Json({{"b", 2}, {"a", 1}}));  // ordered, as ordered_json
   EXPECT_NE(Json(Json::value_t::discarded), Json(Json::value_t::discarded));
+  // Against text, without making a value of it: only a string equals text, only null equals null.
+  EXPECT_TRUE(Json("ready") == "ready");
+  EXPECT_TRUE(Json("ready") != std::string("end"));
+  EXPECT_TRUE(Json("ready") == std::string_view("ready"));
+  EXPECT_FALSE(Json(1) == "1");
+  EXPECT_FALSE(Json() == "");
+  EXPECT_TRUE(Json() == nullptr);
+  EXPECT_FALSE(Json("") == nullptr);
+  EXPECT_TRUE(Json(false) != nullptr);
 }
 
 TEST(JsonValue, MembersKeepTheirPlace) {
