@@ -7,6 +7,8 @@
 
 namespace handoff::json {
 
+static_assert(sizeof(Value) == 16, "a type and one 8-byte field, as nlohmann's value");
+
 Value::Value(value_t type) : type_(type) {
   data_.integer = 0;
   if (type == value_t::string) data_.string = new std::string();

@@ -1,10 +1,11 @@
 // The core's JSON value (issue 21): machine contexts, swarm sessions, definitions, exported DAGs and
 // the records the WebAssembly module answers with are all this one small type. It has the part of
-// nlohmann::ordered_json's interface the core uses (is_*(), get<T>(), operator[], find, value(),
-// push_back, initializer lists that make an object when every element is a [string, value] pair),
-// so code reads as it did, but it is one class, not a template: nlohmann's basic_json instantiated
+// nlohmann::ordered_json's interface the core and its tests use (is_*(), get<T>(), operator[],
+// find, value(), push_back, initializer lists that make an object when every element is a
+// [string, value] pair), but it is one class, not a template: nlohmann's basic_json instantiated
 // its constructors, comparisons and conversions once per type it met, which was much of the full
-// module's bindings, machine and renderers. nlohmann stays as the test oracle only (the
+// module's bindings, machine and renderers. The core builds its records with with() and compares
+// with text directly, the smaller code (see there). nlohmann stays as the test oracle only (the
 // differential tests in tests/cpp/json_parse_test.cpp and fuzz/json_fuzz.cpp) and for its double
 // printer, which the writer calls (core/json_parse.cpp).
 //
