@@ -112,7 +112,7 @@ std::size_t Value::size() const {
 
 Value& Value::operator[](std::size_t index) {
   if (!is_array()) *this = array();
-  if (index >= data_.array->size()) data_.array->resize(index + 1);
+  while (index >= data_.array->size()) data_.array->push_back(Value());  // push_back is in the module anyway; resize is not
   return (*data_.array)[index];
 }
 
