@@ -24,7 +24,7 @@ using handoff::condition::Json;
   } while (0)
 
 // Never throws (the core is built with -fno-exceptions): a discarded value for invalid JSON.
-inline Json parse_json(std::string_view text) { return Json::parse(text.begin(), text.end(), nullptr, false); }
+inline Json parse_json(std::string_view text) { return Json::parse(text); }
 
 // States that reach every kind of value at the names the seed conditions use.
 inline const Json& fixed_states() {

@@ -12,7 +12,8 @@ import { gzipSync } from 'node:zlib';
 
 /** Parts in order of precedence: the first pattern that matches a demangled name wins. */
 export const PARTS = [
-  ['JSON library (nlohmann, and the core\'s reader: src/core/json_parse.h)', /nlohmann::|handoff::core::parse_json|handoff::core::\(anonymous namespace\)::Reader/],
+  ['JSON (the core\'s value, reader and writer: src/core/json_value.h, json_parse.h; nlohmann\'s double printer)',
+    /nlohmann::|handoff::json::|handoff::core::(parse_json|dump_json|append_json)|handoff::core::\(anonymous namespace\)::(Reader|append_string|continuations)/],
   ['JSON value of the routing module (wasm/router_json.h)', /router_json::/],
   ['export renderers (DAG, Mermaid, DOT)', /handoff::dag::/],
   ['swarm and handoff policy', /handoff::swarm::|handoff::policy|handoff::handoff/],

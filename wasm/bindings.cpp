@@ -42,7 +42,7 @@ using handoff::graph::NodeId;
 
 
 // JSON text to a value (discarded when it is not JSON): the core's parser (src/core/json_parse.h),
-// linear in the members of an object, and nlohmann's parser instantiated once in the module.
+// linear in the members of an object.
 handoff::condition::Json parse_json(std::string_view text) {
   return handoff::core::parse_json(text).value;
 }
@@ -91,9 +91,10 @@ Json out_edges_json(const HandoffGraph& g, NodeId node) {
   Json out = Json::array();
   for (auto index : g.out_edges(node)) {
     const auto& edge = g.edges()[index];
-    out.push_back({{"to", std::string(g.name(edge.to))},
-                   {"when", edge.condition ? Json(std::string(edge.condition->source())) : Json(nullptr)},
-                   {"description", edge.description}});
+    out.push_back(Json::object()
+                      .with("to", g.name(edge.to))
+                      .with("when", edge.condition ? Json(edge.condition->source()) : Json(nullptr))
+                      .with("description", edge.description));
   }
   return out;
 }
@@ -124,7 +125,7 @@ std::optional<std::vector<handoff::definition::Problem>> load_problems(std::stri
 // [{ pointer, message }]
 Json problems_json(const std::vector<handoff::definition::Problem>& problems) {
   Json out = Json::array();
-  for (const auto& p : problems) out.push_back({{"pointer", p.pointer}, {"message", p.message}});
+  for (const auto& p : problems) out.push_back(Json::object().with("pointer", p.pointer).with("message", p.message));
   return out;
 }
 
@@ -136,7 +137,7 @@ handoff::condition::Json render_json(handoff::dag::Dag dag, std::string_view tra
                                      std::string_view direction, std::string_view generated_at) {
   auto rendered = handoff::dag::render(std::move(dag), std::string(trace), std::string(format),
                                        {std::string(kind), std::string(direction)}, std::string(generated_at));
-  return rendered ? handoff::condition::Json{{"text", rendered.value()}} : handoff::condition::Json{{"error", rendered.error()}};
+  return rendered ? Json::object().with("text", rendered.value()) : Json::object().with("error", rendered.error());
 }
 
 
@@ -147,14 +148,14 @@ using handoff::machine::Execution;
 using handoff::machine::Machine;
 
 Json problem_json(const handoff::machine::Problem& p) {
-  return {{"code", p.code}, {"message", p.message}, {"pointer", p.pointer}};
+  return Json::object().with("code", p.code).with("message", p.message).with("pointer", p.pointer);
 }
 
 // { problem: { code, message, pointer } } or { syntax: { index, message } }
 Json edge_rejection_json(const handoff::machine::EdgeRejection& rejection) {
   Json out = Json::object();
   if (rejection.problem) out["problem"] = problem_json(*rejection.problem);
-  if (rejection.syntax) out["syntax"] = {{"index", rejection.syntax->index}, {"message", rejection.syntax->message}};
+  if (rejection.syntax) out["syntax"] = Json::object().with("index", rejection.syntax->index).with("message", rejection.syntax->message);
   return out;
 }
 
@@ -193,7 +194,7 @@ Json subgraph_json(const Machine& m, std::uint32_t state) {
     for (const auto& e : *entries) out.push_back(Json::array({e.key, paths_json({e.path})[0]}));
     return out;
   };
-  return {{"input", mapping(subgraph->input)}, {"output", mapping(subgraph->output)}};
+  return Json::object().with("input", mapping(subgraph->input)).with("output", mapping(subgraph->output));
 }
 
 // null for a plain state; { branches, concurrency } or { map: { state, over }, concurrency, overPath }.
@@ -202,7 +203,7 @@ Json fan_out_json(const Machine& m, std::uint32_t state) {
   if (!fan_out) return nullptr;
   Json out = Json::object();
   if (fan_out->is_map()) {
-    out["map"] = {{"state", fan_out->map_state}, {"over", fan_out->over}};
+    out["map"] = Json::object().with("state", fan_out->map_state).with("over", fan_out->over);
     out["overPath"] = paths_json({fan_out->over_path});
   } else {
     out["branches"] = fan_out->branches;
@@ -225,11 +226,12 @@ Json machine_out_edges_json(const Machine& m, std::uint32_t state) {
 
 Json machine_options_json(const Machine& m) {
   const auto& o = m.options();
-  Json out = {{"name", o.name},
-              {"maxSteps", o.max_steps},
-              {"onMaxSteps", handoff::machine::on_max_steps_name(o.on_max_steps)},
-              {"feedbackOnRevisit", o.feedback_on_revisit},
-              {"noFeedbackStates", o.no_feedback_states}};
+  Json out = Json::object()
+                 .with("name", o.name)
+                 .with("maxSteps", o.max_steps)
+                 .with("onMaxSteps", handoff::machine::on_max_steps_name(o.on_max_steps))
+                 .with("feedbackOnRevisit", o.feedback_on_revisit)
+                 .with("noFeedbackStates", o.no_feedback_states);
   if (o.start) out["start"] = *o.start;
   return out;
 }
@@ -239,7 +241,7 @@ Json fan_out_under_way_json(const Execution& e) {
   if (!e.fan_out() || e.awaiting_items()) return nullptr;
   Json done = Json::array();
   for (std::uint32_t i = 0; i < e.branches().size(); ++i) done.push_back(e.branch_completed(i));
-  return {{"state", e.current_state()}, {"step", e.steps_run()}, {"visit", e.visit()}, {"done", done}};
+  return Json::object().with("state", e.current_state()).with("step", e.steps_run()).with("visit", e.visit()).with("done", std::move(done));
 }
 
 }  // namespace
@@ -275,6 +277,9 @@ std::int32_t answer_text(const std::string& text) {
 
 std::int32_t answer(const handoff::condition::Json& json) { return answer_text(dump(json)); }
 
+// { error: message }.
+std::int32_t answer_error(std::string_view message) { return answer(Json::object().with("error", message)); }
+
 using handoff::swarm::SessionCore;
 using handoff::swarm::Swarm;
 
@@ -286,10 +291,10 @@ struct SwarmHolder {
 // Runs `fn(session core)` on the JSON session text; { error } or fn's JSON with { session }.
 template <class Fn>
 std::int32_t with_session(const SwarmHolder* holder, const std::string& session_text, Fn fn) {
-  if (holder == nullptr || !holder->swarm) return answer({{"error", "no swarm loaded"}});
+  if (holder == nullptr || !holder->swarm) return answer_error("no swarm loaded");
   auto parsed = parse_json(session_text);
   auto core = SessionCore::from_json(*holder->swarm, parsed);
-  if (!core) return answer({{"error", core.error()}});
+  if (!core) return answer_error(core.error());
   handoff::condition::Json out = fn(core.value());
   out["session"] = core->to_json();
   return answer(out);
@@ -563,8 +568,8 @@ EMSCRIPTEN_KEEPALIVE std::int32_t hg_machine_export(const Machine* m, std::uint3
 
 // { text } (the definition), or { error } when the machine has none (an edge is a function).
 EMSCRIPTEN_KEEPALIVE std::int32_t hg_machine_to_json(const Machine* m) {
-  if (auto problem = handoff::definition::portability_problem(*m)) return answer({{"error", *problem}});
-  return answer({{"text", dump(handoff::definition::to_json(*m))}});
+  if (auto problem = handoff::definition::portability_problem(*m)) return answer_error(*problem);
+  return answer(Json::object().with("text", dump(handoff::definition::to_json(*m))));
 }
 
 // Replaces the machine with the one the definition describes; 0, or [{ pointer, message }].
@@ -618,8 +623,8 @@ EMSCRIPTEN_KEEPALIVE std::int32_t hg_execution_bind_variables(Execution* e, std:
   auto bound = e->bind_variables(parsed.is_discarded() ? Json::object() : parsed);
   if (bound) return 0;
   const auto& missing = bound.error().missing;
-  if (missing.empty()) return answer({{"problem", bound.error().problem}});
-  return answer({{"missing", missing}});
+  if (missing.empty()) return answer(Json::object().with("problem", bound.error().problem));
+  return answer(Json::object().with("missing", missing));
 }
 
 // A state's task, filled; null for a state without one.
@@ -635,7 +640,7 @@ EMSCRIPTEN_KEEPALIVE std::int32_t hg_execution_fan_out_under_way(const Execution
 // A restored execution's subgraph under way: { state, step, visit }, or null.
 EMSCRIPTEN_KEEPALIVE std::int32_t hg_execution_subgraph_under_way(const Execution* e) {
   if (!e->in_subgraph()) return answer(Json(nullptr));
-  return answer({{"state", e->current_state()}, {"step", e->steps_run()}, {"visit", e->visit()}});
+  return answer(Json::object().with("state", e->current_state()).with("step", e->steps_run()).with("visit", e->visit()));
 }
 
 // The transfers offered in the step under way, as JSON text (Execution::transfers).
@@ -669,7 +674,7 @@ EMSCRIPTEN_KEEPALIVE std::int32_t hg_swarm_to_json(const SwarmHolder* holder) {
 
 // The routing core of a new session (at the entry agent).
 EMSCRIPTEN_KEEPALIVE std::int32_t hg_swarm_start(const SwarmHolder* holder) {
-  return loaded(holder) ? answer(SessionCore::start(*holder->swarm).to_json()) : answer({{"error", "no swarm loaded"}});
+  return loaded(holder) ? answer(SessionCore::start(*holder->swarm).to_json()) : answer_error("no swarm loaded");
 }
 
 EMSCRIPTEN_KEEPALIVE std::int32_t hg_swarm_tools(const SwarmHolder* holder, std::uint32_t session, std::uint32_t session_length,
@@ -677,7 +682,7 @@ EMSCRIPTEN_KEEPALIVE std::int32_t hg_swarm_tools(const SwarmHolder* holder, std:
   auto format_text = text(format, format_length);
   return with_session(holder, text(session, session_length), [&](SessionCore& core) {
     auto record = handoff::swarm::offered_tools_record(*holder->swarm, core, format_text);
-    return record ? std::move(record.value()) : handoff::condition::Json{{"error", record.error()}};
+    return record ? std::move(record.value()) : Json::object().with("error", record.error());
   });
 }
 
@@ -702,21 +707,21 @@ EMSCRIPTEN_KEEPALIVE std::int32_t hg_swarm_apply_tool_call(const SwarmHolder* ho
 
 // { result } or { error }: the tool result of an outcome the host holds.
 EMSCRIPTEN_KEEPALIVE std::int32_t hg_swarm_tool_result(const SwarmHolder* holder, std::uint32_t outcome, std::uint32_t length) {
-  if (!loaded(holder)) return answer({{"error", "no swarm loaded"}});
+  if (!loaded(holder)) return answer_error("no swarm loaded");
   auto parsed = parse_json(text(outcome, length));
   auto result = handoff::swarm::tool_result_text(*holder->swarm, parsed);
-  return answer(result ? handoff::condition::Json{{"result", result.value()}} : handoff::condition::Json{{"error", result.error()}});
+  return result ? answer(Json::object().with("result", result.value())) : answer_error(result.error());
 }
 
 // { error } or the host record of the blocked outcome.
 EMSCRIPTEN_KEEPALIVE std::int32_t hg_swarm_refuse_handoff(const SwarmHolder* holder, double edge, std::uint32_t variable,
                                                           std::uint32_t variable_length, std::uint32_t message,
                                                           std::uint32_t message_length) {
-  if (!loaded(holder)) return answer({{"error", "no swarm loaded"}});
-  if (!(edge >= 0 && edge < static_cast<double>(holder->swarm->edges().size()))) return answer({{"error", "not an edge index"}});
+  if (!loaded(holder)) return answer_error("no swarm loaded");
+  if (!(edge >= 0 && edge < static_cast<double>(holder->swarm->edges().size()))) return answer_error("not an edge index");
   auto outcome = handoff::swarm::refused_handoff(*holder->swarm, static_cast<std::size_t>(edge), text(variable, variable_length),
                                                  text(message, message_length));
-  if (!outcome) return answer({{"error", outcome.error()}});
+  if (!outcome) return answer_error(outcome.error());
   return answer(handoff::swarm::host_record(*holder->swarm, std::move(outcome.value())));
 }
 
@@ -726,7 +731,7 @@ EMSCRIPTEN_KEEPALIVE std::int32_t hg_swarm_refuse_handoff(const SwarmHolder* hol
 EMSCRIPTEN_KEEPALIVE std::int32_t hg_swarm_export(const SwarmHolder* holder, std::uint32_t session, std::uint32_t session_length,
                                                   std::uint32_t format, std::uint32_t format_length, std::uint32_t kind,
                                                   std::uint32_t kind_length, std::uint32_t direction, std::uint32_t direction_length) {
-  if (!loaded(holder)) return answer({{"error", "no swarm loaded"}});
+  if (!loaded(holder)) return answer_error("no swarm loaded");
   return answer(render_json(handoff::dag::dag_of(*holder->swarm), text(session, session_length), text(format, format_length),
                             text(kind, kind_length), text(direction, direction_length), ""));
 }

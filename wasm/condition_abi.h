@@ -18,8 +18,8 @@
 #include "condition/standalone.h"
 #include "graph/handoff_graph.h"
 
-// The JSON value the describe answer is written with: nlohmann's, written by the core's writer
-// (core/json_parse.h), unless the module brings a smaller one (wasm/router.cpp defines this as
+// The JSON value the describe answer is written with: the core's (core/json_value.h), written by
+// the core's writer (core/json_parse.h), unless the module brings a smaller one (wasm/router.cpp defines this as
 // its router_json::Value before including, which writes itself).
 #ifndef HANDOFF_ABI_JSON
 #include "condition/json_state.h"

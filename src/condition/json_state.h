@@ -1,4 +1,4 @@
-// Marshals a JSON state (nlohmann::ordered_json) onto a tape: the native twin of the JavaScript
+// Marshals a JSON state (core/json_value.h) onto a tape: the native twin of the JavaScript
 // marshaller in js/marshal.js. Both resolve the same paths with the same rules and write the same
 // cells, so a condition gives the same answer whichever runtime holds the state.
 #pragma once
@@ -6,15 +6,14 @@
 #include <cstdint>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "condition/condition.h"
 #include "condition/path.h"
 #include "condition/value.h"
+#include "core/json_value.h"
 
 namespace handoff::condition {
 
-using Json = nlohmann::ordered_json;
+using Json = json::Value;
 
 // The value at `path`, or nullptr when a step finds nothing (missing reads as null).
 const Json* resolve(const Json& state, const Path& path);

@@ -1,7 +1,7 @@
 // The value model the evaluator reads: a flat, pre-order "tape" of 16-byte cells.
 //
 // A route reads a handful of paths from a possibly huge state. Whoever holds the state (JavaScript,
-// or nlohmann::json natively) resolves those paths and writes only the values found there onto a
+// or the core's json::Value natively) resolves those paths and writes only the values found there onto a
 // tape; the evaluator never sees anything else. The tape is plain data on purpose: JavaScript
 // writes it through typed-array views of WebAssembly memory without one boundary call per value,
 // and the native writer (json_state.h) produces the same cells, so both runtimes evaluate the same

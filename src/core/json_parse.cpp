@@ -22,14 +22,16 @@
 #include <utility>
 #include <vector>
 
+#include <nlohmann/json.hpp>  // only nlohmann::detail::to_chars, to print doubles as nlohmann does
+
 #include "condition/unicode.h"
 
 namespace handoff::core {
 namespace {
 
-using Json = nlohmann::ordered_json;
+using Json = json::Value;
 
-using Members = Json::object_t::Container;
+using Members = Json::object_t;
 
 // Up to this many members a linear search is faster than building an index.
 constexpr std::size_t kIndexFrom = 32;
@@ -394,14 +396,29 @@ void append_string(std::string& out, std::string_view s) {
 
 }  // namespace
 
-void append_json(std::string& out, const nlohmann::ordered_json& value) {
-  using Type = nlohmann::ordered_json::value_t;
+void append_json(std::string& out, const json::Value& value) {
+  using Type = json::Value::value_t;
   switch (value.type()) {
     case Type::null: out += "null"; return;
     case Type::discarded: out += "<discarded>"; return;
     case Type::boolean: out += value.get<bool>() ? "true" : "false"; return;
-    case Type::number_integer: out += std::to_string(value.get<std::int64_t>()); return;
-    case Type::number_unsigned: out += std::to_string(value.get<std::uint64_t>()); return;
+    case Type::number_integer:
+    case Type::number_unsigned: {
+      // One digit writer for both: a negative integer is its sign and its magnitude.
+      auto magnitude = value.get<std::uint64_t>();
+      if (value.type() == Type::number_integer && value.get<std::int64_t>() < 0) {
+        out += '-';
+        magnitude = 0 - magnitude;
+      }
+      char digits[20];
+      char* at = digits + sizeof digits;
+      do {
+        *--at = static_cast<char>('0' + magnitude % 10);
+        magnitude /= 10;
+      } while (magnitude != 0);
+      out.append(at, static_cast<std::size_t>(digits + sizeof digits - at));
+      return;
+    }
     case Type::number_float: {
       const double d = value.get<double>();
       if (d - d != 0) {  // NaN or an infinity
@@ -415,10 +432,10 @@ void append_json(std::string& out, const nlohmann::ordered_json& value) {
     case Type::string: append_string(out, value.get_ref<const std::string&>()); return;
     case Type::array: {
       out += '[';
-      bool first = true;
-      for (const auto& item : value) {
-        if (!first) out += ',';
-        first = false;
+      const char* separator = "";
+      for (const json::Value& item : value.get_ref<const json::Value::array_t&>()) {
+        out += separator;
+        separator = ",";
         append_json(out, item);
       }
       out += ']';
@@ -426,10 +443,10 @@ void append_json(std::string& out, const nlohmann::ordered_json& value) {
     }
     case Type::object: {
       out += '{';
-      bool first = true;
-      for (const auto& [key, member] : value.get_ref<const nlohmann::ordered_json::object_t&>()) {
-        if (!first) out += ',';
-        first = false;
+      const char* separator = "";
+      for (const auto& [key, member] : value.get_ref<const json::Value::object_t&>()) {
+        out += separator;
+        separator = ",";
         append_string(out, key);
         out += ':';
         append_json(out, member);
@@ -437,22 +454,10 @@ void append_json(std::string& out, const nlohmann::ordered_json& value) {
       out += '}';
       return;
     }
-    case Type::binary: {
-      const auto& bytes = value.get_binary();
-      out += "{\"bytes\":[";
-      for (std::size_t i = 0; i < bytes.size(); ++i) {
-        if (i > 0) out += ',';
-        out += std::to_string(bytes[i]);
-      }
-      out += "],\"subtype\":";
-      out += bytes.has_subtype() ? std::to_string(bytes.subtype()) : std::string("null");
-      out += '}';
-      return;
-    }
   }
 }
 
-std::string dump_json(const nlohmann::ordered_json& value) {
+std::string dump_json(const json::Value& value) {
   std::string out;
   append_json(out, value);
   return out;

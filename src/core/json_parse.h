@@ -10,12 +10,12 @@
 #include <string>
 #include <string_view>
 
-#include <nlohmann/json.hpp>
+#include "core/json_value.h"
 
 namespace handoff::core {
 
 struct ParsedJson {
-  nlohmann::ordered_json value;  // discarded when the text is not JSON
+  json::Value value;  // discarded when the text is not JSON
   bool too_deep = false;         // some array or object opened with max_depth containers open
 };
 
@@ -27,7 +27,7 @@ ParsedJson parse_json(std::string_view text, int max_depth = 0);
 // (compact; strings as UTF-8 with ", \ and control characters escaped, each ill-formed UTF-8
 // sequence as U+FFFD; doubles in nlohmann's shortest round-trip digits, NaN and infinities as
 // null), with a writer of its own: nlohmann's serializer was about 6 KB of the WebAssembly module.
-std::string dump_json(const nlohmann::ordered_json& value);
-void append_json(std::string& out, const nlohmann::ordered_json& value);
+std::string dump_json(const json::Value& value);
+void append_json(std::string& out, const json::Value& value);
 
 }  // namespace handoff::core

@@ -208,7 +208,7 @@ Expected<void, std::string> apply_trace(Dag& dag, const Json& trace) {
       const std::string& from = hop["node"].get_ref<const std::string&>();
       if (hop.contains("edges") && hop["edges"].is_array()) {
         for (const Json& e : hop["edges"]) {
-          if (e.is_object() && e.contains("matched") && e["matched"] == true && e.contains("index")) {
+          if (e.is_object() && e["matched"].is_boolean() && e["matched"].get<bool>() && e.contains("index")) {
             if (auto fired = fire(from, e["index"], step); !fired) return fired;
           }
         }
@@ -224,11 +224,11 @@ Expected<void, std::string> apply_trace(Dag& dag, const Json& trace) {
 Json to_json(const Dag& dag) {
   Json nodes = Json::array();
   for (const Node& n : dag.nodes) {
-    Json node = {{"id", n.id}, {"type", n.type}};
+    Json node = Json::object().with("id", n.id).with("type", n.type);
     if (n.start) node["start"] = true;
     if (!n.description.empty()) node["description"] = n.description;
     if (n.visits) node["visits"] = *n.visits;
-    if (n.map_over) node["map"] = {{"state", n.branches.front()}, {"over", *n.map_over}};
+    if (n.map_over) node["map"] = Json::object().with("state", n.branches.front()).with("over", *n.map_over);
     else if (!n.branches.empty()) node["branches"] = n.branches;
     if (n.subgraph) node["subgraph"] = to_json(*n.subgraph);
     if (n.active) node["active"] = true;
@@ -236,11 +236,12 @@ Json to_json(const Dag& dag) {
   }
   Json edges = Json::array();
   for (const Edge& e : dag.edges) {
-    Json edge = {{"from", e.from},
-                 {"to", e.to},
-                 {"position", e.position},
-                 {"when", e.when ? Json(*e.when) : Json(nullptr)},
-                 {"unconditional", !e.when.has_value() && !e.predicate}};
+    Json edge = Json::object()
+                    .with("from", e.from)
+                    .with("to", e.to)
+                    .with("position", e.position)
+                    .with("when", e.when ? Json(*e.when) : Json(nullptr))
+                    .with("unconditional", !e.when.has_value() && !e.predicate);
     if (e.predicate) edge["predicate"] = true;
     if (!e.via.empty()) edge["via"] = e.via;
     if (!e.tool.empty()) edge["tool"] = e.tool;
@@ -250,12 +251,12 @@ Json to_json(const Dag& dag) {
     edge["firedAtSteps"] = e.fired_at;
     edges.push_back(std::move(edge));
   }
-  Json out = {{"format", "handoff-graph/dag"}, {"version", 1}, {"kind", dag.kind}};
+  Json out = Json::object().with("format", "handoff-graph/dag").with("version", 1).with("kind", dag.kind);
   if (!dag.name.empty()) out["name"] = dag.name;
   out["nodes"] = std::move(nodes);
   out["edges"] = std::move(edges);
   if (dag.run) {
-    Json run = {{"reason", dag.run->reason}, {"stepsRun", dag.run->steps_run}};
+    Json run = Json::object().with("reason", dag.run->reason).with("stepsRun", dag.run->steps_run);
     run["lastState"] = dag.run->last_state ? Json(*dag.run->last_state) : Json(nullptr);
     out["run"] = std::move(run);
   }
@@ -640,17 +641,18 @@ Json to_agentensemble_json(const Dag& dag, std::string_view generated_at) {
 
   auto task_node = [](const std::string& id, std::string description, std::string expected, std::string role,
                       const char* node_type) {
-    return Json{{"id", id},
-                {"description", std::move(description)},
-                {"expectedOutput", std::move(expected)},
-                {"agentRole", std::move(role)},
-                {"dependsOn", Json::array()},
-                {"parallelGroup", 0},
-                {"onCriticalPath", false},
-                {"nodeType", node_type},
-                {"mapReduceLevel", nullptr},
-                {"loopMaxIterations", nullptr},
-                {"loopBody", nullptr}};
+    return Json::object()
+        .with("id", id)
+        .with("description", std::move(description))
+        .with("expectedOutput", std::move(expected))
+        .with("agentRole", std::move(role))
+        .with("dependsOn", Json::array())
+        .with("parallelGroup", 0)
+        .with("onCriticalPath", false)
+        .with("nodeType", node_type)
+        .with("mapReduceLevel", nullptr)
+        .with("loopMaxIterations", nullptr)
+        .with("loopBody", nullptr);
   };
   Json tasks = Json::array();
   std::string start_id;
@@ -670,11 +672,12 @@ Json to_agentensemble_json(const Dag& dag, std::string_view generated_at) {
     std::optional<std::string> label;
     if (!e.description.empty()) label = e.description;
     else if (e.when) label = *e.when;
-    edges.push_back({{"fromStateId", ids[e.from]},
-                     {"toStateId", ids[e.to]},
-                     {"conditionDescription", label ? Json(*label) : Json(nullptr)},
-                     {"unconditional", !conditional(e)},
-                     {"fired", !e.fired_at.empty()}});
+    edges.push_back(Json::object()
+                        .with("fromStateId", ids[e.from])
+                        .with("toStateId", ids[e.to])
+                        .with("conditionDescription", label ? Json(*label) : Json(nullptr))
+                        .with("unconditional", !conditional(e))
+                        .with("fired", !e.fired_at.empty()));
   }
 
   Json termination = nullptr;
@@ -684,20 +687,21 @@ Json to_agentensemble_json(const Dag& dag, std::string_view generated_at) {
     termination = reason == "end" ? Json("terminal") : reason == "max-steps" ? Json("maxSteps") : reason.empty() ? Json() : Json(reason);
     steps = dag.run->steps_run;
   }
-  return {{"schemaVersion", "1.3"},
-          {"type", "dag"},
-          {"workflow", "GRAPH"},
-          {"generatedAt", std::string(generated_at)},
-          {"agents", Json::array()},
-          {"tasks", std::move(tasks)},
-          {"parallelGroups", Json::array()},
-          {"criticalPath", Json::array()},
-          {"mapReduceMode", nullptr},
-          {"mode", "graph"},
-          {"graphEdges", std::move(edges)},
-          {"graphStartStateId", start_id.empty() ? Json(nullptr) : Json(start_id)},
-          {"graphTerminationReason", std::move(termination)},
-          {"graphStepsRun", std::move(steps)}};
+  return Json::object()
+      .with("schemaVersion", "1.3")
+      .with("type", "dag")
+      .with("workflow", "GRAPH")
+      .with("generatedAt", generated_at)
+      .with("agents", Json::array())
+      .with("tasks", std::move(tasks))
+      .with("parallelGroups", Json::array())
+      .with("criticalPath", Json::array())
+      .with("mapReduceMode", nullptr)
+      .with("mode", "graph")
+      .with("graphEdges", std::move(edges))
+      .with("graphStartStateId", start_id.empty() ? Json(nullptr) : Json(start_id))
+      .with("graphTerminationReason", std::move(termination))
+      .with("graphStepsRun", std::move(steps));
 }
 
 Expected<std::string, std::string> render(Dag dag, std::string_view trace, std::string_view format,

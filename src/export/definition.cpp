@@ -32,12 +32,12 @@ Json to_json(const machine::Machine& m) {
   const auto& options = m.options();
   Json states = Json::array();
   for (const auto& state : m.states()) {
-    Json s = {{"name", state.name}};
+    Json s = Json::object().with("name", state.name);
     if (!state.feedback_on_revisit) s["feedbackOnRevisit"] = false;
     if (state.task) s["task"] = state.task->source();
     if (state.fan_out) {
       const machine::FanOut& f = *state.fan_out;
-      if (f.is_map()) s["map"] = {{"state", f.map_state}, {"over", f.over}};
+      if (f.is_map()) s["map"] = Json::object().with("state", f.map_state).with("over", f.over);
       else s["branches"] = f.branches;
       if (f.concurrency > 0) s["concurrency"] = f.concurrency;
     }
@@ -55,7 +55,7 @@ Json to_json(const machine::Machine& m) {
   }
   Json edges = Json::array();
   for (const auto& edge : m.edges()) {
-    Json e = {{"from", edge.from}, {"to", edge.to}};
+    Json e = Json::object().with("from", edge.from).with("to", edge.to);
     if (edge.when) e["when"] = *edge.when;
     if (!edge.description.empty()) e["description"] = edge.description;
     if (edge.transfer) e["transfer"] = true;
@@ -66,7 +66,7 @@ Json to_json(const machine::Machine& m) {
   }
   Json reducers = Json::object();
   for (const auto& [key, reducer] : options.reducers) reducers[key] = reducer;
-  Json out = {{"format", kMachineFormat}, {"version", kMachineVersion}, {"name", options.name}};
+  Json out = Json::object().with("format", kMachineFormat).with("version", kMachineVersion).with("name", options.name);
   if (options.start) out["start"] = *options.start;
   double steps = options.max_steps;
   if (std::floor(steps) == steps && std::fabs(steps) < 1e15) out["maxSteps"] = static_cast<std::int64_t>(steps);

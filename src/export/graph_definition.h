@@ -1,5 +1,5 @@
 // The graph definition format (docs/format.md) written and read over any JSON value type with
-// nlohmann's interface: export/definition.cpp instantiates these with nlohmann::ordered_json, the
+// nlohmann's interface: export/definition.cpp instantiates these with the core's json::Value, the
 // routing module (wasm/router.cpp) with its own small value (wasm/router_json.h), so that both
 // modules write the same document and report the same problems from one set of rules. The edge
 // reader is shared with the state machine's loader (definition.cpp).

@@ -2,7 +2,7 @@
 // (RFC 6901). Shared by the graph, state machine and swarm loaders, so that every definition
 // format reports faults the same way. A template over the JSON type: the routing module
 // (wasm/router.cpp) reads graph definitions with its own small JSON value (wasm/router_json.h)
-// instead of nlohmann's, which was a third of its size; everything else uses `Reader`.
+// everything else uses `Reader` (the core's json::Value).
 #pragma once
 
 #include <cstdint>
@@ -17,9 +17,8 @@
 
 namespace handoff::definition {
 
-// A scalar as JSON text: nlohmann's values by the core's writer (core/json_parse.h, so that the
-// full module carries no nlohmann serializer), the routing module's Value by its own.
-inline std::string scalar_text(const nlohmann::ordered_json& value) { return core::dump_json(value); }
+// A scalar as JSON text: the core's value by the core's writer (core/json_parse.h), the routing
+// module's by its own.
 template <class JsonType>
 std::string scalar_text(const JsonType& value) {
   return value.dump(-1, ' ', false, JsonType::error_handler_t::replace);

@@ -42,6 +42,11 @@ constexpr int kMaxStrictDepth = 64;
 
 bool strict_schema(const Json& schema, int depth);
 
+// Whether the array `list` holds the string `text`.
+bool lists_string(const Json& list, const std::string& text) {
+  return std::any_of(list.begin(), list.end(), [&](const Json& item) { return item.is_string() && item.get_ref<const std::string&>() == text; });
+}
+
 bool all_strict(const Json& schemas, int depth) {
   if (schemas.is_array()) {
     for (const Json& s : schemas) {
@@ -79,11 +84,12 @@ bool strict_schema(const Json& schema, int depth) {
     static const Json kNoProperties = Json::object();
     const Json& properties = schema.contains("properties") ? schema["properties"] : kNoProperties;
     if (!properties.is_object()) return false;
-    if (!schema.contains("additionalProperties") || schema["additionalProperties"] != false) return false;
+    const Json& additional = schema["additionalProperties"];  // null when absent
+    if (!additional.is_boolean() || additional.get<bool>()) return false;
     if (!schema.contains("required") || !schema["required"].is_array()) return false;
     const Json& required = schema["required"];
     for (const auto& [name, property] : properties.items()) {
-      if (std::find(required.begin(), required.end(), Json(name)) == required.end()) return false;
+      if (!lists_string(required, name)) return false;
     }
     if (!all_strict(properties, depth + 1)) return false;
   }
@@ -99,22 +105,31 @@ std::string agent_label(const Swarm& swarm, const std::string& id) {
   return agent != nullptr && !agent->name.empty() ? agent->name : id;
 }
 
+// A strict JSON Schema of an object: these properties, all required, nothing else.
+Json object_schema(Json properties, Json required) {
+  return Json::object()
+      .with("type", "object")
+      .with("properties", std::move(properties))
+      .with("required", std::move(required))
+      .with("additionalProperties", false);
+}
+
 Json schema_of(const Swarm& swarm, const Edge& edge) {
   Json properties = Json::object();
-  properties["reason"] = {{"type", {"string", "null"}},
-                          {"description", "Why the conversation should go to " + agent_label(swarm, edge.to) + " (optional)."}};
+  properties["reason"] = Json::object()
+                             .with("type", Json::array({"string", "null"}))
+                             .with("description", "Why the conversation should go to " + agent_label(swarm, edge.to) + " (optional).");
   Json required = Json::array({"reason"});
   for (const Variable& v : edge.requires_) {
     if (!v.from_model) continue;
-    Json property = {{"type", v.type}};
+    Json property = Json::object().with("type", v.type);
     if (!v.description.empty()) property["description"] = v.description;
     properties[v.name] = std::move(property);
     required.push_back(v.name);
   }
   // Strict: every property listed as required (OpenAI's strict mode asks for it; `reason` is
   // optional by being nullable), and nothing else accepted.
-  return {{"type", "object"}, {"properties", std::move(properties)}, {"required", std::move(required)},
-          {"additionalProperties", false}};
+  return object_schema(std::move(properties), std::move(required));
 }
 
 // The edge's description, else the target agent's (MAG's node description: what the agent is
@@ -133,21 +148,26 @@ Json single_schema(const Swarm& swarm, const std::vector<const Edge*>& edges) {
   Json targets = Json::array();
   Json properties = Json::object();
   for (const Edge* edge : edges) {
-    if (std::find(targets.begin(), targets.end(), Json(edge->to)) == targets.end()) targets.push_back(edge->to);
+    if (!lists_string(targets, edge->to)) targets.push_back(edge->to);
   }
-  properties["agent"] = {{"type", "string"}, {"enum", targets}, {"description", "The agent to hand the conversation over to."}};
-  properties["reason"] = {{"type", {"string", "null"}}, {"description", "Why the conversation should go to that agent (optional)."}};
+  properties["agent"] = Json::object()
+                            .with("type", "string")
+                            .with("enum", std::move(targets))
+                            .with("description", "The agent to hand the conversation over to.");
+  properties["reason"] = Json::object()
+                             .with("type", Json::array({"string", "null"}))
+                             .with("description", "Why the conversation should go to that agent (optional).");
   Json required = Json::array({"agent", "reason"});
   for (const Edge* edge : edges) {
     for (const Variable& v : edge->requires_) {
       if (!v.from_model || properties.contains(v.name)) continue;
-      Json property = {{"type", {v.type, "null"}}};
+      Json property = Json::object().with("type", Json::array({v.type, "null"}));
       property["description"] = (v.description.empty() ? "" : v.description + ". ") + "Needed to transfer to " + agent_label(swarm, edge->to) + "; null otherwise.";
       properties[v.name] = std::move(property);
       required.push_back(v.name);
     }
   }
-  return {{"type", "object"}, {"properties", std::move(properties)}, {"required", std::move(required)}, {"additionalProperties", false}};
+  return object_schema(std::move(properties), std::move(required));
 }
 
 std::string single_description(const Swarm& swarm, const std::vector<const Edge*>& edges) {
@@ -166,7 +186,8 @@ std::size_t index_of(const Swarm& swarm, const Edge& edge) { return static_cast<
 Json handoff_outcome(const Swarm& swarm, SessionCore& session, const Edge& edge, const char* via, Json variables,
                      const Json& reason) {
   if (edge.continuation) via = "continuation";
-  Json outcome = {{"type", "handoff"}, {"via", via}, {"from", edge.from}, {"to", edge.to}, {"edge", index_of(swarm, edge)}};
+  Json outcome =
+      Json::object().with("type", "handoff").with("via", via).with("from", edge.from).with("to", edge.to).with("edge", index_of(swarm, edge));
   if (edge.offered && std::string(via) == "tool") {
     outcome["tool"] = edge.tool_name;
     ++session.selections[edge.from];
@@ -187,17 +208,18 @@ Json handoff_outcome(const Swarm& swarm, SessionCore& session, const Edge& edge,
 }
 
 Json blocked_outcome(const Swarm& swarm, const Edge& edge, Json missing, Json invalid, const std::string& why) {
-  return {{"type", "handoff_blocked"},
-          {"from", edge.from},
-          {"to", edge.to},
-          {"edge", index_of(swarm, edge)},
-          {"tool", edge.tool_name},
-          {"missing", std::move(missing)},
-          {"invalid", std::move(invalid)},
-          {"rejectionReason", "Cannot transfer to " + agent_label(swarm, edge.to) + " yet: " + why}};
+  return Json::object()
+      .with("type", "handoff_blocked")
+      .with("from", edge.from)
+      .with("to", edge.to)
+      .with("edge", index_of(swarm, edge))
+      .with("tool", edge.tool_name)
+      .with("missing", std::move(missing))
+      .with("invalid", std::move(invalid))
+      .with("rejectionReason", "Cannot transfer to " + agent_label(swarm, edge.to) + " yet: " + why);
 }
 
-Json rejected(std::string reason) { return {{"type", "rejected"}, {"reason", std::move(reason)}}; }
+Json rejected(std::string reason) { return Json::object().with("type", "rejected").with("reason", std::move(reason)); }
 
 }  // namespace
 
@@ -236,7 +258,7 @@ Expected<SessionCore, std::string> SessionCore::from_json(const Swarm& swarm, co
 Json SessionCore::to_json() const {
   Json selections_json = Json::object();
   for (const auto& [agent, count] : selections) selections_json[agent] = count;
-  return {{"active", active}, {"hops", hops}, {"selections", std::move(selections_json)}, {"variables", variables}};
+  return Json::object().with("active", active).with("hops", hops).with("selections", std::move(selections_json)).with("variables", variables);
 }
 
 std::vector<const Edge*> offered_tools(const Swarm& swarm, const SessionCore& session) {
@@ -273,16 +295,24 @@ Expected<Json, std::string> tool_definitions(const Swarm& swarm, const Agent* ag
   Json out = format == "ai-sdk" ? Json::object() : Json::array();
   for (Tool& tool : tools) {
     if (format == "openai-responses") {
-      out.push_back({{"type", "function"}, {"name", tool.name}, {"description", tool.description},
-                     {"parameters", std::move(tool.schema)}, {"strict", tool.strict}});
+      out.push_back(Json::object()
+                        .with("type", "function")
+                        .with("name", tool.name)
+                        .with("description", tool.description)
+                        .with("parameters", std::move(tool.schema))
+                        .with("strict", tool.strict));
     } else if (format == "openai-chat") {
-      out.push_back({{"type", "function"},
-                     {"function", {{"name", tool.name}, {"description", tool.description},
-                                   {"parameters", std::move(tool.schema)}, {"strict", tool.strict}}}});
+      out.push_back(Json::object()
+                        .with("type", "function")
+                        .with("function", Json::object()
+                                              .with("name", tool.name)
+                                              .with("description", tool.description)
+                                              .with("parameters", std::move(tool.schema))
+                                              .with("strict", tool.strict)));
     } else if (format == "anthropic") {
-      out.push_back({{"name", tool.name}, {"description", tool.description}, {"input_schema", std::move(tool.schema)}});
+      out.push_back(Json::object().with("name", tool.name).with("description", tool.description).with("input_schema", std::move(tool.schema)));
     } else if (format == "ai-sdk") {
-      out[tool.name] = {{"description", tool.description}, {"inputSchema", std::move(tool.schema)}, {"strict", tool.strict}};
+      out[tool.name] = Json::object().with("description", tool.description).with("inputSchema", std::move(tool.schema)).with("strict", tool.strict);
     } else {
       return unexpected("unknown tool format '" + format + "' (openai-responses, openai-chat, anthropic, ai-sdk)");
     }
@@ -312,9 +342,14 @@ Json apply_tool_call(const Swarm& swarm, SessionCore& session, const std::string
       Json args = arguments.is_null() ? Json::object() : arguments;
       if (!args.is_object()) return rejected("the arguments of '" + name + "' must be a JSON object");
       if (tool.approval && !approved) {
-        return {{"type", "approval_required"}, {"kind", "tool"}, {"agent", agent->id}, {"tool", name}, {"arguments", std::move(args)}};
+        return Json::object()
+            .with("type", "approval_required")
+            .with("kind", "tool")
+            .with("agent", agent->id)
+            .with("tool", name)
+            .with("arguments", std::move(args));
       }
-      return {{"type", "tool"}, {"agent", agent->id}, {"tool", name}, {"arguments", std::move(args)}};
+      return Json::object().with("type", "tool").with("agent", agent->id).with("tool", name).with("arguments", std::move(args));
     }
   }
   const Edge* edge = nullptr;
@@ -381,7 +416,7 @@ Json apply_tool_call(const Swarm& swarm, SessionCore& session, const std::string
         missing.push_back(v.name);
         problems += (problems.empty() ? "" : "; ") + std::string("missing ") + v.name + what;
       } else if (!has_type(args[v.name], v.type)) {
-        invalid.push_back({{"name", v.name}, {"expected", v.type}});
+        invalid.push_back(Json::object().with("name", v.name).with("expected", v.type));
         problems += (problems.empty() ? "" : "; ") + v.name + what + " must be " + (v.type == "integer" ? "an " : "a ") + v.type;
       } else {
         variables[v.name] = args[v.name];
@@ -396,8 +431,15 @@ Json apply_tool_call(const Swarm& swarm, SessionCore& session, const std::string
                            problems + ". Provide what is missing or correct, then call " + edge->tool_name + " again.");
   }
   if (edge->approval && !approved) {
-    return {{"type", "approval_required"}, {"kind", "handoff"}, {"agent", edge->from}, {"tool", edge->tool_name},
-            {"from", edge->from}, {"to", edge->to}, {"edge", index_of(swarm, *edge)}, {"arguments", std::move(args)}};
+    return Json::object()
+        .with("type", "approval_required")
+        .with("kind", "handoff")
+        .with("agent", edge->from)
+        .with("tool", edge->tool_name)
+        .with("from", edge->from)
+        .with("to", edge->to)
+        .with("edge", index_of(swarm, *edge))
+        .with("arguments", std::move(args));
   }
   return handoff_outcome(swarm, session, *edge, "tool", std::move(variables), reason);
 }
@@ -417,10 +459,10 @@ Json apply_tool_call_text(const Swarm& swarm, SessionCore& session, const std::s
 Expected<Json, std::string> offered_tools_record(const Swarm& swarm, const SessionCore& session, const std::string& format) {
   auto edges = offered_tools(swarm, session);
   Json offered = Json::array();
-  for (const Edge* e : edges) offered.push_back({{"name", e->tool_name}, {"to", e->to}});
+  for (const Edge* e : edges) offered.push_back(Json::object().with("name", e->tool_name).with("to", e->to));
   auto tools = tool_definitions(swarm, swarm.agent(session.active), edges, format);
   if (!tools) return unexpected(tools.error());
-  return Json{{"tools", std::move(tools.value())}, {"offered", std::move(offered)}};
+  return Json::object().with("tools", std::move(tools.value())).with("offered", std::move(offered));
 }
 
 Expected<Json, std::string> refused_handoff(const Swarm& swarm, std::size_t edge, const std::string& variable,
@@ -429,7 +471,7 @@ Expected<Json, std::string> refused_handoff(const Swarm& swarm, std::size_t edge
     return unexpected("edge " + std::to_string(edge) + " is not an edge offered as a tool");
   }
   const Edge& e = swarm.edges()[edge];
-  Json invalid = Json::array({{{"name", variable}, {"expected", "a valid value"}}});
+  Json invalid = Json::array({Json::object().with("name", variable).with("expected", "a valid value")});
   return blocked_outcome(swarm, e, Json::array(), std::move(invalid), message + ". Correct it, then call " + e.tool_name + " again.");
 }
 
@@ -472,8 +514,9 @@ Json host_record(const Swarm& swarm, Json outcome) {
       }
       if (by_tool) record["result"] = "Transferred to " + agent_label(swarm, edge.to) + ".";
       record["fromModel"] = std::move(from_model);
-      record["carry"] = {{"context", edge.context.empty() ? swarm.default_context() : edge.context},
-                         {"includeSystem", edge.include_system.value_or(swarm.include_system())}};
+      record["carry"] = Json::object()
+                            .with("context", edge.context.empty() ? swarm.default_context() : edge.context)
+                            .with("includeSystem", edge.include_system.value_or(swarm.include_system()));
     }
   } else if (type == "handoff_blocked") {
     record["result"] = outcome["rejectionReason"];

@@ -135,7 +135,11 @@ Expected<std::unique_ptr<Swarm>, std::vector<definition::Problem>> Swarm::from_j
         const std::string* d = r.string(t, at, "description", true);
         if (d && d->empty()) r.problem(at + "/description", "a tool needs a description: the model reads it to decide");
         if (d) tool.description = *d;
-        tool.parameters = {{"type", "object"}, {"properties", Json::object()}, {"required", Json::array()}, {"additionalProperties", false}};
+        tool.parameters = Json::object()
+                              .with("type", "object")
+                              .with("properties", Json::object())
+                              .with("required", Json::array())
+                              .with("additionalProperties", false);
         if (t.contains("parameters")) {
           const Json& p = t["parameters"];
           if (!p.is_object() || !p.contains("type") || p["type"] != "object") r.problem(at + "/parameters", "expected a JSON Schema of type \"object\"");
@@ -326,7 +330,7 @@ void Swarm::assign_tool_names() {
 Json Swarm::to_json() const {
   Json agents = Json::array();
   for (const Agent& a : agents_) {
-    Json agent = {{"id", a.id}};
+    Json agent = Json::object().with("id", a.id);
     if (!a.name.empty()) agent["name"] = a.name;
     if (!a.description.empty()) agent["description"] = a.description;
     if (!a.instructions.empty()) agent["instructions"] = a.instructions;
@@ -337,7 +341,7 @@ Json Swarm::to_json() const {
     if (!a.tools.empty()) {
       Json tools = Json::array();
       for (const AgentTool& t : a.tools) {
-        Json tool = {{"name", t.name}, {"description", t.description}, {"parameters", t.parameters}};
+        Json tool = Json::object().with("name", t.name).with("description", t.description).with("parameters", t.parameters);
         if (t.approval) tool["approval"] = true;
         tools.push_back(std::move(tool));
       }
@@ -347,7 +351,7 @@ Json Swarm::to_json() const {
   }
   Json edges = Json::array();
   for (const Edge& e : edges_) {
-    Json edge = {{"from", e.from}, {"to", e.to}};
+    Json edge = Json::object().with("from", e.from).with("to", e.to);
     if (!e.description.empty()) edge["description"] = e.description;
     if (e.when) edge["when"] = e.when->source();
     if (e.when && e.offered) edge["offer"] = true;
@@ -356,7 +360,7 @@ Json Swarm::to_json() const {
     if (!e.requires_.empty()) {
       Json requires_ = Json::array();
       for (const Variable& v : e.requires_) {
-        Json variable = {{"name", v.name}, {"from", v.from_model ? "model" : "state"}, {"type", v.type}};
+        Json variable = Json::object().with("name", v.name).with("from", v.from_model ? "model" : "state").with("type", v.type);
         if (!v.description.empty()) variable["description"] = v.description;
         requires_.push_back(std::move(variable));
       }
@@ -367,7 +371,7 @@ Json Swarm::to_json() const {
     if (e.approval) edge["approval"] = true;
     edges.push_back(std::move(edge));
   }
-  Json out = {{"format", kSwarmFormat}, {"version", kSwarmVersion}};
+  Json out = Json::object().with("format", kSwarmFormat).with("version", kSwarmVersion);
   if (!name_.empty()) out["name"] = name_;
   out["maxHops"] = max_hops_;
   out["context"] = context_;

@@ -121,7 +121,7 @@ Json Execution::transfers() const {
     std::string description = !edge.description.empty() ? edge.description
                               : edge.to == kEnd          ? std::string("Finish the run.")
                                                          : "Go on to state '" + edge.to + "'.";
-    out.push_back({{"name", transfer_tool_name(edge.to)}, {"to", edge.to}, {"description", std::move(description)}});
+    out.push_back(Json::object().with("name", transfer_tool_name(edge.to)).with("to", edge.to).with("description", std::move(description)));
   }
   return out;
 }
@@ -372,7 +372,7 @@ Json Execution::snapshot() const {
   auto branch_list = [&](const std::vector<Branch>& branches, const Flags* done) {
     Json list = Json::array();
     for (std::size_t i = 0; i < branches.size(); ++i) {
-      Json b = {{"state", states[branches[i].state].name}, {"visit", branches[i].visit}};
+      Json b = Json::object().with("state", states[branches[i].state].name).with("visit", branches[i].visit);
       if (done) b["done"] = static_cast<bool>((*done)[i]);
       list.push_back(std::move(b));
     }
@@ -381,11 +381,12 @@ Json Execution::snapshot() const {
   Json steps = Json::array();
   for (const StepRecord& r : history_) {
     Json next = r.next == kNextEnd ? Json(kEnd) : r.next == kNextNone ? Json(nullptr) : Json(states[r.next].name);
-    Json step = {{"step", r.step},
-                 {"state", states[r.state].name},
-                 {"visit", r.visit},
-                 {"next", std::move(next)},
-                 {"edge", r.edge < 0 ? Json(nullptr) : Json(r.edge)}};
+    Json step = Json::object()
+                    .with("step", r.step)
+                    .with("state", states[r.state].name)
+                    .with("visit", r.visit)
+                    .with("next", std::move(next))
+                    .with("edge", r.edge < 0 ? Json(nullptr) : Json(r.edge));
     if (states[r.state].fan_out) {
       step["branches"] = branch_list(r.branches, nullptr);
       fan_outs = true;
@@ -396,15 +397,16 @@ Json Execution::snapshot() const {
   const bool in_fan_out = fan_out() && !items_pending_ && route_from_ == 0;
   // A subgraph under way: the step begun (the host adds the child's own snapshot).
   const bool in_subgraph = status_ == Status::InStep && states[current_].subgraph && route_from_ == 0;
-  Json out = {{"format", kSnapshotFormat},
-          {"version", fan_outs || in_fan_out || in_subgraph ? kFanOutSnapshotVersion : kSnapshotVersion},
-          {"machine", machine_->options().name},
-          {"definition", fingerprint(*machine_)},
-          {"status", in_fan_out ? "fan-out" : in_subgraph ? "subgraph" : status_name(status_)},
-          {"current", states[current_].name},
-          {"step", step_},
-          {"visits", std::move(visits)},
-          {"steps", std::move(steps)}};
+  Json out = Json::object()
+                 .with("format", kSnapshotFormat)
+                 .with("version", fan_outs || in_fan_out || in_subgraph ? kFanOutSnapshotVersion : kSnapshotVersion)
+                 .with("machine", machine_->options().name)
+                 .with("definition", fingerprint(*machine_))
+                 .with("status", in_fan_out ? "fan-out" : in_subgraph ? "subgraph" : status_name(status_))
+                 .with("current", states[current_].name)
+                 .with("step", step_)
+                 .with("visits", std::move(visits))
+                 .with("steps", std::move(steps));
   if (in_fan_out) out["branches"] = branch_list(branches_, &branch_done_);
   Json selections = Json::object();
   for (std::uint32_t i = 0; i < states.size(); ++i) {
@@ -422,7 +424,8 @@ Expected<Execution, std::string> Execution::restore(Machine& machine, const Json
   if (!snapshot.is_object() || !snapshot.contains("format") || snapshot["format"] != kSnapshotFormat) {
     return fail("not a snapshot (expected format \"" + std::string(kSnapshotFormat) + "\")");
   }
-  if (!snapshot.contains("version") || (snapshot["version"] != kSnapshotVersion && snapshot["version"] != kFanOutSnapshotVersion)) {
+  const Json& version = snapshot["version"];  // null when absent; 2.0 is 2, as JSON has one number
+  if (!version.is_number() || (version.get<double>() != kSnapshotVersion && version.get<double>() != kFanOutSnapshotVersion)) {
     return fail("unsupported snapshot version (this library reads versions 1 and 2)");
   }
   if (!snapshot.contains("machine") || snapshot["machine"] != machine.options().name) {
@@ -437,15 +440,16 @@ Expected<Execution, std::string> Execution::restore(Machine& machine, const Json
   auto count = [](const Json& v) { return v.is_number_unsigned() || (v.is_number_integer() && v.get<std::int64_t>() >= 0); };
 
   Execution execution(machine);
-  const Json& status = snapshot.contains("status") ? snapshot["status"] : Json();
+  const Json& status_json = snapshot["status"];  // null when absent
+  const std::string_view status = status_json.is_string() ? std::string_view(status_json.get_ref<const std::string&>()) : "";
   if (status == "ready") execution.status_ = Status::Ready;
   else if (status == "end") execution.status_ = Status::End;
   else if (status == "max-steps") execution.status_ = Status::MaxSteps;
   else if (status == "no-edge-matched") execution.status_ = Status::NoEdgeMatched;
   else if (status == "aborted") execution.status_ = Status::Aborted;
   else if (status == "fan-out" || status == "subgraph") execution.status_ = Status::InStep;
-  else if (!status.is_string()) return fail("a snapshot is taken between steps; its status must be a string");
-  else return fail("a snapshot is taken between steps; status " + core::dump_json(status) + " is not one");
+  else if (!status_json.is_string()) return fail("a snapshot is taken between steps; its status must be a string");
+  else return fail("a snapshot is taken between steps; status " + core::dump_json(status_json) + " is not one");
 
   auto current = state_of(snapshot.contains("current") ? snapshot["current"] : Json());
   if (!current) return fail("'current' is not a state of this machine");
@@ -533,7 +537,7 @@ Expected<Execution, std::string> Execution::restore(Machine& machine, const Json
     }
     const Json& next = s.contains("next") ? s["next"] : Json();
     std::int32_t next_index = kNextNone;
-    if (next == kEnd) next_index = kNextEnd;
+    if (next.is_string() && next.get_ref<const std::string&>() == kEnd) next_index = kNextEnd;
     else if (auto n = state_of(next)) next_index = static_cast<std::int32_t>(*n);
     else if (!next.is_null()) return fail("a step's 'next' is not a state of this machine");
     const Json& edge = s.contains("edge") ? s["edge"] : Json();

@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>  // indents the golden files
+
 #include "condition/json_state.h"
 #include "core/expected.h"
 #include "export/dag.h"
@@ -57,7 +59,8 @@ inline std::vector<std::string> input_names(const std::filesystem::path& dir) {
 // JSON as the golden files hold it: two-space indent, UTF-8 as is, a final newline (the same
 // bytes as JavaScript's JSON.stringify(value, null, 2) + '\n').
 inline std::string pretty(const Json& json) {
-  return json.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+  // The core writes compact JSON only; nlohmann indents it.
+  return nlohmann::ordered_json::parse(json.dump()).dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
 // Every export of one input: { suffix: text }, or what is wrong with the input.
