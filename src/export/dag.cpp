@@ -471,16 +471,11 @@ std::string to_mermaid(const Dag& dag, const MermaidOptions& options) {
       any_start = true;
     }
   }
-  std::vector<std::size_t> fired_links;
-  std::vector<std::size_t> unfired_links;
-  std::size_t link = any_start ? 1 : 0;
   for (const Edge& e : dag.edges) {
     std::string label = edge_label(e);
     put(out, {"  ", ids[e.from], dag.kind == "swarm" ? swarm_arrow(e) : conditional(e) ? " -->" : " -.->"});
     if (!label.empty()) put(out, {"|\"", mermaid_text(label), "\"|"});
     put(out, {" ", ids[e.to], "\n"});
-    (e.fired_at.empty() ? unfired_links : fired_links).push_back(link);
-    ++link;
   }
   for (const Node& n : dag.nodes) {
     for (const std::string& b : n.branches) {
@@ -490,7 +485,11 @@ std::string to_mermaid(const Dag& dag, const MermaidOptions& options) {
   for (const Node& n : dag.nodes) {
     if (n.subgraph) mermaid_cluster(*n.subgraph, ids[n.id], ids[n.id] + "_", "  ", out);
   }
-  for (std::size_t l : fired_links) put(out, {"  linkStyle ", std::to_string(l), " stroke:", kFired, ",stroke-width:3px\n"});
+  // Edges are the links after the start's, in order.
+  const std::size_t first_link = any_start ? 1 : 0;
+  for (std::size_t i = 0; i < dag.edges.size(); ++i) {
+    if (!dag.edges[i].fired_at.empty()) put(out, {"  linkStyle ", std::to_string(first_link + i), " stroke:", kFired, ",stroke-width:3px\n"});
+  }
   bool any_active = false;
   for (const Node& n : dag.nodes) {
     if (n.active) put(out, {"  class ", ids[n.id], " active\n"});
@@ -498,7 +497,9 @@ std::string to_mermaid(const Dag& dag, const MermaidOptions& options) {
   }
   if (any_active) put(out, {"  classDef active fill:", kActiveFill, ",stroke:", kFired, ",stroke-width:3px\n"});
   if (finished_run(dag)) {
-    for (std::size_t l : unfired_links) put(out, {"  linkStyle ", std::to_string(l), " stroke:", kUnfired, ",color:", kUnfired, "\n"});
+    for (std::size_t i = 0; i < dag.edges.size(); ++i) {
+      if (dag.edges[i].fired_at.empty()) put(out, {"  linkStyle ", std::to_string(first_link + i), " stroke:", kUnfired, ",color:", kUnfired, "\n"});
+    }
   }
   return out;
 }
@@ -528,6 +529,15 @@ std::string dot_string(const std::string& text) {
 // beside an xlabel, so it is left out.
 bool visible(const std::string& label) {
   return std::any_of(label.begin(), label.end(), [](char c) { return c != ' ' && c != '\n' && c != '\t' && c != '\r'; });
+}
+
+// DOT's style of a swarm's edge: rules solid (the default), LLM edges dashed, hybrids bold,
+// continuations dotted.
+const char* swarm_style(const Edge& e) {
+  if (e.via == "llm") return "style=dashed";
+  if (e.via == "hybrid") return "style=bold";
+  if (e.via == "continuation") return "style=dotted";
+  return nullptr;
 }
 
 // A subgraph state's machine as a `cluster` (its states prefixed by the subgraph state's id), with
@@ -579,26 +589,20 @@ std::string to_dot(const Dag& dag) {
   }
   for (const Edge& e : dag.edges) {
     put(out, {"  ", ids[e.from], " -> ", ids[e.to], " ["});
+    std::string_view separator;  // none before the first attribute
+    auto attribute = [&](std::initializer_list<std::string_view> parts) {
+      out += separator;
+      put(out, parts);
+      separator = ", ";
+    };
     std::string label = edge_label(e);
-    std::vector<std::string> attributes;
-    if (visible(label)) attributes.push_back("label=" + dot_string(label));
-    if (dag.kind == "swarm") {
-      // Rules solid, LLM edges dashed, hybrids bold, continuations dotted.
-      if (e.via == "llm") attributes.push_back("style=dashed");
-      else if (e.via == "hybrid") attributes.push_back("style=bold");
-      else if (e.via == "continuation") attributes.push_back("style=dotted");
-    } else if (!conditional(e)) {
-      attributes.push_back("style=dashed");
-    }
+    if (visible(label)) attribute({"label=", dot_string(label)});
+    if (const char* style = dag.kind == "swarm" ? swarm_style(e) : conditional(e) ? nullptr : "style=dashed") attribute({style});
     if (!e.fired_at.empty()) {
-      attributes.push_back("color=\"" + std::string(kFired) + "\"");
-      attributes.push_back("penwidth=2.5");
-      attributes.push_back("xlabel=" + dot_string("×" + std::to_string(e.fired_at.size())));
+      attribute({"color=\"", kFired, "\", penwidth=2.5, xlabel=\"×", std::to_string(e.fired_at.size()), "\""});
     } else if (finished_run(dag)) {
-      attributes.push_back("color=\"" + std::string(kUnfired) + "\"");
-      attributes.push_back("fontcolor=\"" + std::string(kUnfired) + "\"");
+      attribute({"color=\"", kUnfired, "\", fontcolor=\"", kUnfired, "\""});
     }
-    for (std::size_t i = 0; i < attributes.size(); ++i) put(out, {i ? ", " : "", attributes[i]});
     out += "];\n";
   }
   for (const Node& n : dag.nodes) {
