@@ -349,32 +349,43 @@ bool conditional(const Edge& e) { return e.when.has_value() || e.predicate; }
 // The label of a fan-out's link to a branch: "parallel", or for a map "each in <path>".
 std::string branch_label(const Node& n) { return n.map_over ? "each in " + *n.map_over : std::string("parallel"); }
 
-// A subgraph state's machine as a flowchart `subgraph` block after the parent's links (so that
-// these keep their numbers): its states with ids prefixed by the parent state's, its edges, its
-// own subgraphs nested; a dotted link from the subgraph state to the block.
-void mermaid_cluster(const Dag& child, const std::string& owner, const std::string& prefix, const std::string& indent, std::string& out) {
-  auto ids = generated_ids(child);
-  const std::string block = prefix + "sub";
-  put(out, {indent, "subgraph ", block, "[\"", mermaid_text(child.name), "\"]\n"});
-  for (const Node& n : child.nodes) {
-    bool end = n.type == "end";
-    put(out, {indent, "  ", prefix, ids[n.id], end ? "([\"" : "[\"", mermaid_text(node_label(n)), end ? "\"])\n" : "\"]\n"});
+// A flowchart's node lines: ids prefixed with `prefix` (a subgraph's, by its state's id), each line
+// after `indent`.
+void flowchart_nodes(const Dag& dag, const GeneratedIds& ids, const std::string& prefix, const std::string& indent, std::string& out) {
+  for (const Node& n : dag.nodes) {
+    put(out, {indent, prefix, ids[n.id]});
+    if (n.type == "end") out += "([\"END\"])\n";
+    else if (n.type == "agent" && !n.description.empty()) put(out, {"[\"", mermaid_text(n.id), "<br>", mermaid_text(n.description), "\"]\n"});
+    else put(out, {"[\"", mermaid_text(n.id), "\"]\n"});
   }
-  for (const Edge& e : child.edges) {
+}
+
+// A flowchart's links: its edges, bold links to fan-out branches, then each subgraph state's
+// machine as a `subgraph` block (after the links, so that these keep their numbers) with a dotted
+// link from the state: its states' ids prefixed by the state's, its own subgraphs nested.
+void flowchart_links(const Dag& dag, const GeneratedIds& ids, const std::string& prefix, const std::string& indent, std::string& out) {
+  for (const Edge& e : dag.edges) {
     std::string label = edge_label(e);
-    put(out, {indent, "  ", prefix, ids[e.from], conditional(e) ? " -->" : " -.->"});
+    put(out, {indent, prefix, ids[e.from], dag.kind == "swarm" ? swarm_arrow(e) : conditional(e) ? " -->" : " -.->"});
     if (!label.empty()) put(out, {"|\"", mermaid_text(label), "\"|"});
     put(out, {" ", prefix, ids[e.to], "\n"});
   }
-  for (const Node& n : child.nodes) {
+  for (const Node& n : dag.nodes) {
     for (const std::string& b : n.branches) {
-      if (ids.count(b)) put(out, {indent, "  ", prefix, ids[n.id], " ==>|\"", mermaid_text(branch_label(n)), "\"| ", prefix, ids[b], "\n"});
+      if (ids.count(b)) put(out, {indent, prefix, ids[n.id], " ==>|\"", mermaid_text(branch_label(n)), "\"| ", prefix, ids[b], "\n"});  // undeclared: not drawn
     }
   }
-  for (const Node& n : child.nodes) {
-    if (n.subgraph) mermaid_cluster(*n.subgraph, prefix + ids[n.id], prefix + ids[n.id] + "_", indent + "  ", out);
+  for (const Node& n : dag.nodes) {
+    if (!n.subgraph) continue;
+    const Dag& child = *n.subgraph;
+    const GeneratedIds child_ids = generated_ids(child);
+    const std::string owner = prefix + ids[n.id];
+    const std::string child_prefix = owner + "_";
+    put(out, {indent, "subgraph ", child_prefix, "sub[\"", mermaid_text(child.name), "\"]\n"});
+    flowchart_nodes(child, child_ids, child_prefix, indent + "  ", out);
+    flowchart_links(child, child_ids, child_prefix, indent + "  ", out);
+    put(out, {indent, "end\n", indent, owner, " -.- ", child_prefix, "sub\n"});
   }
-  put(out, {indent, "end\n", indent, owner, " -.- ", block, "\n"});
 }
 
 // The same as a state diagram's composite state: `owner`'s inner states.
@@ -457,13 +468,7 @@ std::string to_mermaid(const Dag& dag, const MermaidOptions& options) {
   }
 
   put(out, {"flowchart ", options.direction, "\n"});
-  for (const Node& n : dag.nodes) {
-    const std::string& id = ids[n.id];
-    std::string label = mermaid_text(node_label(n));
-    if (n.type == "end") put(out, {"  ", id, "([\"", label, "\"])\n"});
-    else if (n.type == "agent" && !n.description.empty()) put(out, {"  ", id, "[\"", mermaid_text(n.id), "<br>", mermaid_text(n.description), "\"]\n"});
-    else put(out, {"  ", id, "[\"", label, "\"]\n"});
-  }
+  flowchart_nodes(dag, ids, "", "  ", out);
   bool any_start = false;
   for (const Node& n : dag.nodes) {
     if (n.start) {
@@ -471,20 +476,7 @@ std::string to_mermaid(const Dag& dag, const MermaidOptions& options) {
       any_start = true;
     }
   }
-  for (const Edge& e : dag.edges) {
-    std::string label = edge_label(e);
-    put(out, {"  ", ids[e.from], dag.kind == "swarm" ? swarm_arrow(e) : conditional(e) ? " -->" : " -.->"});
-    if (!label.empty()) put(out, {"|\"", mermaid_text(label), "\"|"});
-    put(out, {" ", ids[e.to], "\n"});
-  }
-  for (const Node& n : dag.nodes) {
-    for (const std::string& b : n.branches) {
-      if (ids.count(b)) put(out, {"  ", ids[n.id], " ==>|\"", mermaid_text(branch_label(n)), "\"| ", ids[b], "\n"});  // undeclared: not drawn
-    }
-  }
-  for (const Node& n : dag.nodes) {
-    if (n.subgraph) mermaid_cluster(*n.subgraph, ids[n.id], ids[n.id] + "_", "  ", out);
-  }
+  flowchart_links(dag, ids, "", "  ", out);
   // Edges are the links after the start's, in order.
   const std::size_t first_link = any_start ? 1 : 0;
   for (std::size_t i = 0; i < dag.edges.size(); ++i) {
