@@ -388,34 +388,41 @@ void flowchart_links(const Dag& dag, const GeneratedIds& ids, const std::string&
   }
 }
 
-// The same as a state diagram's composite state: `owner`'s inner states.
-void mermaid_composite(const Dag& child, const std::string& owner, const std::string& prefix, const std::string& indent, std::string& out) {
-  auto ids = generated_ids(child);
-  put(out, {indent, "state ", owner, " {\n"});
-  for (const Node& n : child.nodes) {
-    if (n.type == "end") continue;
-    put(out, {indent, "  state \"", mermaid_text(node_label(n)), "\" as ", prefix, ids[n.id], "\n"});
+// A state diagram's start links, transitions and bold links to fan-out branches, then each
+// subgraph state's machine as a composite state: its states' ids prefixed by the state's, its own
+// subgraphs nested.
+void state_links(const Dag& dag, const GeneratedIds& ids, const std::string& prefix, const std::string& indent, std::string& out) {
+  for (const Node& n : dag.nodes) {
+    if (n.start) put(out, {indent, "[*] --> ", prefix, ids[n.id], "\n"});
   }
-  for (const Node& n : child.nodes) {
-    if (n.start) put(out, {indent, "  [*] --> ", prefix, ids[n.id], "\n"});
-  }
-  for (const Edge& e : child.edges) {
-    put(out, {indent, "  ", prefix, ids[e.from], " --> "});
-    if (e.to == machine::kEnd) out += "[*]";
+  for (const Edge& e : dag.edges) {
+    put(out, {indent, prefix, ids[e.from], " --> "});
+    if (dag.kind == "state-machine" && e.to == machine::kEnd) out += "[*]";
     else put(out, {prefix, ids[e.to]});
     std::string label = edge_label(e);
+    if (!e.fired_at.empty()) put(label, {label.empty() ? "" : " ", "(fired ×", std::to_string(e.fired_at.size()), ")"});
     if (!label.empty()) put(out, {" : ", mermaid_text(label)});
     out += "\n";
   }
-  for (const Node& n : child.nodes) {
+  for (const Node& n : dag.nodes) {
     for (const std::string& b : n.branches) {
-      if (ids.count(b)) put(out, {indent, "  ", prefix, ids[n.id], " --> ", prefix, ids[b], " : ", mermaid_text(branch_label(n)), "\n"});
+      if (ids.count(b)) put(out, {indent, prefix, ids[n.id], " --> ", prefix, ids[b], " : ", mermaid_text(branch_label(n)), "\n"});  // undeclared: not drawn
     }
   }
-  for (const Node& n : child.nodes) {
-    if (n.subgraph) mermaid_composite(*n.subgraph, prefix + ids[n.id], prefix + ids[n.id] + "_", indent + "  ", out);
+  for (const Node& n : dag.nodes) {
+    if (!n.subgraph) continue;
+    const Dag& child = *n.subgraph;
+    const GeneratedIds child_ids = generated_ids(child);
+    const std::string owner = prefix + ids[n.id];
+    const std::string child_prefix = owner + "_";
+    const std::string inner = indent + "  ";
+    put(out, {indent, "state ", owner, " {\n"});
+    for (const Node& state : child.nodes) {
+      if (state.type != "end") put(out, {inner, "state \"", mermaid_text(state.id), "\" as ", child_prefix, child_ids[state.id], "\n"});
+    }
+    state_links(child, child_ids, child_prefix, inner, out);
+    put(out, {indent, "}\n"});
   }
-  put(out, {indent, "}\n"});
 }
 
 }  // namespace
@@ -435,25 +442,7 @@ std::string to_mermaid(const Dag& dag, const MermaidOptions& options) {
       }
       put(out, {"  state \"", label, "\" as ", ids[n.id], "\n"});
     }
-    for (const Node& n : dag.nodes) {
-      if (n.start) put(out, {"  [*] --> ", ids[n.id], "\n"});
-    }
-    for (const Edge& e : dag.edges) {
-      bool to_end = dag.kind == "state-machine" && e.to == machine::kEnd;
-      put(out, {"  ", ids[e.from], " --> ", to_end ? std::string_view("[*]") : std::string_view(ids[e.to])});
-      std::string label = edge_label(e);
-      if (!e.fired_at.empty()) label += (label.empty() ? "" : " ") + std::string("(fired ×") + std::to_string(e.fired_at.size()) + ")";
-      if (!label.empty()) put(out, {" : ", mermaid_text(label)});
-      out += "\n";
-    }
-    for (const Node& n : dag.nodes) {
-      for (const std::string& b : n.branches) {
-        if (ids.count(b)) put(out, {"  ", ids[n.id], " --> ", ids[b], " : ", mermaid_text(branch_label(n)), "\n"});  // undeclared: not drawn
-      }
-    }
-    for (const Node& n : dag.nodes) {
-      if (n.subgraph) mermaid_composite(*n.subgraph, ids[n.id], ids[n.id] + "_", "  ", out);
-    }
+    state_links(dag, ids, "", "  ", out);
     for (const Node& n : dag.nodes) {
       if (n.type != "end" && n.visits && *n.visits > 0) put(out, {"  class ", ids[n.id], " visited\n"});
     }
