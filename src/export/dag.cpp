@@ -521,31 +521,64 @@ const char* swarm_style(const Edge& e) {
   return nullptr;
 }
 
-// A subgraph state's machine as a `cluster` (its states prefixed by the subgraph state's id), with
-// a dotted edge from the subgraph state to the child's start.
-void dot_cluster(const Dag& child, const std::string& owner, const std::string& prefix, const std::string& indent, std::string& out) {
-  auto ids = generated_ids(child);
-  put(out, {indent, "subgraph \"cluster_", prefix, "\" {\n", indent, "  label=", dot_string(child.name), "; style=rounded;\n"});
-  for (const Node& n : child.nodes) {
-    put(out, {indent, "  ", prefix, ids[n.id], " [label=", dot_string(node_label(n)), n.type == "end" ? ", shape=doublecircle, style=solid" : "", "];\n"});
+// DOT's node statements: ids prefixed with `prefix` (a cluster's, by its subgraph state's id), each
+// after `indent`.
+void dot_nodes(const Dag& dag, const GeneratedIds& ids, const std::string& prefix, const std::string& indent, std::string& out) {
+  for (const Node& n : dag.nodes) {
+    put(out, {indent, prefix, ids[n.id], " [label=", dot_string(node_label(n))});
+    if (n.type == "end") out += ", shape=doublecircle, style=solid";
+    if (!n.description.empty()) put(out, {", tooltip=", dot_string(n.description)});
+    if (n.visits && *n.visits > 0) put(out, {", color=\"", kFired, "\", penwidth=2"});
+    if (n.active) put(out, {", style=\"rounded,filled\", fillcolor=\"", kActiveFill, "\", color=\"", kFired, "\", penwidth=2"});
+    out += "];\n";
   }
-  for (const Edge& e : child.edges) {
+}
+
+// DOT's edge statements, bold edges to fan-out branches, then each subgraph state's machine as a
+// `cluster`: its states' ids prefixed by the state's, its own subgraphs nested, and a dotted edge
+// from the state to the machine's start.
+void dot_links(const Dag& dag, const GeneratedIds& ids, const std::string& prefix, const std::string& indent, std::string& out) {
+  const bool in_cluster = !prefix.empty();  // the top level's ids have no prefix
+  for (const Edge& e : dag.edges) {
+    put(out, {indent, prefix, ids[e.from], " -> ", prefix, ids[e.to], " ["});
+    std::string_view separator;  // none before the first attribute
+    auto attribute = [&](std::initializer_list<std::string_view> parts) {
+      out += separator;
+      put(out, parts);
+      separator = ", ";
+    };
     std::string label = edge_label(e);
-    put(out, {indent, "  ", prefix, ids[e.from], " -> ", prefix, ids[e.to], " ["});
-    if (visible(label)) put(out, {"label=", dot_string(label), ", "});
-    put(out, {conditional(e) ? "style=solid" : "style=dashed", "];\n"});
+    if (visible(label)) attribute({"label=", dot_string(label)});
+    // A conditional edge is solid, which a cluster's edge says and the top level's leaves to DOT.
+    const char* style = dag.kind == "swarm" ? swarm_style(e) : !conditional(e) ? "style=dashed" : in_cluster ? "style=solid" : nullptr;
+    if (style != nullptr) attribute({style});
+    if (!e.fired_at.empty()) {
+      attribute({"color=\"", kFired, "\", penwidth=2.5, xlabel=\"×", std::to_string(e.fired_at.size()), "\""});
+    } else if (finished_run(dag)) {
+      attribute({"color=\"", kUnfired, "\", fontcolor=\"", kUnfired, "\""});
+    }
+    out += "];\n";
   }
-  for (const Node& n : child.nodes) {
+  for (const Node& n : dag.nodes) {
     for (const std::string& b : n.branches) {
-      if (ids.count(b)) put(out, {indent, "  ", prefix, ids[n.id], " -> ", prefix, ids[b], " [label=", dot_string(branch_label(n)), ", style=bold, arrowhead=onormal];\n"});
+      if (!ids.count(b)) continue;  // an undeclared branch (validate() reports it) is not drawn
+      put(out, {indent, prefix, ids[n.id], " -> ", prefix, ids[b], " [label=", dot_string(branch_label(n)), ", style=bold, arrowhead=onormal];\n"});
     }
   }
-  for (const Node& n : child.nodes) {
-    if (n.subgraph) dot_cluster(*n.subgraph, prefix + ids[n.id], prefix + ids[n.id] + "_", indent + "  ", out);
-  }
-  put(out, {indent, "}\n"});
-  for (const Node& n : child.nodes) {
-    if (n.start) put(out, {indent, owner, " -> ", prefix, ids[n.id], " [style=dotted, arrowhead=none];\n"});
+  for (const Node& n : dag.nodes) {
+    if (!n.subgraph) continue;
+    const Dag& child = *n.subgraph;
+    const GeneratedIds child_ids = generated_ids(child);
+    const std::string owner = prefix + ids[n.id];
+    const std::string child_prefix = owner + "_";
+    const std::string inner = indent + "  ";
+    put(out, {indent, "subgraph \"cluster_", child_prefix, "\" {\n", inner, "label=", dot_string(child.name), "; style=rounded;\n"});
+    dot_nodes(child, child_ids, child_prefix, inner, out);
+    dot_links(child, child_ids, child_prefix, inner, out);
+    put(out, {indent, "}\n"});
+    for (const Node& state : child.nodes) {
+      if (state.start) put(out, {indent, owner, " -> ", child_prefix, child_ids[state.id], " [style=dotted, arrowhead=none];\n"});
+    }
   }
 }
 
@@ -557,44 +590,11 @@ std::string to_dot(const Dag& dag) {
   put(out, {"digraph ", dot_string(dag.name.empty() ? dag.kind : dag.name),
             " {\n  graph [rankdir=TB, charset=\"UTF-8\"];\n  node [shape=box, style=rounded, fontname=\"Helvetica\"];\n"
             "  edge [fontname=\"Helvetica\", fontsize=10];\n"});
-  for (const Node& n : dag.nodes) {
-    put(out, {"  ", ids[n.id], " [label=", dot_string(node_label(n))});
-    if (n.type == "end") out += ", shape=doublecircle, style=solid";
-    if (!n.description.empty()) put(out, {", tooltip=", dot_string(n.description)});
-    if (n.visits && *n.visits > 0) put(out, {", color=\"", kFired, "\", penwidth=2"});
-    if (n.active) put(out, {", style=\"rounded,filled\", fillcolor=\"", kActiveFill, "\", color=\"", kFired, "\", penwidth=2"});
-    out += "];\n";
-  }
+  dot_nodes(dag, ids, "", "  ", out);
   for (const Node& n : dag.nodes) {
     if (n.start) put(out, {"  start [shape=point, width=0.15];\n  start -> ", ids[n.id], ";\n"});
   }
-  for (const Edge& e : dag.edges) {
-    put(out, {"  ", ids[e.from], " -> ", ids[e.to], " ["});
-    std::string_view separator;  // none before the first attribute
-    auto attribute = [&](std::initializer_list<std::string_view> parts) {
-      out += separator;
-      put(out, parts);
-      separator = ", ";
-    };
-    std::string label = edge_label(e);
-    if (visible(label)) attribute({"label=", dot_string(label)});
-    if (const char* style = dag.kind == "swarm" ? swarm_style(e) : conditional(e) ? nullptr : "style=dashed") attribute({style});
-    if (!e.fired_at.empty()) {
-      attribute({"color=\"", kFired, "\", penwidth=2.5, xlabel=\"×", std::to_string(e.fired_at.size()), "\""});
-    } else if (finished_run(dag)) {
-      attribute({"color=\"", kUnfired, "\", fontcolor=\"", kUnfired, "\""});
-    }
-    out += "];\n";
-  }
-  for (const Node& n : dag.nodes) {
-    for (const std::string& b : n.branches) {
-      if (!ids.count(b)) continue;  // an undeclared branch (validate() reports it) is not drawn
-      put(out, {"  ", ids[n.id], " -> ", ids[b], " [label=", dot_string(branch_label(n)), ", style=bold, arrowhead=onormal];\n"});
-    }
-  }
-  for (const Node& n : dag.nodes) {
-    if (n.subgraph) dot_cluster(*n.subgraph, ids[n.id], ids[n.id] + "_", "  ", out);
-  }
+  dot_links(dag, ids, "", "  ", out);
   return out + "}\n";
 }
 
