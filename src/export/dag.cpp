@@ -425,6 +425,16 @@ void state_links(const Dag& dag, const GeneratedIds& ids, const std::string& pre
   }
 }
 
+// The class that highlights the agent a swarm's session is at, in either kind of diagram.
+void active_class(const Dag& dag, const GeneratedIds& ids, std::string& out) {
+  bool any_active = false;
+  for (const Node& n : dag.nodes) {
+    if (n.active) put(out, {"  class ", ids[n.id], " active\n"});
+    any_active = any_active || n.active;
+  }
+  if (any_active) put(out, {"  classDef active fill:", kActiveFill, ",stroke:", kFired, ",stroke-width:3px\n"});
+}
+
 }  // namespace
 
 std::string to_mermaid(const Dag& dag, const MermaidOptions& options) {
@@ -435,8 +445,8 @@ std::string to_mermaid(const Dag& dag, const MermaidOptions& options) {
     put(out, {"  direction ", options.direction == "TD" ? std::string_view("TB") : std::string_view(options.direction), "\n"});
     for (const Node& n : dag.nodes) {
       if (n.type == "end") continue;
-      std::string label = mermaid_text(node_label(n));
-      if (node_label(n).find('\n') != std::string::npos) {
+      std::string label = mermaid_text(n.id);
+      if (n.id.find('\n') != std::string::npos) {
         // A multi-line state name is read as Markdown, where a backslash escapes what follows.
         for (std::size_t at = 0; (at = label.find("#92;", at)) != std::string::npos; at += 8) label.replace(at, 4, "#92;#92;");
       }
@@ -447,12 +457,7 @@ std::string to_mermaid(const Dag& dag, const MermaidOptions& options) {
       if (n.type != "end" && n.visits && *n.visits > 0) put(out, {"  class ", ids[n.id], " visited\n"});
     }
     if (dag.run) put(out, {"  classDef visited stroke:", kFired, ",stroke-width:3px\n"});
-    bool any_active = false;
-    for (const Node& n : dag.nodes) {
-      if (n.active) put(out, {"  class ", ids[n.id], " active\n"});
-      any_active = any_active || n.active;
-    }
-    if (any_active) put(out, {"  classDef active fill:", kActiveFill, ",stroke:", kFired, ",stroke-width:3px\n"});
+    active_class(dag, ids, out);
     return out;
   }
 
@@ -471,12 +476,7 @@ std::string to_mermaid(const Dag& dag, const MermaidOptions& options) {
   for (std::size_t i = 0; i < dag.edges.size(); ++i) {
     if (!dag.edges[i].fired_at.empty()) put(out, {"  linkStyle ", std::to_string(first_link + i), " stroke:", kFired, ",stroke-width:3px\n"});
   }
-  bool any_active = false;
-  for (const Node& n : dag.nodes) {
-    if (n.active) put(out, {"  class ", ids[n.id], " active\n"});
-    any_active = any_active || n.active;
-  }
-  if (any_active) put(out, {"  classDef active fill:", kActiveFill, ",stroke:", kFired, ",stroke-width:3px\n"});
+  active_class(dag, ids, out);
   if (finished_run(dag)) {
     for (std::size_t i = 0; i < dag.edges.size(); ++i) {
       if (dag.edges[i].fired_at.empty()) put(out, {"  linkStyle ", std::to_string(first_link + i), " stroke:", kUnfired, ",color:", kUnfired, "\n"});
