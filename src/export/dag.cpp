@@ -503,7 +503,8 @@ std::string dot_string(const std::string& text) {
     else if (c == condition::unicode::kInvalid || c < 0x20 || c == 0x7F) out += ' ';
     else out.append(text, at, i - at);
   }
-  return out + "\"";
+  out += '"';
+  return out;
 }
 
 // Whether Graphviz draws the label: a label of nothing but white space makes Graphviz 2.43 abort
@@ -595,7 +596,8 @@ std::string to_dot(const Dag& dag) {
     if (n.start) put(out, {"  start [shape=point, width=0.15];\n  start -> ", ids[n.id], ";\n"});
   }
   dot_links(dag, ids, "", "  ", out);
-  return out + "}\n";
+  out += "}\n";
+  return out;
 }
 
 // ---------------------------------------------------------------------------------------------
