@@ -307,7 +307,9 @@ std::string node_label(const Node& n) { return n.type == "end" ? "END" : n.id; }
 // node (an edge to an undeclared state) has the empty one.
 class GeneratedIds {
  public:
-  void set(std::string_view node, std::string id) { ids_[node] = std::move(id); }
+  // Each node is set once (node ids are unique): StringMap's emplace, which the module has anyway,
+  // rather than an operator[] of its own.
+  void set(std::string_view node, std::string id) { ids_.emplace(node, std::move(id)); }
   const std::string& operator[](std::string_view node) const {
     const std::string* id = ids_.find(node);
     return id == nullptr ? none_ : *id;
