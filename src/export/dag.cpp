@@ -308,7 +308,9 @@ std::string node_label(const Node& n) { return n.type == "end" ? "END" : n.id; }
 // node (an edge to an undeclared state) has the empty one.
 class GeneratedIds {
  public:
-  void set(std::string_view node, std::string id) { ids_[node] = std::move(id); }
+  // Each node is set once (node ids are unique): StringMap's emplace, which the module has anyway,
+  // rather than an operator[] of its own.
+  void set(std::string_view node, std::string id) { ids_.emplace(node, std::move(id)); }
   const std::string& operator[](std::string_view node) const {
     const std::string* id = ids_.find(node);
     return id == nullptr ? none_ : *id;
@@ -350,62 +352,90 @@ bool conditional(const Edge& e) { return e.when.has_value() || e.predicate; }
 // The label of a fan-out's link to a branch: "parallel", or for a map "each in <path>".
 std::string branch_label(const Node& n) { return n.map_over ? "each in " + *n.map_over : std::string("parallel"); }
 
-// A subgraph state's machine as a flowchart `subgraph` block after the parent's links (so that
-// these keep their numbers): its states with ids prefixed by the parent state's, its edges, its
-// own subgraphs nested; a dotted link from the subgraph state to the block.
-void mermaid_cluster(const Dag& child, const std::string& owner, const std::string& prefix, const std::string& indent, std::string& out) {
-  auto ids = generated_ids(child);
-  const std::string block = prefix + "sub";
-  put(out, {indent, "subgraph ", block, "[\"", mermaid_text(child.name), "\"]\n"});
-  for (const Node& n : child.nodes) {
-    bool end = n.type == "end";
-    put(out, {indent, "  ", prefix, ids[n.id], end ? "([\"" : "[\"", mermaid_text(node_label(n)), end ? "\"])\n" : "\"]\n"});
+// A flowchart's node lines: ids prefixed with `prefix` (a subgraph's, by its state's id), each line
+// after `indent`.
+void flowchart_nodes(const Dag& dag, const GeneratedIds& ids, const std::string& prefix, const std::string& indent, std::string& out) {
+  for (const Node& n : dag.nodes) {
+    put(out, {indent, prefix, ids[n.id]});
+    if (n.type == "end") out += "([\"END\"])\n";
+    else if (n.type == "agent" && !n.description.empty()) put(out, {"[\"", mermaid_text(n.id), "<br>", mermaid_text(n.description), "\"]\n"});
+    else put(out, {"[\"", mermaid_text(n.id), "\"]\n"});
   }
-  for (const Edge& e : child.edges) {
+}
+
+// A flowchart's links: its edges, bold links to fan-out branches, then each subgraph state's
+// machine as a `subgraph` block (after the links, so that these keep their numbers) with a dotted
+// link from the state: its states' ids prefixed by the state's, its own subgraphs nested.
+void flowchart_links(const Dag& dag, const GeneratedIds& ids, const std::string& prefix, const std::string& indent, std::string& out) {
+  for (const Edge& e : dag.edges) {
     std::string label = edge_label(e);
-    put(out, {indent, "  ", prefix, ids[e.from], conditional(e) ? " -->" : " -.->"});
+    put(out, {indent, prefix, ids[e.from], dag.kind == "swarm" ? swarm_arrow(e) : conditional(e) ? " -->" : " -.->"});
     if (!label.empty()) put(out, {"|\"", mermaid_text(label), "\"|"});
     put(out, {" ", prefix, ids[e.to], "\n"});
   }
-  for (const Node& n : child.nodes) {
+  for (const Node& n : dag.nodes) {
     for (const std::string& b : n.branches) {
-      if (ids.count(b)) put(out, {indent, "  ", prefix, ids[n.id], " ==>|\"", mermaid_text(branch_label(n)), "\"| ", prefix, ids[b], "\n"});
+      if (ids.count(b)) put(out, {indent, prefix, ids[n.id], " ==>|\"", mermaid_text(branch_label(n)), "\"| ", prefix, ids[b], "\n"});  // undeclared: not drawn
     }
   }
-  for (const Node& n : child.nodes) {
-    if (n.subgraph) mermaid_cluster(*n.subgraph, prefix + ids[n.id], prefix + ids[n.id] + "_", indent + "  ", out);
+  for (const Node& n : dag.nodes) {
+    if (!n.subgraph) continue;
+    const Dag& child = *n.subgraph;
+    const GeneratedIds child_ids = generated_ids(child);
+    const std::string owner = prefix + ids[n.id];
+    const std::string child_prefix = owner + "_";
+    put(out, {indent, "subgraph ", child_prefix, "sub[\"", mermaid_text(child.name), "\"]\n"});
+    flowchart_nodes(child, child_ids, child_prefix, indent + "  ", out);
+    flowchart_links(child, child_ids, child_prefix, indent + "  ", out);
+    put(out, {indent, "end\n", indent, owner, " -.- ", child_prefix, "sub\n"});
   }
-  put(out, {indent, "end\n", indent, owner, " -.- ", block, "\n"});
 }
 
-// The same as a state diagram's composite state: `owner`'s inner states.
-void mermaid_composite(const Dag& child, const std::string& owner, const std::string& prefix, const std::string& indent, std::string& out) {
-  auto ids = generated_ids(child);
-  put(out, {indent, "state ", owner, " {\n"});
-  for (const Node& n : child.nodes) {
-    if (n.type == "end") continue;
-    put(out, {indent, "  state \"", mermaid_text(node_label(n)), "\" as ", prefix, ids[n.id], "\n"});
+// A state diagram's start links, transitions and bold links to fan-out branches, then each
+// subgraph state's machine as a composite state: its states' ids prefixed by the state's, its own
+// subgraphs nested.
+void state_links(const Dag& dag, const GeneratedIds& ids, const std::string& prefix, const std::string& indent, std::string& out) {
+  for (const Node& n : dag.nodes) {
+    if (n.start) put(out, {indent, "[*] --> ", prefix, ids[n.id], "\n"});
   }
-  for (const Node& n : child.nodes) {
-    if (n.start) put(out, {indent, "  [*] --> ", prefix, ids[n.id], "\n"});
-  }
-  for (const Edge& e : child.edges) {
-    put(out, {indent, "  ", prefix, ids[e.from], " --> "});
-    if (e.to == machine::kEnd) out += "[*]";
+  for (const Edge& e : dag.edges) {
+    put(out, {indent, prefix, ids[e.from], " --> "});
+    if (dag.kind == "state-machine" && e.to == machine::kEnd) out += "[*]";
     else put(out, {prefix, ids[e.to]});
     std::string label = edge_label(e);
+    if (!e.fired_at.empty()) put(label, {label.empty() ? "" : " ", "(fired ×", std::to_string(e.fired_at.size()), ")"});
     if (!label.empty()) put(out, {" : ", mermaid_text(label)});
     out += "\n";
   }
-  for (const Node& n : child.nodes) {
+  for (const Node& n : dag.nodes) {
     for (const std::string& b : n.branches) {
-      if (ids.count(b)) put(out, {indent, "  ", prefix, ids[n.id], " --> ", prefix, ids[b], " : ", mermaid_text(branch_label(n)), "\n"});
+      if (ids.count(b)) put(out, {indent, prefix, ids[n.id], " --> ", prefix, ids[b], " : ", mermaid_text(branch_label(n)), "\n"});  // undeclared: not drawn
     }
   }
-  for (const Node& n : child.nodes) {
-    if (n.subgraph) mermaid_composite(*n.subgraph, prefix + ids[n.id], prefix + ids[n.id] + "_", indent + "  ", out);
+  for (const Node& n : dag.nodes) {
+    if (!n.subgraph) continue;
+    const Dag& child = *n.subgraph;
+    const GeneratedIds child_ids = generated_ids(child);
+    const std::string owner = prefix + ids[n.id];
+    const std::string child_prefix = owner + "_";
+    const std::string inner = indent + "  ";
+    put(out, {indent, "state ", owner, " {\n"});
+    for (const Node& state : child.nodes) {
+      if (state.type != "end") put(out, {inner, "state \"", mermaid_text(state.id), "\" as ", child_prefix, child_ids[state.id], "\n"});
+    }
+    state_links(child, child_ids, child_prefix, inner, out);
+    put(out, {indent, "}\n"});
   }
-  put(out, {indent, "}\n"});
+}
+
+// The class that highlights the agent a swarm's session is at, in either kind of diagram.
+void active_class(const Dag& dag, const GeneratedIds& ids, std::string& out) {
+  bool any_active = false;
+  for (const Node& n : dag.nodes) {
+    if (n.active) put(out, {"  class ", ids[n.id], " active\n"});
+    any_active = any_active || n.active;
+  }
+  if (any_active) put(out, {"  classDef active fill:", kActiveFill, ",stroke:", kFired, ",stroke-width:3px\n"});
 }
 
 }  // namespace
@@ -418,53 +448,24 @@ std::string to_mermaid(const Dag& dag, const MermaidOptions& options) {
     put(out, {"  direction ", options.direction == "TD" ? std::string_view("TB") : std::string_view(options.direction), "\n"});
     for (const Node& n : dag.nodes) {
       if (n.type == "end") continue;
-      std::string label = mermaid_text(node_label(n));
-      if (node_label(n).find('\n') != std::string::npos) {
+      std::string label = mermaid_text(n.id);
+      if (n.id.find('\n') != std::string::npos) {
         // A multi-line state name is read as Markdown, where a backslash escapes what follows.
         for (std::size_t at = 0; (at = label.find("#92;", at)) != std::string::npos; at += 8) label.replace(at, 4, "#92;#92;");
       }
       put(out, {"  state \"", label, "\" as ", ids[n.id], "\n"});
     }
-    for (const Node& n : dag.nodes) {
-      if (n.start) put(out, {"  [*] --> ", ids[n.id], "\n"});
-    }
-    for (const Edge& e : dag.edges) {
-      bool to_end = dag.kind == "state-machine" && e.to == machine::kEnd;
-      put(out, {"  ", ids[e.from], " --> ", to_end ? std::string_view("[*]") : std::string_view(ids[e.to])});
-      std::string label = edge_label(e);
-      if (!e.fired_at.empty()) label += (label.empty() ? "" : " ") + std::string("(fired ×") + std::to_string(e.fired_at.size()) + ")";
-      if (!label.empty()) put(out, {" : ", mermaid_text(label)});
-      out += "\n";
-    }
-    for (const Node& n : dag.nodes) {
-      for (const std::string& b : n.branches) {
-        if (ids.count(b)) put(out, {"  ", ids[n.id], " --> ", ids[b], " : ", mermaid_text(branch_label(n)), "\n"});  // undeclared: not drawn
-      }
-    }
-    for (const Node& n : dag.nodes) {
-      if (n.subgraph) mermaid_composite(*n.subgraph, ids[n.id], ids[n.id] + "_", "  ", out);
-    }
+    state_links(dag, ids, "", "  ", out);
     for (const Node& n : dag.nodes) {
       if (n.type != "end" && n.visits && *n.visits > 0) put(out, {"  class ", ids[n.id], " visited\n"});
     }
     if (dag.run) put(out, {"  classDef visited stroke:", kFired, ",stroke-width:3px\n"});
-    bool any_active = false;
-    for (const Node& n : dag.nodes) {
-      if (n.active) put(out, {"  class ", ids[n.id], " active\n"});
-      any_active = any_active || n.active;
-    }
-    if (any_active) put(out, {"  classDef active fill:", kActiveFill, ",stroke:", kFired, ",stroke-width:3px\n"});
+    active_class(dag, ids, out);
     return out;
   }
 
   put(out, {"flowchart ", options.direction, "\n"});
-  for (const Node& n : dag.nodes) {
-    const std::string& id = ids[n.id];
-    std::string label = mermaid_text(node_label(n));
-    if (n.type == "end") put(out, {"  ", id, "([\"", label, "\"])\n"});
-    else if (n.type == "agent" && !n.description.empty()) put(out, {"  ", id, "[\"", mermaid_text(n.id), "<br>", mermaid_text(n.description), "\"]\n"});
-    else put(out, {"  ", id, "[\"", label, "\"]\n"});
-  }
+  flowchart_nodes(dag, ids, "", "  ", out);
   bool any_start = false;
   for (const Node& n : dag.nodes) {
     if (n.start) {
@@ -472,34 +473,17 @@ std::string to_mermaid(const Dag& dag, const MermaidOptions& options) {
       any_start = true;
     }
   }
-  std::vector<std::size_t> fired_links;
-  std::vector<std::size_t> unfired_links;
-  std::size_t link = any_start ? 1 : 0;
-  for (const Edge& e : dag.edges) {
-    std::string label = edge_label(e);
-    put(out, {"  ", ids[e.from], dag.kind == "swarm" ? swarm_arrow(e) : conditional(e) ? " -->" : " -.->"});
-    if (!label.empty()) put(out, {"|\"", mermaid_text(label), "\"|"});
-    put(out, {" ", ids[e.to], "\n"});
-    (e.fired_at.empty() ? unfired_links : fired_links).push_back(link);
-    ++link;
+  flowchart_links(dag, ids, "", "  ", out);
+  // Edges are the links after the start's, in order.
+  const std::size_t first_link = any_start ? 1 : 0;
+  for (std::size_t i = 0; i < dag.edges.size(); ++i) {
+    if (!dag.edges[i].fired_at.empty()) put(out, {"  linkStyle ", std::to_string(first_link + i), " stroke:", kFired, ",stroke-width:3px\n"});
   }
-  for (const Node& n : dag.nodes) {
-    for (const std::string& b : n.branches) {
-      if (ids.count(b)) put(out, {"  ", ids[n.id], " ==>|\"", mermaid_text(branch_label(n)), "\"| ", ids[b], "\n"});  // undeclared: not drawn
-    }
-  }
-  for (const Node& n : dag.nodes) {
-    if (n.subgraph) mermaid_cluster(*n.subgraph, ids[n.id], ids[n.id] + "_", "  ", out);
-  }
-  for (std::size_t l : fired_links) put(out, {"  linkStyle ", std::to_string(l), " stroke:", kFired, ",stroke-width:3px\n"});
-  bool any_active = false;
-  for (const Node& n : dag.nodes) {
-    if (n.active) put(out, {"  class ", ids[n.id], " active\n"});
-    any_active = any_active || n.active;
-  }
-  if (any_active) put(out, {"  classDef active fill:", kActiveFill, ",stroke:", kFired, ",stroke-width:3px\n"});
+  active_class(dag, ids, out);
   if (finished_run(dag)) {
-    for (std::size_t l : unfired_links) put(out, {"  linkStyle ", std::to_string(l), " stroke:", kUnfired, ",color:", kUnfired, "\n"});
+    for (std::size_t i = 0; i < dag.edges.size(); ++i) {
+      if (dag.edges[i].fired_at.empty()) put(out, {"  linkStyle ", std::to_string(first_link + i), " stroke:", kUnfired, ",color:", kUnfired, "\n"});
+    }
   }
   return out;
 }
@@ -522,7 +506,8 @@ std::string dot_string(const std::string& text) {
     else if (c == condition::unicode::kInvalid || c < 0x20 || c == 0x7F) out += ' ';
     else out.append(text, at, i - at);
   }
-  return out + "\"";
+  out += '"';
+  return out;
 }
 
 // Whether Graphviz draws the label: a label of nothing but white space makes Graphviz 2.43 abort
@@ -531,31 +516,73 @@ bool visible(const std::string& label) {
   return std::any_of(label.begin(), label.end(), [](char c) { return c != ' ' && c != '\n' && c != '\t' && c != '\r'; });
 }
 
-// A subgraph state's machine as a `cluster` (its states prefixed by the subgraph state's id), with
-// a dotted edge from the subgraph state to the child's start.
-void dot_cluster(const Dag& child, const std::string& owner, const std::string& prefix, const std::string& indent, std::string& out) {
-  auto ids = generated_ids(child);
-  put(out, {indent, "subgraph \"cluster_", prefix, "\" {\n", indent, "  label=", dot_string(child.name), "; style=rounded;\n"});
-  for (const Node& n : child.nodes) {
-    put(out, {indent, "  ", prefix, ids[n.id], " [label=", dot_string(node_label(n)), n.type == "end" ? ", shape=doublecircle, style=solid" : "", "];\n"});
+// DOT's style of a swarm's edge: rules solid (the default), LLM edges dashed, hybrids bold,
+// continuations dotted.
+const char* swarm_style(const Edge& e) {
+  if (e.via == "llm") return "style=dashed";
+  if (e.via == "hybrid") return "style=bold";
+  if (e.via == "continuation") return "style=dotted";
+  return nullptr;
+}
+
+// DOT's node statements: ids prefixed with `prefix` (a cluster's, by its subgraph state's id), each
+// after `indent`.
+void dot_nodes(const Dag& dag, const GeneratedIds& ids, const std::string& prefix, const std::string& indent, std::string& out) {
+  for (const Node& n : dag.nodes) {
+    put(out, {indent, prefix, ids[n.id], " [label=", dot_string(node_label(n))});
+    if (n.type == "end") out += ", shape=doublecircle, style=solid";
+    if (!n.description.empty()) put(out, {", tooltip=", dot_string(n.description)});
+    if (n.visits && *n.visits > 0) put(out, {", color=\"", kFired, "\", penwidth=2"});
+    if (n.active) put(out, {", style=\"rounded,filled\", fillcolor=\"", kActiveFill, "\", color=\"", kFired, "\", penwidth=2"});
+    out += "];\n";
   }
-  for (const Edge& e : child.edges) {
+}
+
+// DOT's edge statements, bold edges to fan-out branches, then each subgraph state's machine as a
+// `cluster`: its states' ids prefixed by the state's, its own subgraphs nested, and a dotted edge
+// from the state to the machine's start.
+void dot_links(const Dag& dag, const GeneratedIds& ids, const std::string& prefix, const std::string& indent, std::string& out) {
+  const bool in_cluster = !prefix.empty();  // the top level's ids have no prefix
+  for (const Edge& e : dag.edges) {
+    put(out, {indent, prefix, ids[e.from], " -> ", prefix, ids[e.to], " ["});
+    std::string_view separator;  // none before the first attribute
+    auto attribute = [&](std::initializer_list<std::string_view> parts) {
+      out += separator;
+      put(out, parts);
+      separator = ", ";
+    };
     std::string label = edge_label(e);
-    put(out, {indent, "  ", prefix, ids[e.from], " -> ", prefix, ids[e.to], " ["});
-    if (visible(label)) put(out, {"label=", dot_string(label), ", "});
-    put(out, {conditional(e) ? "style=solid" : "style=dashed", "];\n"});
+    if (visible(label)) attribute({"label=", dot_string(label)});
+    // A conditional edge is solid, which a cluster's edge says and the top level's leaves to DOT.
+    const char* style = dag.kind == "swarm" ? swarm_style(e) : !conditional(e) ? "style=dashed" : in_cluster ? "style=solid" : nullptr;
+    if (style != nullptr) attribute({style});
+    if (!e.fired_at.empty()) {
+      attribute({"color=\"", kFired, "\", penwidth=2.5, xlabel=\"×", std::to_string(e.fired_at.size()), "\""});
+    } else if (finished_run(dag)) {
+      attribute({"color=\"", kUnfired, "\", fontcolor=\"", kUnfired, "\""});
+    }
+    out += "];\n";
   }
-  for (const Node& n : child.nodes) {
+  for (const Node& n : dag.nodes) {
     for (const std::string& b : n.branches) {
-      if (ids.count(b)) put(out, {indent, "  ", prefix, ids[n.id], " -> ", prefix, ids[b], " [label=", dot_string(branch_label(n)), ", style=bold, arrowhead=onormal];\n"});
+      if (!ids.count(b)) continue;  // an undeclared branch (validate() reports it) is not drawn
+      put(out, {indent, prefix, ids[n.id], " -> ", prefix, ids[b], " [label=", dot_string(branch_label(n)), ", style=bold, arrowhead=onormal];\n"});
     }
   }
-  for (const Node& n : child.nodes) {
-    if (n.subgraph) dot_cluster(*n.subgraph, prefix + ids[n.id], prefix + ids[n.id] + "_", indent + "  ", out);
-  }
-  put(out, {indent, "}\n"});
-  for (const Node& n : child.nodes) {
-    if (n.start) put(out, {indent, owner, " -> ", prefix, ids[n.id], " [style=dotted, arrowhead=none];\n"});
+  for (const Node& n : dag.nodes) {
+    if (!n.subgraph) continue;
+    const Dag& child = *n.subgraph;
+    const GeneratedIds child_ids = generated_ids(child);
+    const std::string owner = prefix + ids[n.id];
+    const std::string child_prefix = owner + "_";
+    const std::string inner = indent + "  ";
+    put(out, {indent, "subgraph \"cluster_", child_prefix, "\" {\n", inner, "label=", dot_string(child.name), "; style=rounded;\n"});
+    dot_nodes(child, child_ids, child_prefix, inner, out);
+    dot_links(child, child_ids, child_prefix, inner, out);
+    put(out, {indent, "}\n"});
+    for (const Node& state : child.nodes) {
+      if (state.start) put(out, {indent, owner, " -> ", child_prefix, child_ids[state.id], " [style=dotted, arrowhead=none];\n"});
+    }
   }
 }
 
@@ -567,51 +594,13 @@ std::string to_dot(const Dag& dag) {
   put(out, {"digraph ", dot_string(dag.name.empty() ? dag.kind : dag.name),
             " {\n  graph [rankdir=TB, charset=\"UTF-8\"];\n  node [shape=box, style=rounded, fontname=\"Helvetica\"];\n"
             "  edge [fontname=\"Helvetica\", fontsize=10];\n"});
-  for (const Node& n : dag.nodes) {
-    put(out, {"  ", ids[n.id], " [label=", dot_string(node_label(n))});
-    if (n.type == "end") out += ", shape=doublecircle, style=solid";
-    if (!n.description.empty()) put(out, {", tooltip=", dot_string(n.description)});
-    if (n.visits && *n.visits > 0) put(out, {", color=\"", kFired, "\", penwidth=2"});
-    if (n.active) put(out, {", style=\"rounded,filled\", fillcolor=\"", kActiveFill, "\", color=\"", kFired, "\", penwidth=2"});
-    out += "];\n";
-  }
+  dot_nodes(dag, ids, "", "  ", out);
   for (const Node& n : dag.nodes) {
     if (n.start) put(out, {"  start [shape=point, width=0.15];\n  start -> ", ids[n.id], ";\n"});
   }
-  for (const Edge& e : dag.edges) {
-    put(out, {"  ", ids[e.from], " -> ", ids[e.to], " ["});
-    std::string label = edge_label(e);
-    std::vector<std::string> attributes;
-    if (visible(label)) attributes.push_back("label=" + dot_string(label));
-    if (dag.kind == "swarm") {
-      // Rules solid, LLM edges dashed, hybrids bold, continuations dotted.
-      if (e.via == "llm") attributes.push_back("style=dashed");
-      else if (e.via == "hybrid") attributes.push_back("style=bold");
-      else if (e.via == "continuation") attributes.push_back("style=dotted");
-    } else if (!conditional(e)) {
-      attributes.push_back("style=dashed");
-    }
-    if (!e.fired_at.empty()) {
-      attributes.push_back("color=\"" + std::string(kFired) + "\"");
-      attributes.push_back("penwidth=2.5");
-      attributes.push_back("xlabel=" + dot_string("×" + std::to_string(e.fired_at.size())));
-    } else if (finished_run(dag)) {
-      attributes.push_back("color=\"" + std::string(kUnfired) + "\"");
-      attributes.push_back("fontcolor=\"" + std::string(kUnfired) + "\"");
-    }
-    for (std::size_t i = 0; i < attributes.size(); ++i) put(out, {i ? ", " : "", attributes[i]});
-    out += "];\n";
-  }
-  for (const Node& n : dag.nodes) {
-    for (const std::string& b : n.branches) {
-      if (!ids.count(b)) continue;  // an undeclared branch (validate() reports it) is not drawn
-      put(out, {"  ", ids[n.id], " -> ", ids[b], " [label=", dot_string(branch_label(n)), ", style=bold, arrowhead=onormal];\n"});
-    }
-  }
-  for (const Node& n : dag.nodes) {
-    if (n.subgraph) dot_cluster(*n.subgraph, ids[n.id], ids[n.id] + "_", "  ", out);
-  }
-  return out + "}\n";
+  dot_links(dag, ids, "", "  ", out);
+  out += "}\n";
+  return out;
 }
 
 // ---------------------------------------------------------------------------------------------
