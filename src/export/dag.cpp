@@ -391,6 +391,16 @@ void flowchart_links(const Dag& dag, const GeneratedIds& ids, const std::string&
   }
 }
 
+// A state's name in a state diagram, at the top level and in composite states alike.
+std::string state_name(const std::string& id) {
+  std::string label = mermaid_text(id);
+  if (id.find('\n') != std::string::npos) {
+    // A multi-line state name is read as Markdown, where a backslash escapes what follows.
+    for (std::size_t at = 0; (at = label.find("#92;", at)) != std::string::npos; at += 8) label.replace(at, 4, "#92;#92;");
+  }
+  return label;
+}
+
 // A state diagram's start links, transitions and bold links to fan-out branches, then each
 // subgraph state's machine as a composite state: its states' ids prefixed by the state's, its own
 // subgraphs nested.
@@ -421,7 +431,7 @@ void state_links(const Dag& dag, const GeneratedIds& ids, const std::string& pre
     const std::string inner = indent + "  ";
     put(out, {indent, "state ", owner, " {\n"});
     for (const Node& state : child.nodes) {
-      if (state.type != "end") put(out, {inner, "state \"", mermaid_text(state.id), "\" as ", child_prefix, child_ids[state.id], "\n"});
+      if (state.type != "end") put(out, {inner, "state \"", state_name(state.id), "\" as ", child_prefix, child_ids[state.id], "\n"});
     }
     state_links(child, child_ids, child_prefix, inner, out);
     put(out, {indent, "}\n"});
@@ -448,12 +458,7 @@ std::string to_mermaid(const Dag& dag, const MermaidOptions& options) {
     put(out, {"  direction ", options.direction == "TD" ? std::string_view("TB") : std::string_view(options.direction), "\n"});
     for (const Node& n : dag.nodes) {
       if (n.type == "end") continue;
-      std::string label = mermaid_text(n.id);
-      if (n.id.find('\n') != std::string::npos) {
-        // A multi-line state name is read as Markdown, where a backslash escapes what follows.
-        for (std::size_t at = 0; (at = label.find("#92;", at)) != std::string::npos; at += 8) label.replace(at, 4, "#92;#92;");
-      }
-      put(out, {"  state \"", label, "\" as ", ids[n.id], "\n"});
+      put(out, {"  state \"", state_name(n.id), "\" as ", ids[n.id], "\n"});
     }
     state_links(dag, ids, "", "  ", out);
     for (const Node& n : dag.nodes) {
