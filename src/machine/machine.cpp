@@ -21,14 +21,29 @@ bool blank(std::string_view name) {
   return true;
 }
 
+// `before` + 'name' + `after`, the shape of most messages here: one call per message, where a
+// chain of concatenations put a call and a temporary string per piece at every message.
+[[gnu::noinline]] std::string quoted(const char* before, std::string_view name, const char* after) {
+  std::string out(before);
+  out += '\'';
+  out += name;
+  out += '\'';
+  out += after;
+  return out;
+}
+
 std::string in_quotes(std::string_view s) { return "'" + std::string(s) + "'"; }
 
 std::string describe_edge(std::size_t index, const MachineEdge& edge) {
   return "edge " + std::to_string(index) + " (" + in_quotes(edge.from) + " -> " + in_quotes(edge.to) + ")";
 }
 
-std::string at(std::string_view list, std::size_t index, std::string_view member = {}) {
-  return "/" + std::string(list) + "/" + std::to_string(index) + (member.empty() ? "" : "/" + std::string(member));
+// The pointer "/list/index" or "/list/index/member". Literals, not string views: a view is built
+// and passed through memory at each call, a pointer is one constant.
+std::string at(const char* list, std::size_t index, const char* member = "") {
+  std::string pointer = std::string("/") + list + "/" + std::to_string(index);
+  if (*member != '\0') pointer.append("/").append(member);
+  return pointer;
 }
 
 Problem frozen_problem() {
@@ -101,7 +116,7 @@ Expected<void, Problem> Machine::add_state(std::string_view name, bool feedback_
 Expected<void, EdgeRejection> Machine::add_edge(std::string_view from, std::string_view to,
                                                 std::optional<std::string_view> when, std::string_view description) {
   const std::size_t index = edges_.size();
-  auto reject = [&](std::string code, std::string message, std::string_view member) {
+  auto reject = [&](std::string code, std::string message, const char* member) {
     return unexpected(EdgeRejection{Problem{std::move(code), std::move(message), at("edges", index, member)}, std::nullopt});
   };
   if (frozen_) return unexpected(EdgeRejection{frozen_problem(), std::nullopt});
@@ -335,11 +350,8 @@ std::vector<Problem> Machine::validate() const {
   if (blank(options_.name)) problems.push_back({"blank-name", "the machine's name must not be blank", "/name"});
   double max_steps = options_.max_steps;
   if (!(max_steps >= 1 && max_steps <= kMaxStepsLimit && std::floor(max_steps) == max_steps)) {
-    std::string got = std::isfinite(max_steps) ? core::dump_json(condition::Json(max_steps)) : "a non-finite number";
-    if (std::isfinite(max_steps) && std::floor(max_steps) == max_steps && std::fabs(max_steps) < 1e15) {
-      got = std::to_string(static_cast<long long>(max_steps));
-    }
-    problems.push_back({"max-steps", "maxSteps must be an integer from 1 to 1000000, got " + got, "/maxSteps"});
+    problems.push_back(
+        {"max-steps", "maxSteps must be an integer from 1 to 1000000, got " + number_text(max_steps), "/maxSteps"});
   }
   if (!options_.start || blank(*options_.start)) {
     problems.push_back({"no-start", "the machine has no start state: pass { start } to the constructor", "/start"});
@@ -348,20 +360,27 @@ std::vector<Problem> Machine::validate() const {
   } else if (!state_index(*options_.start)) {
     std::string known;
     for (const State& s : states_) known += (known.empty() ? "" : ", ") + in_quotes(s.name);
-    problems.push_back({"unknown-start", "start state " + in_quotes(*options_.start) +
-                                             " is not a declared state (declared: " + (known.empty() ? "none" : known) + ")",
+    problems.push_back({"unknown-start",
+                        quoted("start state ", *options_.start, " is not a declared state (declared: ") +
+                            (known.empty() ? "none" : known) + ")",
                         "/start"});
   }
   Flags has_edge(states_.size());
   for (std::size_t i = 0; i < edges_.size(); ++i) {
     const MachineEdge& edge = edges_[i];
     auto from = state_index(edge.from);
-    if (from) has_edge[*from] = true;
-    else problems.push_back({"unknown-from", describe_edge(i, edge) + " starts at " + in_quotes(edge.from) + ", which is not a declared state", at("edges", i, "from")});
+    if (from) {
+      has_edge[*from] = true;
+    } else {
+      problems.push_back({"unknown-from",
+                          describe_edge(i, edge) + quoted(" starts at ", edge.from, ", which is not a declared state"),
+                          at("edges", i, "from")});
+    }
     if (edge.to != kEnd && !state_index(edge.to)) {
-      problems.push_back({"unknown-to", describe_edge(i, edge) + " leads to " + in_quotes(edge.to) +
-                                            ", which is neither END nor a declared state",
-                          at("edges", i, "to")});
+      problems.push_back(
+          {"unknown-to",
+           describe_edge(i, edge) + quoted(" leads to ", edge.to, ", which is neither END nor a declared state"),
+           at("edges", i, "to")});
     }
   }
   // Handoff-enabled states: at least two transfer edges (MAG's output_nodes), distinct tool names,
@@ -377,27 +396,31 @@ std::vector<Problem> Machine::validate() const {
       continue;
     }
     if (!states_[*from].handoffs) {
-      problems.push_back({"transfer-without-handoffs", describe_edge(i, edges_[i]) + " is a transfer edge, but state " +
-                                                           in_quotes(edges_[i].from) + " is not handoff-enabled (give it { handoffs })",
+      problems.push_back({"transfer-without-handoffs",
+                          describe_edge(i, edges_[i]) + quoted(" is a transfer edge, but state ", edges_[i].from,
+                                                               " is not handoff-enabled (give it { handoffs })"),
                           at("edges", i)});
     }
     std::string name = transfer_tool_name(edges_[i].to);
     if (!tool_names[*from].insert(name).second) {
-      problems.push_back({"duplicate-transfer", describe_edge(i, edges_[i]) + ": state " + in_quotes(edges_[i].from) +
-                                                    " already offers " + name, at("edges", i)});
+      problems.push_back({"duplicate-transfer",
+                          describe_edge(i, edges_[i]) + quoted(": state ", edges_[i].from, " already offers ") + name,
+                          at("edges", i)});
     }
     ++transfers[*from];
   }
   for (std::size_t i = 0; i < states_.size(); ++i) {
     if (!states_[i].handoffs || !has_edge[i]) continue;
     if (transfers[i] < 2) {
-      problems.push_back({"too-few-transfers", "handoff-enabled state " + in_quotes(states_[i].name) + " has " +
-                                                   std::to_string(transfers[i]) + " transfer edge(s); it needs at least two to choose from",
+      problems.push_back({"too-few-transfers",
+                          quoted("handoff-enabled state ", states_[i].name, " has ") + std::to_string(transfers[i]) +
+                              " transfer edge(s); it needs at least two to choose from",
                           at("states", i)});
     }
     if (!regular[i]) {
-      problems.push_back({"no-continuation", "handoff-enabled state " + in_quotes(states_[i].name) +
-                                                 " has no regular edge to continue on once its handoffs are used up",
+      problems.push_back({"no-continuation",
+                          quoted("handoff-enabled state ", states_[i].name,
+                                 " has no regular edge to continue on once its handoffs are used up"),
                           at("states", i)});
     }
   }
@@ -415,22 +438,25 @@ std::vector<Problem> Machine::validate() const {
   for (std::size_t i = 0; i < states_.size(); ++i) {
     if (!states_[i].fan_out) continue;
     const FanOut& f = *states_[i].fan_out;
-    const std::string kind = f.is_map() ? "map state " : "fan-out state ";
+    const char* kind = f.is_map() ? "map state " : "fan-out state ";
     std::vector<std::pair<std::string, std::string>> listed;  // (name, pointer)
     if (f.is_map()) listed.emplace_back(f.map_state, at("states", i, "map") + "/state");
     for (std::size_t j = 0; j < f.branches.size(); ++j) listed.emplace_back(f.branches[j], at("states", i, "branches") + "/" + std::to_string(j));
+    auto runs = [&](const std::string& branch, const char* which) {
+      return quoted(kind, states_[i].name, " runs ") + quoted("", branch, which);
+    };
     for (const auto& [branch, pointer] : listed) {
       auto b = state_index(branch);
       if (!b) {
-        problems.push_back({"unknown-branch", kind + in_quotes(states_[i].name) + " runs " + in_quotes(branch) +
-                                                  ", which is not a declared state", pointer});
+        problems.push_back({"unknown-branch", runs(branch, ", which is not a declared state"), pointer});
       } else if (states_[*b].fan_out) {
-        problems.push_back({"nested-fan-out", kind + in_quotes(states_[i].name) + " runs " + in_quotes(branch) +
-                                                  ", which fans out itself; a branch must be a plain state", pointer});
+        problems.push_back(
+            {"nested-fan-out", runs(branch, ", which fans out itself; a branch must be a plain state"), pointer});
       } else if (states_[*b].handoffs) {
         // A branch's handler cannot choose where the run goes: the fan-out state routes.
-        problems.push_back({"handoff-branch", kind + in_quotes(states_[i].name) + " runs " + in_quotes(branch) +
-                                                  ", which is handoff-enabled; a branch cannot choose the next state", pointer});
+        problems.push_back({"handoff-branch",
+                            runs(branch, ", which is handoff-enabled; a branch cannot choose the next state"),
+                            pointer});
       } else {
         branch_only[*b] = !reached[*b];
       }
@@ -440,22 +466,24 @@ std::vector<Problem> Machine::validate() const {
   for (std::size_t i = 0; i < states_.size(); ++i) {
     if (!states_[i].subgraph) continue;
     for (const Problem& p : states_[i].subgraph->machine->validate()) {
-      problems.push_back({"invalid-subgraph", "subgraph state " + in_quotes(states_[i].name) + ": " + p.code + ": " + p.message,
+      problems.push_back({"invalid-subgraph",
+                          quoted("subgraph state ", states_[i].name, ": ") + p.code + ": " + p.message,
                           at("states", i, "subgraph") + p.pointer});
     }
   }
   for (std::size_t i = 0; i < states_.size(); ++i) {
     if (!has_edge[i] && !branch_only[i]) {
-      problems.push_back({"no-outgoing-edge", "state " + in_quotes(states_[i].name) +
-                                                  " has no outgoing edge (add an edge to END to finish there)",
-                          at("states", i)});
+      problems.push_back(
+          {"no-outgoing-edge",
+           quoted("state ", states_[i].name, " has no outgoing edge (add an edge to END to finish there)"),
+           at("states", i)});
     }
   }
   for (std::size_t i = 0; i < options_.no_feedback_states.size(); ++i) {
     const std::string& name = options_.no_feedback_states[i];
     if (!state_index(name)) {
       problems.push_back({"unknown-no-feedback-state",
-                          "noFeedbackStates names " + in_quotes(name) + ", which is not a declared state",
+                          quoted("noFeedbackStates names ", name, ", which is not a declared state"),
                           at("noFeedbackStates", i)});
     }
   }
