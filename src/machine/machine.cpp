@@ -32,10 +32,10 @@ bool blank(std::string_view name) {
   return out;
 }
 
-std::string in_quotes(std::string_view s) { return "'" + std::string(s) + "'"; }
+std::string in_quotes(std::string_view s) { return quoted("", s, ""); }
 
 std::string describe_edge(std::size_t index, const MachineEdge& edge) {
-  return "edge " + std::to_string(index) + " (" + in_quotes(edge.from) + " -> " + in_quotes(edge.to) + ")";
+  return "edge " + std::to_string(index) + quoted(" (", edge.from, " -> ") + quoted("", edge.to, ")");
 }
 
 // The pointer "/list/index" or "/list/index/member". Literals, not string views: a view is built
@@ -91,16 +91,16 @@ Expected<void, Problem> Machine::add_state(std::string_view name, bool feedback_
   const std::string pointer = at("states", states_.size(), "name");
   if (blank(name)) return unexpected(Problem{"blank-name", "a state name must not be blank", pointer});
   if (name == kEnd) {
-    return unexpected(Problem{"end-as-state", in_quotes(kEnd) + " is END and cannot be a state name", pointer});
+    return unexpected(Problem{"end-as-state", quoted("", kEnd, " is END and cannot be a state name"), pointer});
   }
   if (state_index(name)) {
-    return unexpected(Problem{"duplicate-state", "state " + in_quotes(name) + " is declared twice", pointer});
+    return unexpected(Problem{"duplicate-state", quoted("state ", name, " is declared twice"), pointer});
   }
   std::optional<TaskTemplate> parsed;
   if (task) {
     auto read = TaskTemplate::parse(*task);
     if (!read) {
-      return unexpected(Problem{"bad-task", "the task of state " + in_quotes(name) + ": " + read.error().message,
+      return unexpected(Problem{"bad-task", quoted("the task of state ", name, ": ") + read.error().message,
                                 at("states", states_.size(), "task")});
     }
     parsed = std::move(read.value());
@@ -169,8 +169,8 @@ Expected<void, Problem> Machine::add_fan_out(std::string_view name, const std::v
                                              std::optional<double> concurrency) {
   if (frozen_) return unexpected(frozen_problem());
   const std::size_t index = states_.size();
-  auto refuse = [&](std::string code, std::string message, std::string pointer) {
-    return unexpected(Problem{std::move(code), "fan-out state " + in_quotes(name) + ": " + std::move(message), std::move(pointer)});
+  auto refuse = [&](const char* code, const std::string& message, std::string pointer) {
+    return unexpected(Problem{code, quoted("fan-out state ", name, ": ") + message, std::move(pointer)});
   };
   if (branches.empty()) return refuse("no-branches", "it has no branches (list at least one state)", at("states", index, "branches"));
   StringKeys seen;
@@ -180,7 +180,7 @@ Expected<void, Problem> Machine::add_fan_out(std::string_view name, const std::v
     if (branches[j] == kEnd) return refuse("end-as-branch", "END cannot be a branch", pointer);
     if (branches[j] == name) return refuse("fan-out-to-itself", "it lists itself as a branch", pointer);
     if (!seen.insert(branches[j]).second) {
-      return refuse("duplicate-branch", "branch " + in_quotes(branches[j]) + " is listed twice", pointer);
+      return refuse("duplicate-branch", quoted("branch ", branches[j], " is listed twice"), pointer);
     }
   }
   auto limit = concurrency_of(concurrency);
@@ -198,8 +198,8 @@ Expected<void, Problem> Machine::add_map(std::string_view name, std::string_view
                                          std::optional<double> concurrency) {
   if (frozen_) return unexpected(frozen_problem());
   const std::size_t index = states_.size();
-  auto refuse = [&](std::string code, std::string message, std::string pointer) {
-    return unexpected(Problem{std::move(code), "map state " + in_quotes(name) + ": " + std::move(message), std::move(pointer)});
+  auto refuse = [&](const char* code, const std::string& message, std::string pointer) {
+    return unexpected(Problem{code, quoted("map state ", name, ": ") + message, std::move(pointer)});
   };
   const std::string state_pointer = at("states", index, "map") + "/state";
   if (blank(branch)) return refuse("blank-name", "the state to run per item is blank", state_pointer);
@@ -209,7 +209,7 @@ Expected<void, Problem> Machine::add_map(std::string_view name, std::string_view
   // exactly as conditions do.
   const std::string over_pointer = at("states", index, "map") + "/over";
   auto parsed = state_path(over);
-  if (!parsed) return refuse("bad-map-path", "cannot map over " + in_quotes(over) + ": " + parsed.error(), over_pointer);
+  if (!parsed) return refuse("bad-map-path", quoted("cannot map over ", over, ": ") + parsed.error(), over_pointer);
   condition::Path path = std::move(parsed.value());
   auto limit = concurrency_of(concurrency);
   if (!limit) {
@@ -239,8 +239,8 @@ Expected<void, Problem> Machine::add_subgraph(std::string_view name, std::unique
                                               const std::optional<Mapping>& input, const std::optional<Mapping>& output) {
   if (frozen_) return unexpected(frozen_problem());
   const std::size_t index = states_.size();
-  auto refuse = [&](std::string code, std::string message, std::string pointer) {
-    return unexpected(Problem{std::move(code), "subgraph state " + in_quotes(name) + ": " + std::move(message), std::move(pointer)});
+  auto refuse = [&](const char* code, const std::string& message, std::string pointer) {
+    return unexpected(Problem{code, quoted("subgraph state ", name, ": ") + message, std::move(pointer)});
   };
   if (child->depth() + 1 > kMaxSubgraphDepth) {
     return refuse("subgraph-too-deep", "subgraphs may nest " + std::to_string(kMaxSubgraphDepth) + " machines deep, this would be " +
@@ -269,9 +269,10 @@ Expected<void, Problem> Machine::add_subgraph(std::string_view name, std::unique
 Expected<void, Problem> Machine::set_handoffs(std::string_view state, std::uint32_t count) {
   if (frozen_) return unexpected(frozen_problem());
   auto index = state_index(state);
-  if (!index) return unexpected(Problem{"unknown-state", "state " + in_quotes(state) + " is not declared", ""});
+  if (!index) return unexpected(Problem{"unknown-state", quoted("state ", state, " is not declared"), ""});
   if (count > kMaxHandoffs) {
-    return unexpected(Problem{"bad-handoffs", "the handoffs of state " + in_quotes(state) + " must be an integer from 0 to 1000000",
+    return unexpected(Problem{"bad-handoffs",
+                              quoted("the handoffs of state ", state, " must be an integer from 0 to 1000000"),
                               at("states", *index, "handoffs")});
   }
   states_[*index].handoffs = count;
