@@ -115,23 +115,24 @@ Expected<void, Problem> Machine::add_state(std::string_view name, bool feedback_
 
 Expected<void, EdgeRejection> Machine::add_edge(std::string_view from, std::string_view to,
                                                 std::optional<std::string_view> when, std::string_view description) {
-  const std::size_t index = edges_.size();
-  auto reject = [&](std::string code, std::string message, const char* member) {
-    return unexpected(EdgeRejection{Problem{std::move(code), std::move(message), at("edges", index, member)}, std::nullopt});
-  };
   if (frozen_) return unexpected(EdgeRejection{frozen_problem(), std::nullopt});
   MachineEdge edge{std::string(from), std::string(to), when ? std::optional<std::string>(*when) : std::nullopt,
                    std::string(description)};
-  std::string what = describe_edge(edges_.size(), edge);
-  if (blank(from)) return reject("blank-name", what + " has a blank 'from'", "from");
-  if (blank(to)) return reject("blank-name", what + " has a blank 'to'", "to");
-  if (from == kEnd) return reject("edge-from-end", what + " starts at END, which is terminal", "from");
+  const std::size_t index = edges_.size();
+  // "edge N ('from' -> 'to')" then `what` is wrong with it.
+  auto reject = [&](const char* code, const std::string& what, const char* member) {
+    return unexpected(
+        EdgeRejection{Problem{code, describe_edge(index, edge) + what, at("edges", index, member)}, std::nullopt});
+  };
+  if (blank(from)) return reject("blank-name", " has a blank 'from'", "from");
+  if (blank(to)) return reject("blank-name", " has a blank 'to'", "to");
+  if (from == kEnd) return reject("edge-from-end", " starts at END, which is terminal", "from");
   auto added = graph_.add_edge(from, to, when, description);
   if (!added) {
     if (added.error().kind == graph::EdgeError::Kind::Syntax) {
       return unexpected(EdgeRejection{std::nullopt, added.error().syntax});
     }
-    return reject("invalid-edge", what + ": " + added.error().message, "");
+    return reject("invalid-edge", ": " + added.error().message, "");
   }
   edges_.push_back(std::move(edge));
   return {};
