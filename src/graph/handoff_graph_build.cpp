@@ -87,7 +87,7 @@ Expected<void, EdgeError> HandoffGraph::add_edge(std::string_view from, std::str
     if (!cycle.empty()) {
       EdgeError error;
       error.kind = EdgeError::Kind::Cycle;
-      error.message = "adding edge '" + std::string(from) + "' -> '" + std::string(to) + "' would create a cycle";
+      error.message.append("adding edge '").append(from).append("' -> '").append(to).append("' would create a cycle");
       error.cycle = std::move(cycle);
       return unexpected(std::move(error));
     }
