@@ -32,8 +32,6 @@ bool blank(std::string_view name) {
   return out;
 }
 
-std::string in_quotes(std::string_view s) { return quoted("", s, ""); }
-
 std::string describe_edge(std::size_t index, const MachineEdge& edge) {
   return "edge " + std::to_string(index) + quoted(" (", edge.from, " -> ") + quoted("", edge.to, ")");
 }
@@ -229,8 +227,9 @@ Expected<condition::Path, std::string> state_path(std::string_view text) {
   if (!compiled) return unexpected(compiled.error().message);
   const auto& paths = compiled.value().paths();
   if (paths.size() != 1 || paths[0].text() != text) {
-    return unexpected(paths.size() == 1 ? "write the path as " + in_quotes(paths[0].text())
-                                        : std::string("it must be one path into the state, such as 'docs' or 'plan.tasks'"));
+    return unexpected(paths.size() == 1
+                          ? quoted("write the path as ", paths[0].text(), "")
+                          : std::string("it must be one path into the state, such as 'docs' or 'plan.tasks'"));
   }
   if (is_reserved(paths[0])) return unexpected(std::string("$ names are the machine's, not the state's"));
   return paths[0];
@@ -257,7 +256,10 @@ Expected<void, Problem> Machine::add_subgraph(std::string_view name, std::unique
       const std::string pointer = at("states", index, member) + "/" + pointer_token(key);
       if (blank(key)) return refuse("bad-mapping", std::string("its ") + member + " has a blank key", pointer);
       auto path = state_path(path_text);
-      if (!path) return refuse("bad-mapping", std::string("its ") + member + " '" + key + "' reads " + in_quotes(path_text) + ": " + path.error(), pointer);
+      if (!path) {
+        std::string reads = quoted(" ", key, " reads ") + quoted("", path_text, ": ") + path.error();
+        return refuse("bad-mapping", std::string("its ") + member + reads, pointer);
+      }
       (*target)->push_back({key, path_text, std::move(path.value())});
     }
   }
@@ -361,7 +363,7 @@ std::vector<Problem> Machine::validate() const {
     problems.push_back({"end-as-start", "the start state cannot be END: the machine would never run", "/start"});
   } else if (!state_index(*options_.start)) {
     std::string known;
-    for (const State& s : states_) known += (known.empty() ? "" : ", ") + in_quotes(s.name);
+    for (const State& s : states_) known += quoted(known.empty() ? "" : ", ", s.name, "");
     problems.push_back({"unknown-start",
                         quoted("start state ", *options_.start, " is not a declared state (declared: ") +
                             (known.empty() ? "none" : known) + ")",
