@@ -80,7 +80,7 @@ Expected<void, EdgeError> HandoffGraph::add_edge(std::string_view from, std::str
   if (policy_ == CyclePolicy::Error) {
     std::vector<std::string> cycle;
     if (from == to) {
-      cycle = {std::string(from), std::string(to)};
+      cycle.assign(2, std::string(from));  // a self-loop: from, from
     } else if (source != kNoNode && target != kNoNode && !order_allows(source, target)) {
       cycle = shortest_cycle(source, target);
     }
