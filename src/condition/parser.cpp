@@ -29,7 +29,7 @@ class Parser {
     if (current_.kind == TokenKind::End) return fail(0, "empty condition");
     auto root = parse_or();
     if (!root) return root;
-    if (current_.kind != TokenKind::End) return fail(current_.start, "unexpected " + quoted_token());
+    if (current_.kind != TokenKind::End) return fail_unexpected();
     out_.nodes_.assign(scratch_.nodes.begin(), scratch_.nodes.end());
     out_.children_.assign(scratch_.children.begin(), scratch_.children.end());
     out_.constants_ = scratch_.constants;
@@ -100,6 +100,11 @@ class Parser {
   // condition gets here, so they are built for size whatever level the parser is built at.
   [[gnu::noinline, gnu::cold]] Unexpected<ScanError> fail_found(const char* expected) const {
     return fail(current_.start, std::string(expected) + ", found " + quoted_token());
+  }
+
+  // "unexpected 'y'" at the current token, after a whole condition.
+  [[gnu::noinline, gnu::cold]] Unexpected<ScanError> fail_unexpected() const {
+    return fail(current_.start, "unexpected " + quoted_token());
   }
 
   // "'x =='" for a token, "end of condition" at the end; long tokens are shortened.
