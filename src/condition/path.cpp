@@ -1,5 +1,8 @@
 #include "condition/path.h"
 
+#include <algorithm>
+#include <iterator>
+
 #include "condition/unicode.h"
 
 namespace handoff::condition {
@@ -9,25 +12,23 @@ namespace {
 // and C1) escaped so that the text is printable and unambiguous.
 void append_quoted(std::string& out, const std::string& key) {
   static constexpr char kHex[] = "0123456789ABCDEF";
+  // The characters with a one-letter escape, and their letters.
+  static constexpr char kEscaped[] = {'\\', '\'', '\n', '\r', '\t', '\0'};
+  static constexpr char kLetters[] = {'\\', '\'', 'n', 'r', 't', '0'};
   out += "['";
   for (std::size_t i = 0; i < key.size();) {
     std::size_t at = i;
     char32_t c = unicode::decode_utf8(key, i);
-    switch (c) {
-      case '\\': out += "\\\\"; break;
-      case '\'': out += "\\'"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      case 0: out += "\\0"; break;
-      default:
-        if (c < 0x20 || (c >= 0x7F && c <= 0x9F)) {
-          out += "\\u00";
-          out += kHex[(c >> 4) & 0xF];
-          out += kHex[c & 0xF];
-        } else {
-          out.append(key, at, i - at);
-        }
+    const char* escaped = std::find(std::begin(kEscaped), std::end(kEscaped), c);
+    if (escaped != std::end(kEscaped)) {
+      out += '\\';
+      out += kLetters[escaped - kEscaped];
+    } else if (c < 0x20 || (c >= 0x7F && c <= 0x9F)) {
+      out += "\\u00";
+      out += kHex[(c >> 4) & 0xF];
+      out += kHex[c & 0xF];
+    } else {
+      out.append(key, at, i - at);
     }
   }
   out += "']";

@@ -80,14 +80,14 @@ Expected<void, EdgeError> HandoffGraph::add_edge(std::string_view from, std::str
   if (policy_ == CyclePolicy::Error) {
     std::vector<std::string> cycle;
     if (from == to) {
-      cycle = {std::string(from), std::string(to)};
+      cycle.assign(2, std::string(from));  // a self-loop: from, from
     } else if (source != kNoNode && target != kNoNode && !order_allows(source, target)) {
       cycle = shortest_cycle(source, target);
     }
     if (!cycle.empty()) {
       EdgeError error;
       error.kind = EdgeError::Kind::Cycle;
-      error.message = "adding edge '" + std::string(from) + "' -> '" + std::string(to) + "' would create a cycle";
+      error.message.append("adding edge '").append(from).append("' -> '").append(to).append("' would create a cycle");
       error.cycle = std::move(cycle);
       return unexpected(std::move(error));
     }

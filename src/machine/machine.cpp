@@ -21,14 +21,27 @@ bool blank(std::string_view name) {
   return true;
 }
 
-std::string in_quotes(std::string_view s) { return "'" + std::string(s) + "'"; }
-
-std::string describe_edge(std::size_t index, const MachineEdge& edge) {
-  return "edge " + std::to_string(index) + " (" + in_quotes(edge.from) + " -> " + in_quotes(edge.to) + ")";
+// `before` + 'name' + `after`, the shape of most messages here: one call per message, where a
+// chain of concatenations put a call and a temporary string per piece at every message.
+[[gnu::noinline]] std::string quoted(const char* before, std::string_view name, const char* after) {
+  std::string out(before);
+  out += '\'';
+  out += name;
+  out += '\'';
+  out += after;
+  return out;
 }
 
-std::string at(std::string_view list, std::size_t index, std::string_view member = {}) {
-  return "/" + std::string(list) + "/" + std::to_string(index) + (member.empty() ? "" : "/" + std::string(member));
+std::string describe_edge(std::size_t index, const MachineEdge& edge) {
+  return "edge " + std::to_string(index) + quoted(" (", edge.from, " -> ") + quoted("", edge.to, ")");
+}
+
+// The pointer "/list/index" or "/list/index/member". Literals, not string views: a view is built
+// and passed through memory at each call, a pointer is one constant.
+std::string at(const char* list, std::size_t index, const char* member = "") {
+  std::string pointer = std::string("/") + list + "/" + std::to_string(index);
+  if (*member != '\0') pointer.append("/").append(member);
+  return pointer;
 }
 
 Problem frozen_problem() {
@@ -76,16 +89,16 @@ Expected<void, Problem> Machine::add_state(std::string_view name, bool feedback_
   const std::string pointer = at("states", states_.size(), "name");
   if (blank(name)) return unexpected(Problem{"blank-name", "a state name must not be blank", pointer});
   if (name == kEnd) {
-    return unexpected(Problem{"end-as-state", in_quotes(kEnd) + " is END and cannot be a state name", pointer});
+    return unexpected(Problem{"end-as-state", quoted("", kEnd, " is END and cannot be a state name"), pointer});
   }
   if (state_index(name)) {
-    return unexpected(Problem{"duplicate-state", "state " + in_quotes(name) + " is declared twice", pointer});
+    return unexpected(Problem{"duplicate-state", quoted("state ", name, " is declared twice"), pointer});
   }
   std::optional<TaskTemplate> parsed;
   if (task) {
     auto read = TaskTemplate::parse(*task);
     if (!read) {
-      return unexpected(Problem{"bad-task", "the task of state " + in_quotes(name) + ": " + read.error().message,
+      return unexpected(Problem{"bad-task", quoted("the task of state ", name, ": ") + read.error().message,
                                 at("states", states_.size(), "task")});
     }
     parsed = std::move(read.value());
@@ -100,23 +113,24 @@ Expected<void, Problem> Machine::add_state(std::string_view name, bool feedback_
 
 Expected<void, EdgeRejection> Machine::add_edge(std::string_view from, std::string_view to,
                                                 std::optional<std::string_view> when, std::string_view description) {
-  const std::size_t index = edges_.size();
-  auto reject = [&](std::string code, std::string message, std::string_view member) {
-    return unexpected(EdgeRejection{Problem{std::move(code), std::move(message), at("edges", index, member)}, std::nullopt});
-  };
   if (frozen_) return unexpected(EdgeRejection{frozen_problem(), std::nullopt});
   MachineEdge edge{std::string(from), std::string(to), when ? std::optional<std::string>(*when) : std::nullopt,
                    std::string(description)};
-  std::string what = describe_edge(edges_.size(), edge);
-  if (blank(from)) return reject("blank-name", what + " has a blank 'from'", "from");
-  if (blank(to)) return reject("blank-name", what + " has a blank 'to'", "to");
-  if (from == kEnd) return reject("edge-from-end", what + " starts at END, which is terminal", "from");
+  const std::size_t index = edges_.size();
+  // "edge N ('from' -> 'to')" then `what` is wrong with it.
+  auto reject = [&](const char* code, const std::string& what, const char* member) {
+    return unexpected(
+        EdgeRejection{Problem{code, describe_edge(index, edge) + what, at("edges", index, member)}, std::nullopt});
+  };
+  if (blank(from)) return reject("blank-name", " has a blank 'from'", "from");
+  if (blank(to)) return reject("blank-name", " has a blank 'to'", "to");
+  if (from == kEnd) return reject("edge-from-end", " starts at END, which is terminal", "from");
   auto added = graph_.add_edge(from, to, when, description);
   if (!added) {
     if (added.error().kind == graph::EdgeError::Kind::Syntax) {
       return unexpected(EdgeRejection{std::nullopt, added.error().syntax});
     }
-    return reject("invalid-edge", what + ": " + added.error().message, "");
+    return reject("invalid-edge", ": " + added.error().message, "");
   }
   edges_.push_back(std::move(edge));
   return {};
@@ -154,8 +168,8 @@ Expected<void, Problem> Machine::add_fan_out(std::string_view name, const std::v
                                              std::optional<double> concurrency) {
   if (frozen_) return unexpected(frozen_problem());
   const std::size_t index = states_.size();
-  auto refuse = [&](std::string code, std::string message, std::string pointer) {
-    return unexpected(Problem{std::move(code), "fan-out state " + in_quotes(name) + ": " + std::move(message), std::move(pointer)});
+  auto refuse = [&](const char* code, const std::string& message, std::string pointer) {
+    return unexpected(Problem{code, quoted("fan-out state ", name, ": ") + message, std::move(pointer)});
   };
   if (branches.empty()) return refuse("no-branches", "it has no branches (list at least one state)", at("states", index, "branches"));
   StringKeys seen;
@@ -165,7 +179,7 @@ Expected<void, Problem> Machine::add_fan_out(std::string_view name, const std::v
     if (branches[j] == kEnd) return refuse("end-as-branch", "END cannot be a branch", pointer);
     if (branches[j] == name) return refuse("fan-out-to-itself", "it lists itself as a branch", pointer);
     if (!seen.insert(branches[j]).second) {
-      return refuse("duplicate-branch", "branch " + in_quotes(branches[j]) + " is listed twice", pointer);
+      return refuse("duplicate-branch", quoted("branch ", branches[j], " is listed twice"), pointer);
     }
   }
   auto limit = concurrency_of(concurrency);
@@ -183,8 +197,8 @@ Expected<void, Problem> Machine::add_map(std::string_view name, std::string_view
                                          std::optional<double> concurrency) {
   if (frozen_) return unexpected(frozen_problem());
   const std::size_t index = states_.size();
-  auto refuse = [&](std::string code, std::string message, std::string pointer) {
-    return unexpected(Problem{std::move(code), "map state " + in_quotes(name) + ": " + std::move(message), std::move(pointer)});
+  auto refuse = [&](const char* code, const std::string& message, std::string pointer) {
+    return unexpected(Problem{code, quoted("map state ", name, ": ") + message, std::move(pointer)});
   };
   const std::string state_pointer = at("states", index, "map") + "/state";
   if (blank(branch)) return refuse("blank-name", "the state to run per item is blank", state_pointer);
@@ -194,7 +208,7 @@ Expected<void, Problem> Machine::add_map(std::string_view name, std::string_view
   // exactly as conditions do.
   const std::string over_pointer = at("states", index, "map") + "/over";
   auto parsed = state_path(over);
-  if (!parsed) return refuse("bad-map-path", "cannot map over " + in_quotes(over) + ": " + parsed.error(), over_pointer);
+  if (!parsed) return refuse("bad-map-path", quoted("cannot map over ", over, ": ") + parsed.error(), over_pointer);
   condition::Path path = std::move(parsed.value());
   auto limit = concurrency_of(concurrency);
   if (!limit) {
@@ -213,8 +227,9 @@ Expected<condition::Path, std::string> state_path(std::string_view text) {
   if (!compiled) return unexpected(compiled.error().message);
   const auto& paths = compiled.value().paths();
   if (paths.size() != 1 || paths[0].text() != text) {
-    return unexpected(paths.size() == 1 ? "write the path as " + in_quotes(paths[0].text())
-                                        : std::string("it must be one path into the state, such as 'docs' or 'plan.tasks'"));
+    return unexpected(paths.size() == 1
+                          ? quoted("write the path as ", paths[0].text(), "")
+                          : std::string("it must be one path into the state, such as 'docs' or 'plan.tasks'"));
   }
   if (is_reserved(paths[0])) return unexpected(std::string("$ names are the machine's, not the state's"));
   return paths[0];
@@ -224,8 +239,8 @@ Expected<void, Problem> Machine::add_subgraph(std::string_view name, std::unique
                                               const std::optional<Mapping>& input, const std::optional<Mapping>& output) {
   if (frozen_) return unexpected(frozen_problem());
   const std::size_t index = states_.size();
-  auto refuse = [&](std::string code, std::string message, std::string pointer) {
-    return unexpected(Problem{std::move(code), "subgraph state " + in_quotes(name) + ": " + std::move(message), std::move(pointer)});
+  auto refuse = [&](const char* code, const std::string& message, std::string pointer) {
+    return unexpected(Problem{code, quoted("subgraph state ", name, ": ") + message, std::move(pointer)});
   };
   if (child->depth() + 1 > kMaxSubgraphDepth) {
     return refuse("subgraph-too-deep", "subgraphs may nest " + std::to_string(kMaxSubgraphDepth) + " machines deep, this would be " +
@@ -241,7 +256,10 @@ Expected<void, Problem> Machine::add_subgraph(std::string_view name, std::unique
       const std::string pointer = at("states", index, member) + "/" + pointer_token(key);
       if (blank(key)) return refuse("bad-mapping", std::string("its ") + member + " has a blank key", pointer);
       auto path = state_path(path_text);
-      if (!path) return refuse("bad-mapping", std::string("its ") + member + " '" + key + "' reads " + in_quotes(path_text) + ": " + path.error(), pointer);
+      if (!path) {
+        std::string reads = quoted(" ", key, " reads ") + quoted("", path_text, ": ") + path.error();
+        return refuse("bad-mapping", std::string("its ") + member + reads, pointer);
+      }
       (*target)->push_back({key, path_text, std::move(path.value())});
     }
   }
@@ -254,9 +272,10 @@ Expected<void, Problem> Machine::add_subgraph(std::string_view name, std::unique
 Expected<void, Problem> Machine::set_handoffs(std::string_view state, std::uint32_t count) {
   if (frozen_) return unexpected(frozen_problem());
   auto index = state_index(state);
-  if (!index) return unexpected(Problem{"unknown-state", "state " + in_quotes(state) + " is not declared", ""});
+  if (!index) return unexpected(Problem{"unknown-state", quoted("state ", state, " is not declared"), ""});
   if (count > kMaxHandoffs) {
-    return unexpected(Problem{"bad-handoffs", "the handoffs of state " + in_quotes(state) + " must be an integer from 0 to 1000000",
+    return unexpected(Problem{"bad-handoffs",
+                              quoted("the handoffs of state ", state, " must be an integer from 0 to 1000000"),
                               at("states", *index, "handoffs")});
   }
   states_[*index].handoffs = count;
@@ -335,11 +354,8 @@ std::vector<Problem> Machine::validate() const {
   if (blank(options_.name)) problems.push_back({"blank-name", "the machine's name must not be blank", "/name"});
   double max_steps = options_.max_steps;
   if (!(max_steps >= 1 && max_steps <= kMaxStepsLimit && std::floor(max_steps) == max_steps)) {
-    std::string got = std::isfinite(max_steps) ? core::dump_json(condition::Json(max_steps)) : "a non-finite number";
-    if (std::isfinite(max_steps) && std::floor(max_steps) == max_steps && std::fabs(max_steps) < 1e15) {
-      got = std::to_string(static_cast<long long>(max_steps));
-    }
-    problems.push_back({"max-steps", "maxSteps must be an integer from 1 to 1000000, got " + got, "/maxSteps"});
+    problems.push_back(
+        {"max-steps", "maxSteps must be an integer from 1 to 1000000, got " + number_text(max_steps), "/maxSteps"});
   }
   if (!options_.start || blank(*options_.start)) {
     problems.push_back({"no-start", "the machine has no start state: pass { start } to the constructor", "/start"});
@@ -347,21 +363,28 @@ std::vector<Problem> Machine::validate() const {
     problems.push_back({"end-as-start", "the start state cannot be END: the machine would never run", "/start"});
   } else if (!state_index(*options_.start)) {
     std::string known;
-    for (const State& s : states_) known += (known.empty() ? "" : ", ") + in_quotes(s.name);
-    problems.push_back({"unknown-start", "start state " + in_quotes(*options_.start) +
-                                             " is not a declared state (declared: " + (known.empty() ? "none" : known) + ")",
+    for (const State& s : states_) known += quoted(known.empty() ? "" : ", ", s.name, "");
+    problems.push_back({"unknown-start",
+                        quoted("start state ", *options_.start, " is not a declared state (declared: ") +
+                            (known.empty() ? "none" : known) + ")",
                         "/start"});
   }
   Flags has_edge(states_.size());
   for (std::size_t i = 0; i < edges_.size(); ++i) {
     const MachineEdge& edge = edges_[i];
     auto from = state_index(edge.from);
-    if (from) has_edge[*from] = true;
-    else problems.push_back({"unknown-from", describe_edge(i, edge) + " starts at " + in_quotes(edge.from) + ", which is not a declared state", at("edges", i, "from")});
+    if (from) {
+      has_edge[*from] = true;
+    } else {
+      problems.push_back({"unknown-from",
+                          describe_edge(i, edge) + quoted(" starts at ", edge.from, ", which is not a declared state"),
+                          at("edges", i, "from")});
+    }
     if (edge.to != kEnd && !state_index(edge.to)) {
-      problems.push_back({"unknown-to", describe_edge(i, edge) + " leads to " + in_quotes(edge.to) +
-                                            ", which is neither END nor a declared state",
-                          at("edges", i, "to")});
+      problems.push_back(
+          {"unknown-to",
+           describe_edge(i, edge) + quoted(" leads to ", edge.to, ", which is neither END nor a declared state"),
+           at("edges", i, "to")});
     }
   }
   // Handoff-enabled states: at least two transfer edges (MAG's output_nodes), distinct tool names,
@@ -377,27 +400,31 @@ std::vector<Problem> Machine::validate() const {
       continue;
     }
     if (!states_[*from].handoffs) {
-      problems.push_back({"transfer-without-handoffs", describe_edge(i, edges_[i]) + " is a transfer edge, but state " +
-                                                           in_quotes(edges_[i].from) + " is not handoff-enabled (give it { handoffs })",
+      problems.push_back({"transfer-without-handoffs",
+                          describe_edge(i, edges_[i]) + quoted(" is a transfer edge, but state ", edges_[i].from,
+                                                               " is not handoff-enabled (give it { handoffs })"),
                           at("edges", i)});
     }
     std::string name = transfer_tool_name(edges_[i].to);
     if (!tool_names[*from].insert(name).second) {
-      problems.push_back({"duplicate-transfer", describe_edge(i, edges_[i]) + ": state " + in_quotes(edges_[i].from) +
-                                                    " already offers " + name, at("edges", i)});
+      problems.push_back({"duplicate-transfer",
+                          describe_edge(i, edges_[i]) + quoted(": state ", edges_[i].from, " already offers ") + name,
+                          at("edges", i)});
     }
     ++transfers[*from];
   }
   for (std::size_t i = 0; i < states_.size(); ++i) {
     if (!states_[i].handoffs || !has_edge[i]) continue;
     if (transfers[i] < 2) {
-      problems.push_back({"too-few-transfers", "handoff-enabled state " + in_quotes(states_[i].name) + " has " +
-                                                   std::to_string(transfers[i]) + " transfer edge(s); it needs at least two to choose from",
+      problems.push_back({"too-few-transfers",
+                          quoted("handoff-enabled state ", states_[i].name, " has ") + std::to_string(transfers[i]) +
+                              " transfer edge(s); it needs at least two to choose from",
                           at("states", i)});
     }
     if (!regular[i]) {
-      problems.push_back({"no-continuation", "handoff-enabled state " + in_quotes(states_[i].name) +
-                                                 " has no regular edge to continue on once its handoffs are used up",
+      problems.push_back({"no-continuation",
+                          quoted("handoff-enabled state ", states_[i].name,
+                                 " has no regular edge to continue on once its handoffs are used up"),
                           at("states", i)});
     }
   }
@@ -415,22 +442,25 @@ std::vector<Problem> Machine::validate() const {
   for (std::size_t i = 0; i < states_.size(); ++i) {
     if (!states_[i].fan_out) continue;
     const FanOut& f = *states_[i].fan_out;
-    const std::string kind = f.is_map() ? "map state " : "fan-out state ";
+    const char* kind = f.is_map() ? "map state " : "fan-out state ";
     std::vector<std::pair<std::string, std::string>> listed;  // (name, pointer)
     if (f.is_map()) listed.emplace_back(f.map_state, at("states", i, "map") + "/state");
     for (std::size_t j = 0; j < f.branches.size(); ++j) listed.emplace_back(f.branches[j], at("states", i, "branches") + "/" + std::to_string(j));
+    auto runs = [&](const std::string& branch, const char* which) {
+      return quoted(kind, states_[i].name, " runs ") + quoted("", branch, which);
+    };
     for (const auto& [branch, pointer] : listed) {
       auto b = state_index(branch);
       if (!b) {
-        problems.push_back({"unknown-branch", kind + in_quotes(states_[i].name) + " runs " + in_quotes(branch) +
-                                                  ", which is not a declared state", pointer});
+        problems.push_back({"unknown-branch", runs(branch, ", which is not a declared state"), pointer});
       } else if (states_[*b].fan_out) {
-        problems.push_back({"nested-fan-out", kind + in_quotes(states_[i].name) + " runs " + in_quotes(branch) +
-                                                  ", which fans out itself; a branch must be a plain state", pointer});
+        problems.push_back(
+            {"nested-fan-out", runs(branch, ", which fans out itself; a branch must be a plain state"), pointer});
       } else if (states_[*b].handoffs) {
         // A branch's handler cannot choose where the run goes: the fan-out state routes.
-        problems.push_back({"handoff-branch", kind + in_quotes(states_[i].name) + " runs " + in_quotes(branch) +
-                                                  ", which is handoff-enabled; a branch cannot choose the next state", pointer});
+        problems.push_back({"handoff-branch",
+                            runs(branch, ", which is handoff-enabled; a branch cannot choose the next state"),
+                            pointer});
       } else {
         branch_only[*b] = !reached[*b];
       }
@@ -440,22 +470,24 @@ std::vector<Problem> Machine::validate() const {
   for (std::size_t i = 0; i < states_.size(); ++i) {
     if (!states_[i].subgraph) continue;
     for (const Problem& p : states_[i].subgraph->machine->validate()) {
-      problems.push_back({"invalid-subgraph", "subgraph state " + in_quotes(states_[i].name) + ": " + p.code + ": " + p.message,
+      problems.push_back({"invalid-subgraph",
+                          quoted("subgraph state ", states_[i].name, ": ") + p.code + ": " + p.message,
                           at("states", i, "subgraph") + p.pointer});
     }
   }
   for (std::size_t i = 0; i < states_.size(); ++i) {
     if (!has_edge[i] && !branch_only[i]) {
-      problems.push_back({"no-outgoing-edge", "state " + in_quotes(states_[i].name) +
-                                                  " has no outgoing edge (add an edge to END to finish there)",
-                          at("states", i)});
+      problems.push_back(
+          {"no-outgoing-edge",
+           quoted("state ", states_[i].name, " has no outgoing edge (add an edge to END to finish there)"),
+           at("states", i)});
     }
   }
   for (std::size_t i = 0; i < options_.no_feedback_states.size(); ++i) {
     const std::string& name = options_.no_feedback_states[i];
     if (!state_index(name)) {
       problems.push_back({"unknown-no-feedback-state",
-                          "noFeedbackStates names " + in_quotes(name) + ", which is not a declared state",
+                          quoted("noFeedbackStates names ", name, ", which is not a declared state"),
                           at("noFeedbackStates", i)});
     }
   }

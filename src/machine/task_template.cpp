@@ -8,14 +8,15 @@
 namespace handoff::machine {
 namespace {
 
-// 1-based position in characters (code points), as people count them in an editor.
-std::string at_character(std::string_view text, std::size_t byte) {
+// `what` at character N (1-based, in code points, as people count them in an editor) of `text`,
+// then `hint`: every message of parse() has this shape.
+TemplateError error_at(const char* what, std::string_view text, std::size_t byte, const char* hint) {
   std::size_t count = 0;
   for (std::size_t i = 0; i < byte && i < text.size();) {
     condition::unicode::decode_utf8(text, i);
     ++count;
   }
-  return " at character " + std::to_string(count + 1);
+  return {std::string(what) + " at character " + std::to_string(count + 1) + hint};
 }
 
 }  // namespace
@@ -37,7 +38,7 @@ Expected<TaskTemplate, TemplateError> TaskTemplate::parse(std::string_view text)
         i += 2;
         continue;
       }
-      return unexpected(TemplateError{"a lone '}'" + at_character(text, i) + " (write '}}' for a literal brace)"});
+      return unexpected(error_at("a lone '}'", text, i, " (write '}}' for a literal brace)"));
     }
     if (c != '{') {
       literal += c;
@@ -54,17 +55,16 @@ Expected<TaskTemplate, TemplateError> TaskTemplate::parse(std::string_view text)
     while (end < text.size() && text[end] != '}' && text[end] != '{') {
       char32_t ch = condition::unicode::decode_utf8(text, end);
       if (condition::unicode::is_white_space(ch)) {
-        return unexpected(TemplateError{"white space in the placeholder opened" + at_character(text, i) +
-                                        " (a placeholder is {name}; write '{{' for a literal brace)"});
+        return unexpected(error_at("white space in the placeholder opened", text, i,
+                                   " (a placeholder is {name}; write '{{' for a literal brace)"));
       }
     }
     if (end >= text.size() || text[end] == '{') {
-      return unexpected(TemplateError{"the placeholder opened" + at_character(text, i) +
-                                      " is never closed (write '{{' for a literal brace)"});
+      return unexpected(
+          error_at("the placeholder opened", text, i, " is never closed (write '{{' for a literal brace)"));
     }
     if (end == start) {
-      return unexpected(TemplateError{"an empty placeholder '{}'" + at_character(text, i) +
-                                      " (write '{{}}' for literal braces)"});
+      return unexpected(error_at("an empty placeholder '{}'", text, i, " (write '{{}}' for literal braces)"));
     }
     flush();
     std::string name(text.substr(start, end - start));
