@@ -151,7 +151,7 @@ Expected<std::unique_ptr<machine::Machine>, std::vector<Problem>> machine_from_j
     bool feedback = true;
     if (auto it = state.find("feedbackOnRevisit"); it != state.end()) {
       if (it->is_boolean()) feedback = it->get<bool>();
-      else r.problem(pointer + "/feedbackOnRevisit", "expected true or false");
+      else r.member_problem(pointer, "feedbackOnRevisit", "expected true or false");
     }
     if (!name) continue;
     // A fan-out state (`branches`) or a map state (`map`: { state, over }), with its `concurrency`.
@@ -159,8 +159,8 @@ Expected<std::unique_ptr<machine::Machine>, std::vector<Problem>> machine_from_j
     const bool has_map = state.contains("map");
     std::optional<double> concurrency;
     if (auto it = state.find("concurrency"); it != state.end()) {
-      if (!it->is_number()) r.problem(pointer + "/concurrency", "expected a number");
-      else if (!has_branches && !has_map) r.problem(pointer + "/concurrency", "only a fan-out state (branches) or a map state (map) has a concurrency");
+      if (!it->is_number()) r.member_problem(pointer, "concurrency", "expected a number");
+      else if (!has_branches && !has_map) r.member_problem(pointer, "concurrency", "only a fan-out state (branches) or a map state (map) has a concurrency");
       else concurrency = it->get<double>();
     }
     // A subgraph state: { name, subgraph: <a machine definition>, input?, output? }.
@@ -227,14 +227,14 @@ Expected<std::unique_ptr<machine::Machine>, std::vector<Problem>> machine_from_j
           else ok = false;
         }
         if (!ok) {
-          r.problem(pointer + "/branches", "expected an array of state names");
+          r.member_problem(pointer, "branches", "expected an array of state names");
           continue;
         }
         added = machine->add_fan_out(*name, branches, concurrency);
       } else {
         const Json& map = state["map"];
         if (!map.is_object()) {
-          r.problem(pointer + "/map", "expected { \"state\", \"over\" }");
+          r.member_problem(pointer, "map", "expected { \"state\", \"over\" }");
           continue;
         }
         r.only(map, pointer + "/map", {"state", "over"});

@@ -9,6 +9,8 @@
 namespace handoff::swarm {
 namespace {
 
+using definition::quoted;
+
 bool holds(const Swarm& swarm, const Edge& edge, const Json& variables) {
   if (!edge.when) return true;
   return condition::evaluate(*edge.when, variables, swarm.strings());
@@ -314,7 +316,7 @@ Expected<Json, std::string> tool_definitions(const Swarm& swarm, const Agent* ag
     } else if (format == "ai-sdk") {
       out[tool.name] = Json::object().with("description", tool.description).with("inputSchema", std::move(tool.schema)).with("strict", tool.strict);
     } else {
-      return unexpected("unknown tool format '" + format + "' (openai-responses, openai-chat, anthropic, ai-sdk)");
+      return unexpected(quoted("unknown tool format '", format, "' (openai-responses, openai-chat, anthropic, ai-sdk)"));
     }
   }
   return out;
@@ -340,7 +342,7 @@ Json apply_tool_call(const Swarm& swarm, SessionCore& session, const std::string
     for (const AgentTool& tool : agent->tools) {
       if (tool.name != name) continue;
       Json args = arguments.is_null() ? Json::object() : arguments;
-      if (!args.is_object()) return rejected("the arguments of '" + name + "' must be a JSON object");
+      if (!args.is_object()) return rejected(quoted("the arguments of '", name, "' must be a JSON object"));
       if (tool.approval && !approved) {
         return Json::object()
             .with("type", "approval_required")
@@ -357,9 +359,9 @@ Json apply_tool_call(const Swarm& swarm, SessionCore& session, const std::string
   if (swarm.single_transfer_tool() && name == kSingleTransferTool) {
     // The target is an argument: the first edge to it offered now, else the first to it at all
     // (whose refusal then says why it is not offered).
-    if (!args.is_object()) return rejected("the arguments of '" + name + "' must be a JSON object");
+    if (!args.is_object()) return rejected(quoted("the arguments of '", name, "' must be a JSON object"));
     auto target = args.find("agent");
-    if (target == args.end() || !target->is_string()) return rejected("'" + name + "' needs 'agent': the id of the agent to transfer to");
+    if (target == args.end() || !target->is_string()) return rejected(quoted("'", name, "' needs 'agent': the id of the agent to transfer to"));
     const std::string to = target->get<std::string>();
     for (const Edge& e : swarm.edges()) {
       if (e.from != session.active || !e.offered || e.to != to) continue;
@@ -396,14 +398,14 @@ Json apply_tool_call(const Swarm& swarm, SessionCore& session, const std::string
     return rejected("'" + name + "' is not available now: its condition `" + edge->when->source() + "` does not hold");
   }
 
-  if (!args.is_object()) return rejected("the arguments of '" + name + "' must be a JSON object");
+  if (!args.is_object()) return rejected(quoted("the arguments of '", name, "' must be a JSON object"));
   for (auto it = args.begin(); it != args.end(); ++it) {
     bool known = it.key() == "reason";
     for (const Variable& v : edge->requires_) known = known || (v.from_model && v.name == it.key());
     if (!known) return rejected("'" + name + "' has no argument '" + it.key() + "'");
   }
   Json reason = args.contains("reason") ? args["reason"] : Json(nullptr);
-  if (!reason.is_null() && !reason.is_string()) return rejected("the 'reason' of '" + name + "' must be a string");
+  if (!reason.is_null() && !reason.is_string()) return rejected(quoted("the 'reason' of '", name, "' must be a string"));
 
   Json missing = Json::array();
   Json invalid = Json::array();
@@ -449,7 +451,7 @@ Json apply_tool_call_text(const Swarm& swarm, SessionCore& session, const std::s
   // The text comes from a model. Parsing is iterative, but copying and printing JSON recurse once
   // per level, so arguments nested deeper than kMaxArgumentDepth are refused here, unread.
   auto [args, too_deep] = core::parse_json(arguments, kMaxArgumentDepth);
-  if (args.is_discarded()) return rejected("the arguments of '" + name + "' are not valid JSON");
+  if (args.is_discarded()) return rejected(quoted("the arguments of '", name, "' are not valid JSON"));
   if (too_deep) {
     return rejected("the arguments of '" + name + "' nest deeper than " + std::to_string(kMaxArgumentDepth) + " levels");
   }
