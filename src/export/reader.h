@@ -45,8 +45,9 @@ class BasicReader {
   std::vector<Problem> problems;
 
   void problem(std::string pointer, std::string message) { problems.push_back({std::move(pointer), std::move(message)}); }
-  // Both texts fixed: the strings are made here rather than at each of the many call sites.
+  // A fixed message (and pointer): the strings are made here rather than at each of the many call sites.
   [[gnu::noinline]] void problem(const char* pointer, const char* message) { problem(std::string(pointer), std::string(message)); }
+  [[gnu::noinline]] void problem(const std::string& pointer, const char* message) { problem(pointer, std::string(message)); }
   // At the member `key` of the value at `pointer`, with a fixed message: made here for the same reason.
   [[gnu::noinline]] void member_problem(const std::string& pointer, const char* key, const char* message) {
     problem(pointer + "/" + key, std::string(message));
