@@ -74,7 +74,7 @@ Expected<std::unique_ptr<Swarm>, std::vector<definition::Problem>> Swarm::from_j
     else if (*mode != "per-target") r.problem("/transferTools", "expected \"per-target\" (one tool per edge, the default) or \"single\" (one transfer_to_agent tool)");
   }
 
-  const Json& agents = document.contains("agents") ? document["agents"] : Json();
+  const Json& agents = document["agents"];  // null when absent
   if (!agents.is_array() || agents.empty()) r.problem("/agents", "expected a non-empty array of agents");
   StringKeys ids;
   std::size_t entries = 0;

@@ -451,7 +451,7 @@ Expected<Execution, std::string> Execution::restore(Machine& machine, const Json
   else if (!status_json.is_string()) return fail("a snapshot is taken between steps; its status must be a string");
   else return fail("a snapshot is taken between steps; status " + core::dump_json(status_json) + " is not one");
 
-  auto current = state_of(snapshot.contains("current") ? snapshot["current"] : Json());
+  auto current = state_of(snapshot["current"]);
   if (!current) return fail("'current' is not a state of this machine");
   execution.current_ = *current;
   if (!snapshot.contains("step") || !count(snapshot["step"]) ||
@@ -468,7 +468,7 @@ Expected<Execution, std::string> Execution::restore(Machine& machine, const Json
     return fail("a subgraph under way must be at a subgraph state, after its step began");
   }
 
-  const Json& visits = snapshot.contains("visits") ? snapshot["visits"] : Json();
+  const Json& visits = snapshot["visits"];
   if (!visits.is_object()) return fail("'visits' must be an object");
   for (auto it = visits.begin(); it != visits.end(); ++it) {
     auto state = machine.state_index(it.key());
@@ -486,7 +486,7 @@ Expected<Execution, std::string> Execution::restore(Machine& machine, const Json
     for (std::size_t j = 0; j < list.size(); ++j) {
       const Json& b = list[j];
       if (!b.is_object()) return false;
-      auto state = state_of(b.contains("state") ? b["state"] : Json());
+      auto state = state_of(b["state"]);
       if (!state || *state != allowed[is_map ? 0 : j] || !b.contains("visit") || !count(b["visit"])) return false;
       auto visit = b["visit"].get<std::uint64_t>();
       if (visit < 1 || visit > execution.visits_[*state]) return false;
@@ -498,7 +498,7 @@ Expected<Execution, std::string> Execution::restore(Machine& machine, const Json
   };
   if (in_fan_out) {
     Flags done;
-    if (!read_branches(snapshot.contains("branches") ? snapshot["branches"] : Json(), *current, true, execution.branches_, done)) {
+    if (!read_branches(snapshot["branches"], *current, true, execution.branches_, done)) {
       return fail("'branches' must list the fan-out's branches, each with its state, visit and done");
     }
     execution.branch_done_ = std::move(done);
@@ -518,13 +518,13 @@ Expected<Execution, std::string> Execution::restore(Machine& machine, const Json
     }
   }
 
-  const Json& steps = snapshot.contains("steps") ? snapshot["steps"] : Json();
+  const Json& steps = snapshot["steps"];
   const std::size_t steps_done = execution.step_ - (in_fan_out || in_subgraph ? 1 : 0);
   if (!steps.is_array() || steps.size() != steps_done) return fail("'steps' must list every step run");
   for (std::size_t i = 0; i < steps.size(); ++i) {
     const Json& s = steps[i];
     if (!s.is_object()) return fail("a step must be an object");
-    auto state = state_of(s.contains("state") ? s["state"] : Json());
+    auto state = state_of(s["state"]);
     if (!state || !s.contains("step") || !count(s["step"]) || !s.contains("visit") || !count(s["visit"])) {
       return fail("a step lacks its state, step or visit");
     }
@@ -535,17 +535,17 @@ Expected<Execution, std::string> Execution::restore(Machine& machine, const Json
       return fail("steps[" + std::to_string(i) + "] is not step " + std::to_string(i + 1) + " with a visit from 1 to " +
                   std::to_string(i + 1));
     }
-    const Json& next = s.contains("next") ? s["next"] : Json();
+    const Json& next = s["next"];
     std::int32_t next_index = kNextNone;
     if (next.is_string() && next.get_ref<const std::string&>() == kEnd) next_index = kNextEnd;
     else if (auto n = state_of(next)) next_index = static_cast<std::int32_t>(*n);
     else if (!next.is_null()) return fail("a step's 'next' is not a state of this machine");
-    const Json& edge = s.contains("edge") ? s["edge"] : Json();
+    const Json& edge = s["edge"];
     if (!edge.is_null() && !count(edge)) return fail("a step's 'edge' must be an index or null");
     std::vector<Branch> branches;
     if (machine.states()[*state].fan_out) {
       Flags unused;
-      if (!read_branches(s.contains("branches") ? s["branches"] : Json(), *state, false, branches, unused)) {
+      if (!read_branches(s["branches"], *state, false, branches, unused)) {
         return fail("steps[" + std::to_string(i) + "] is a fan-out step; its 'branches' must list its branches");
       }
     }
@@ -553,7 +553,7 @@ Expected<Execution, std::string> Execution::restore(Machine& machine, const Json
                                   edge.is_null() ? -1 : edge.get<std::int32_t>(), std::move(branches)});
   }
   if (!machine.template_variables().empty()) {
-    const Json& variables = snapshot.contains("variables") ? snapshot["variables"] : Json();
+    const Json& variables = snapshot["variables"];
     if (!variables.is_object()) return fail("'variables' must hold the values the task templates were filled with");
     if (auto bound = execution.bind_variables(variables); !bound) {
       if (bound.error().missing.empty()) return fail(bound.error().problem);
