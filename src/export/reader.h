@@ -30,6 +30,12 @@ std::string scalar_text(const JsonType& value) {
   return before + name + after;
 }
 
+// The same with two names: `before` + `first` + `between` + `second` + `after`.
+[[gnu::noinline]] inline std::string quoted(const char* before, const std::string& first, const char* between, const std::string& second,
+                                            const char* after) {
+  return before + first + between + second + after;
+}
+
 struct Problem {
   std::string pointer;  // RFC 6901, e.g. "/edges/3/when"
   std::string message;

@@ -385,24 +385,24 @@ Json apply_tool_call(const Swarm& swarm, SessionCore& session, const std::string
       if (e.from == session.active && e.offered && e.tool_name == name) edge = &e;
     }
   }
-  if (edge == nullptr) return rejected("'" + name + "' is not a tool of agent '" + session.active + "'");
+  if (edge == nullptr) return rejected(quoted("'", name, "' is not a tool of agent '", session.active, "'"));
   if (!within_limits(swarm, session)) {
     return rejected("'" + name + "' is not available: this session has used its " + std::to_string(swarm.max_hops()) + " handoffs");
   }
   if (!selections_left(swarm, session)) {
     const Agent* agent = swarm.agent(session.active);
-    if (agent != nullptr && agent->handoffs_disabled) return rejected("'" + name + "' is not available: agent '" + session.active + "' has handoffs disabled");
-    return rejected("'" + name + "' is not available: agent '" + session.active + "' has used all its handoffs");
+    if (agent != nullptr && agent->handoffs_disabled) return rejected(quoted("'", name, "' is not available: agent '", session.active, "' has handoffs disabled"));
+    return rejected(quoted("'", name, "' is not available: agent '", session.active, "' has used all its handoffs"));
   }
   if (!holds(swarm, *edge, session.variables)) {
-    return rejected("'" + name + "' is not available now: its condition `" + edge->when->source() + "` does not hold");
+    return rejected(quoted("'", name, "' is not available now: its condition `", edge->when->source(), "` does not hold"));
   }
 
   if (!args.is_object()) return rejected(quoted("the arguments of '", name, "' must be a JSON object"));
   for (auto it = args.begin(); it != args.end(); ++it) {
     bool known = it.key() == "reason";
     for (const Variable& v : edge->requires_) known = known || (v.from_model && v.name == it.key());
-    if (!known) return rejected("'" + name + "' has no argument '" + it.key() + "'");
+    if (!known) return rejected(quoted("'", name, "' has no argument '", it.key(), "'"));
   }
   Json reason = args.contains("reason") ? args["reason"] : Json(nullptr);
   if (!reason.is_null() && !reason.is_string()) return rejected(quoted("the 'reason' of '", name, "' must be a string"));

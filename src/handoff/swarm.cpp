@@ -285,13 +285,13 @@ Expected<std::unique_ptr<Swarm>, std::vector<definition::Problem>> Swarm::from_j
       if (swarm->single_tool_) {  // one tool for every edge: only an agent tool of that name collides
         const std::size_t* clash = used.find(tool_key(e.from, e.tool_name));
         if (clash != nullptr && *clash == SIZE_MAX) {
-          r.problem("/edges/" + std::to_string(i), "agent '" + e.from + "' has a tool named " + e.tool_name + ", the swarm's single transfer tool");
+          r.problem("/edges/" + std::to_string(i), quoted("agent '", e.from, "' has a tool named ", e.tool_name, ", the swarm's single transfer tool"));
         }
         continue;
       }
       auto [edge, inserted] = used.try_emplace(tool_key(e.from, e.tool_name), i);
       if (!inserted && *edge == SIZE_MAX) {
-        r.problem("/edges/" + std::to_string(i) + "/toolName", "tool '" + e.tool_name + "' is already a tool of agent '" + e.from + "'");
+        r.problem("/edges/" + std::to_string(i) + "/toolName", quoted("tool '", e.tool_name, "' is already a tool of agent '", e.from, "'"));
         continue;
       }
       if (!inserted) {
