@@ -110,10 +110,7 @@ Expected<std::unique_ptr<machine::Machine>, std::vector<Problem>> machine_from_j
     if (auto value = machine::on_max_steps_of(*on_max)) options.on_max_steps = *value;
     else r.problem("/onMaxSteps", "expected \"return\", \"throw\" or \"return-with-flag\"");
   }
-  if (auto it = document.find("feedbackOnRevisit"); it != document.end()) {
-    if (it->is_boolean()) options.feedback_on_revisit = it->get<bool>();
-    else r.problem("/feedbackOnRevisit", "expected true or false");
-  }
+  if (auto feedback = r.boolean(document, "", "feedbackOnRevisit")) options.feedback_on_revisit = *feedback;
   if (auto it = document.find("noFeedbackStates"); it != document.end()) {
     if (!it->is_array()) r.problem("/noFeedbackStates", "expected an array of state names");
     for (std::size_t i = 0; it->is_array() && i < it->size(); ++i) {
@@ -148,11 +145,7 @@ Expected<std::unique_ptr<machine::Machine>, std::vector<Problem>> machine_from_j
     std::optional<std::uint32_t> handoffs = r.count(state, pointer, "handoffs");
     const std::string* name = r.string(state, pointer, "name", true);
     const std::string* task = r.string(state, pointer, "task", false);
-    bool feedback = true;
-    if (auto it = state.find("feedbackOnRevisit"); it != state.end()) {
-      if (it->is_boolean()) feedback = it->get<bool>();
-      else r.member_problem(pointer, "feedbackOnRevisit", "expected true or false");
-    }
+    bool feedback = r.boolean(state, pointer, "feedbackOnRevisit").value_or(true);
     if (!name) continue;
     // A fan-out state (`branches`) or a map state (`map`: { state, over }), with its `concurrency`.
     const bool has_branches = state.contains("branches");
