@@ -179,7 +179,7 @@ Expected<std::unique_ptr<machine::Machine>, std::vector<Problem>> machine_from_j
         auto it = state.find(members[k]);
         if (it == state.end()) continue;
         if (!it->is_object()) {
-          r.problem(pointer + "/" + members[k], "expected an object: { key: \"path\" }");
+          r.member_problem(pointer, members[k], "expected an object: { key: \"path\" }");
           ok = false;
           continue;
         }
