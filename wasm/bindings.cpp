@@ -288,16 +288,25 @@ struct SwarmHolder {
   std::unique_ptr<Swarm> swarm;
 };
 
+// The session core the JSON session text describes, or why not. Out of line, as is
+// answer_in_session: with_session is instantiated per export, and inlined they were each export's code.
+[[gnu::noinline]] handoff::Expected<SessionCore, std::string> session_core(const SwarmHolder* holder, const std::string& session_text) {
+  if (holder == nullptr || !holder->swarm) return handoff::unexpected(std::string("no swarm loaded"));
+  return SessionCore::from_json(*holder->swarm, parse_json(session_text));
+}
+
+// `out` with { session }, answered.
+[[gnu::noinline]] std::int32_t answer_in_session(handoff::condition::Json out, const SessionCore& core) {
+  out["session"] = core.to_json();
+  return answer(out);
+}
+
 // Runs `fn(session core)` on the JSON session text; { error } or fn's JSON with { session }.
 template <class Fn>
 std::int32_t with_session(const SwarmHolder* holder, const std::string& session_text, Fn fn) {
-  if (holder == nullptr || !holder->swarm) return answer_error("no swarm loaded");
-  auto parsed = parse_json(session_text);
-  auto core = SessionCore::from_json(*holder->swarm, parsed);
+  auto core = session_core(holder, session_text);
   if (!core) return answer_error(core.error());
-  handoff::condition::Json out = fn(core.value());
-  out["session"] = core->to_json();
-  return answer(out);
+  return answer_in_session(fn(core.value()), core.value());
 }
 
 bool loaded(const SwarmHolder* holder) { return holder != nullptr && holder->swarm != nullptr; }
