@@ -221,6 +221,9 @@ Json blocked_outcome(const Swarm& swarm, const Edge& edge, Json missing, Json in
       .with("rejectionReason", "Cannot transfer to " + agent_label(swarm, edge.to) + " yet: " + why);
 }
 
+// A fixed refusal: its string made here, not at each caller (issue 21).
+[[gnu::noinline]] Unexpected<std::string> refusal(const char* why) { return unexpected(std::string(why)); }
+
 Json rejected(std::string reason) { return Json::object().with("type", "rejected").with("reason", std::move(reason)); }
 
 }  // namespace
@@ -233,25 +236,25 @@ SessionCore SessionCore::start(const Swarm& swarm) {
 
 Expected<SessionCore, std::string> SessionCore::from_json(const Swarm& swarm, const Json& json) {
   SessionCore core;
-  if (!json.is_object()) return unexpected(std::string("a session must be an object"));
+  if (!json.is_object()) return refusal("a session must be an object");
   if (!json.contains("active") || !json["active"].is_string() || swarm.agent(json["active"].get<std::string>()) == nullptr) {
-    return unexpected(std::string("the session's active agent is not an agent of this swarm"));
+    return refusal("the session's active agent is not an agent of this swarm");
   }
   core.active = json["active"].get<std::string>();
   if (json.contains("hops")) {
-    if (!json["hops"].is_number_unsigned()) return unexpected(std::string("'hops' must be a count"));
+    if (!json["hops"].is_number_unsigned()) return refusal("'hops' must be a count");
     core.hops = json["hops"].get<std::uint32_t>();
   }
   if (json.contains("selections")) {
     const Json& s = json["selections"];
-    if (!s.is_object()) return unexpected(std::string("'selections' must be an object"));
+    if (!s.is_object()) return refusal("'selections' must be an object");
     for (auto it = s.begin(); it != s.end(); ++it) {
-      if (!it->is_number_unsigned()) return unexpected(std::string("'selections' must hold counts"));
+      if (!it->is_number_unsigned()) return refusal("'selections' must hold counts");
       core.selections[it.key()] = it->get<std::uint32_t>();
     }
   }
   if (json.contains("variables")) {
-    if (!json["variables"].is_object()) return unexpected(std::string("'variables' must be an object"));
+    if (!json["variables"].is_object()) return refusal("'variables' must be an object");
     core.variables = json["variables"];
   }
   return core;
@@ -486,9 +489,9 @@ Expected<std::string, std::string> tool_result_text(const Swarm& swarm, const Js
   if (type != nullptr && *type == "handoff") {
     auto edge = outcome.find("edge");
     const std::string* via = text("via");
-    if (via == nullptr || *via != "tool") return unexpected(std::string("a handoff made by a rule or a continuation has no tool result"));
+    if (via == nullptr || *via != "tool") return refusal("a handoff made by a rule or a continuation has no tool result");
     if (edge == outcome.end() || !edge->is_number_unsigned() || edge->get<std::uint64_t>() >= swarm.edges().size()) {
-      return unexpected(std::string("the handoff's 'edge' is not the index of an edge of this swarm"));
+      return refusal("the handoff's 'edge' is not the index of an edge of this swarm");
     }
     return "Transferred to " + agent_label(swarm, swarm.edges()[edge->get<std::size_t>()].to) + ".";
   }
@@ -498,7 +501,7 @@ Expected<std::string, std::string> tool_result_text(const Swarm& swarm, const Js
   if (type != nullptr && *type == "approval_required" && text("tool") != nullptr) {
     return "Not run: '" + *text("tool") + "' needs a human's approval, and none can be asked here.";
   }
-  return unexpected(std::string("expected a handoff, handoff_blocked or rejected outcome of a tool call (or one awaiting approval)"));
+  return refusal("expected a handoff, handoff_blocked or rejected outcome of a tool call (or one awaiting approval)");
 }
 
 Json host_record(const Swarm& swarm, Json outcome) {
