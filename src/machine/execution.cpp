@@ -425,17 +425,17 @@ Json Execution::snapshot() const {
 }
 
 Expected<Execution, std::string> Execution::restore(Machine& machine, const Json& snapshot) {
-  if (!snapshot.is_object() || !snapshot.contains("format") || snapshot["format"] != kSnapshotFormat) {
+  if (!snapshot.is_object() || snapshot["format"] != kSnapshotFormat) {
     return cannot_resume("not a snapshot (expected format \"" + std::string(kSnapshotFormat) + "\")");
   }
   const Json& version = snapshot["version"];  // null when absent; 2.0 is 2, as JSON has one number
   if (!version.is_number() || (version.get<double>() != kSnapshotVersion && version.get<double>() != kFanOutSnapshotVersion)) {
     return cannot_resume("unsupported snapshot version (this library reads versions 1 and 2)");
   }
-  if (!snapshot.contains("machine") || snapshot["machine"] != machine.options().name) {
+  if (snapshot["machine"] != machine.options().name) {
     return cannot_resume("the snapshot is of another machine");
   }
-  if (!snapshot.contains("definition") || snapshot["definition"] != fingerprint(machine)) {
+  if (snapshot["definition"] != fingerprint(machine)) {
     return cannot_resume("the machine's definition changed since the snapshot was taken (states, edges or options differ)");
   }
   auto state_of = [&](const Json& name) -> std::optional<std::uint32_t> {
@@ -458,11 +458,9 @@ Expected<Execution, std::string> Execution::restore(Machine& machine, const Json
   auto current = state_of(snapshot["current"]);
   if (!current) return cannot_resume("'current' is not a state of this machine");
   execution.current_ = *current;
-  if (!snapshot.contains("step") || !count(snapshot["step"]) ||
-      snapshot["step"].get<double>() > machine.options().max_steps) {
-    return cannot_resume("'step' must be a step count within maxSteps");
-  }
-  execution.step_ = snapshot["step"].get<std::uint32_t>();
+  const Json& step = snapshot["step"];  // null when absent
+  if (!count(step) || step.get<double>() > machine.options().max_steps) return cannot_resume("'step' must be a step count within maxSteps");
+  execution.step_ = step.get<std::uint32_t>();
   const bool in_fan_out = status == "fan-out";
   if (in_fan_out && (!machine.states()[*current].fan_out || execution.step_ == 0)) {
     return cannot_resume("a fan-out under way must be at a fan-out state, after its step began");
@@ -491,10 +489,10 @@ Expected<Execution, std::string> Execution::restore(Machine& machine, const Json
       const Json& b = list[j];
       if (!b.is_object()) return false;
       auto state = state_of(b["state"]);
-      if (!state || *state != allowed[is_map ? 0 : j] || !b.contains("visit") || !count(b["visit"])) return false;
+      if (!state || *state != allowed[is_map ? 0 : j] || !count(b["visit"])) return false;
       auto visit = b["visit"].get<std::uint64_t>();
       if (visit < 1 || visit > execution.visits_[*state]) return false;
-      if (with_done && (!b.contains("done") || !b["done"].is_boolean())) return false;
+      if (with_done && !b["done"].is_boolean()) return false;
       out.push_back({*state, static_cast<std::uint32_t>(visit)});
       done.push_back(with_done && b["done"].get<bool>());
     }
@@ -529,7 +527,7 @@ Expected<Execution, std::string> Execution::restore(Machine& machine, const Json
     const Json& s = steps[i];
     if (!s.is_object()) return cannot_resume("a step must be an object");
     auto state = state_of(s["state"]);
-    if (!state || !s.contains("step") || !count(s["step"]) || !s.contains("visit") || !count(s["visit"])) {
+    if (!state || !count(s["step"]) || !count(s["visit"])) {
       return cannot_resume("a step lacks its state, step or visit");
     }
     // Step i is step i + 1, and no visit can outnumber the steps run so far (branches aside: a
