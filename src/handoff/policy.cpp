@@ -66,8 +66,7 @@ bool all_strict(const Json& schemas, int depth) {
 }
 
 bool schema_has_type(const Json& schema, const char* type) {
-  if (!schema.contains("type")) return false;
-  const Json& t = schema["type"];
+  const Json& t = schema["type"];  // null when absent
   if (t.is_string()) return t == type;
   if (!t.is_array()) return false;
   for (const Json& one : t) {
@@ -88,7 +87,7 @@ bool strict_schema(const Json& schema, int depth) {
     if (!properties.is_object()) return false;
     const Json& additional = schema["additionalProperties"];  // null when absent
     if (!additional.is_boolean() || additional.get<bool>()) return false;
-    if (!schema.contains("required") || !schema["required"].is_array()) return false;
+    if (!schema["required"].is_array()) return false;
     const Json& required = schema["required"];
     for (const auto& [name, property] : properties.items()) {
       if (!lists_string(required, name)) return false;
@@ -237,7 +236,7 @@ SessionCore SessionCore::start(const Swarm& swarm) {
 Expected<SessionCore, std::string> SessionCore::from_json(const Swarm& swarm, const Json& json) {
   SessionCore core;
   if (!json.is_object()) return refusal("a session must be an object");
-  if (!json.contains("active") || !json["active"].is_string() || swarm.agent(json["active"].get<std::string>()) == nullptr) {
+  if (!json["active"].is_string() || swarm.agent(json["active"].get<std::string>()) == nullptr) {
     return refusal("the session's active agent is not an agent of this swarm");
   }
   core.active = json["active"].get<std::string>();
@@ -276,7 +275,7 @@ std::vector<const Edge*> offered_tools(const Swarm& swarm, const SessionCore& se
 }
 
 bool strict_compatible(const Json& schema) {
-  return schema.is_object() && !schema.contains("anyOf") && schema.contains("type") && schema["type"] == "object" && strict_schema(schema, 0);
+  return schema.is_object() && !schema.contains("anyOf") && schema["type"] == "object" && strict_schema(schema, 0);
 }
 
 Expected<Json, std::string> tool_definitions(const Swarm& swarm, const Agent* agent, const std::vector<const Edge*>& edges,

@@ -143,7 +143,7 @@ Expected<std::unique_ptr<Swarm>, std::vector<definition::Problem>> Swarm::from_j
                               .with("additionalProperties", false);
         if (t.contains("parameters")) {
           const Json& p = t["parameters"];
-          if (!p.is_object() || !p.contains("type") || p["type"] != "object") r.member_problem(at, "parameters", "expected a JSON Schema of type \"object\"");
+          if (!p.is_object() || p["type"] != "object") r.member_problem(at, "parameters", "expected a JSON Schema of type \"object\"");
           else tool.parameters = p;
         }
         tool.approval = r.boolean(t, at, "approval").value_or(false);
@@ -238,7 +238,7 @@ Expected<std::unique_ptr<Swarm>, std::vector<definition::Problem>> Swarm::from_j
   // agent order. They are the set the model selects from, so the agent declares no other LLM edge.
   for (std::size_t i = 0; agents.is_array() && i < agents.size(); ++i) {
     const Json& a = agents[i];
-    if (!a.is_object() || !a.contains("outputNodes") || !a.contains("id") || !a["id"].is_string()) continue;
+    if (!a.is_object() || !a.contains("outputNodes") || !a["id"].is_string()) continue;
     std::string pointer = "/agents/" + std::to_string(i) + "/outputNodes";
     const std::string id = a["id"].get<std::string>();
     const Json& nodes = a["outputNodes"];
