@@ -179,7 +179,7 @@ Expected<std::unique_ptr<Swarm>, std::vector<definition::Problem>> Swarm::from_j
     }
     auto offer = r.boolean(e, pointer, "offer");
     edge.continuation = r.boolean(e, pointer, "continuation").value_or(false);
-    edge.offered = !edge.continuation && (!e.contains("when") || e["when"].is_null() || offer.value_or(false));
+    edge.offered = !edge.continuation && (e["when"].is_null() || offer.value_or(false));
     if (edge.continuation && offer.value_or(false)) r.member_problem(pointer, "offer", "a continuation edge is taken without the model, once its agent's handoffs are used up; it is not offered as a tool");
     if (edge.continuation && from) {
       const Agent* source = nullptr;
