@@ -220,6 +220,12 @@ Json blocked_outcome(const Swarm& swarm, const Edge& edge, Json missing, Json in
       .with("rejectionReason", "Cannot transfer to " + agent_label(swarm, edge.to) + " yet: " + why);
 }
 
+// `problem` after those in `problems`, "; " between.
+void add_problem(std::string& problems, const std::string& problem) {
+  if (!problems.empty()) problems += "; ";
+  problems += problem;
+}
+
 // A fixed refusal: its string made here, not at each caller (issue 21).
 [[gnu::noinline]] Unexpected<std::string> refusal(const char* why) { return unexpected(std::string(why)); }
 
@@ -418,16 +424,16 @@ Json apply_tool_call(const Swarm& swarm, SessionCore& session, const std::string
     if (v.from_model) {
       if (!args.contains(v.name) || args[v.name].is_null()) {
         missing.push_back(v.name);
-        problems += (problems.empty() ? "" : "; ") + std::string("missing ") + v.name + what;
+        add_problem(problems, "missing " + v.name + what);
       } else if (!has_type(args[v.name], v.type)) {
         invalid.push_back(Json::object().with("name", v.name).with("expected", v.type));
-        problems += (problems.empty() ? "" : "; ") + v.name + what + " must be " + (v.type == "integer" ? "an " : "a ") + v.type;
+        add_problem(problems, v.name + what + " must be " + (v.type == "integer" ? "an " : "a ") + v.type);
       } else {
         variables[v.name] = args[v.name];
       }
     } else if (!present(session.variables, v.name)) {
       missing.push_back(v.name);
-      problems += (problems.empty() ? "" : "; ") + std::string("the conversation has not established ") + v.name + what;
+      add_problem(problems, "the conversation has not established " + v.name + what);
     }
   }
   if (!missing.empty() || !invalid.empty()) {
