@@ -104,12 +104,13 @@ Expected<std::unique_ptr<Swarm>, std::vector<definition::Problem>> Swarm::from_j
       std::vector<std::string> visible;
       if (!names.is_array()) r.member_problem(pointer, "visibleVariables", "expected an array of variable names");
       for (std::size_t k = 0; names.is_array() && k < names.size(); ++k) {
-        if (!names[k].is_string() || names[k].get_ref<const std::string&>().empty()) {
+        const std::string* name = names[k].is_string() ? &names[k].get_ref<const std::string&>() : nullptr;
+        if (name == nullptr || name->empty()) {
           r.problem(pointer + "/visibleVariables/" + std::to_string(k), "expected a variable name");
-        } else if (std::find(visible.begin(), visible.end(), names[k].get<std::string>()) != visible.end()) {
-          r.problem(pointer + "/visibleVariables/" + std::to_string(k), quoted("'", names[k].get_ref<const std::string&>(), "' is listed twice"));
+        } else if (std::find(visible.begin(), visible.end(), *name) != visible.end()) {
+          r.problem(pointer + "/visibleVariables/" + std::to_string(k), quoted("'", *name, "' is listed twice"));
         } else {
-          visible.push_back(names[k].get<std::string>());
+          visible.push_back(*name);
         }
       }
       agent.visible_variables = std::move(visible);
@@ -240,7 +241,7 @@ Expected<std::unique_ptr<Swarm>, std::vector<definition::Problem>> Swarm::from_j
     const Json& a = agents[i];
     if (!a.is_object() || !a.contains("outputNodes") || !a["id"].is_string()) continue;
     std::string pointer = "/agents/" + std::to_string(i) + "/outputNodes";
-    const std::string id = a["id"].get<std::string>();
+    const std::string& id = a["id"].get_ref<const std::string&>();
     const Json& nodes = a["outputNodes"];
     if (!nodes.is_array() || nodes.size() < 2) {
       r.problem(pointer, "expected an array of at least two agent ids: the targets the model selects from");
@@ -258,7 +259,7 @@ Expected<std::unique_ptr<Swarm>, std::vector<definition::Problem>> Swarm::from_j
         r.problem(at, "expected an agent id");
         continue;
       }
-      const std::string to = nodes[k].get<std::string>();
+      const std::string& to = nodes[k].get_ref<const std::string&>();
       if (!ids.count(to)) r.problem(at, quoted("'", to, "' is not an agent of this swarm"));
       else if (to == id) r.problem(at, "an agent cannot hand off to itself");
       else if (!seen.insert(to).second) r.problem(at, quoted("'", to, "' is listed twice"));
