@@ -164,7 +164,7 @@ Expected<std::unique_ptr<Swarm>, std::vector<definition::Problem>> Swarm::from_j
       continue;
     }
     r.only(e, pointer, {"from", "to", "description", "when", "offer", "toolName", "requires", "context", "includeSystem", "approval", "continuation"});
-    Edge edge;
+    Edge& edge = swarm->edges_.emplace_back();  // filled in place
     const std::string* from = r.string(e, pointer, "from", true);
     const std::string* to = r.string(e, pointer, "to", true);
     if (from && !ids.count(*from)) r.problem(pointer + "/from", quoted("'", *from, "' is not an agent of this swarm"));
@@ -233,7 +233,6 @@ Expected<std::unique_ptr<Swarm>, std::vector<definition::Problem>> Swarm::from_j
         edge.requires_.push_back(std::move(variable));
       }
     }
-    swarm->edges_.push_back(std::move(edge));
   }
   // outputNodes (MAG's output_nodes): one LLM edge per listed agent, after the declared edges, in
   // agent order. They are the set the model selects from, so the agent declares no other LLM edge.
@@ -264,10 +263,9 @@ Expected<std::unique_ptr<Swarm>, std::vector<definition::Problem>> Swarm::from_j
       else if (to == id) r.problem(at, "an agent cannot hand off to itself");
       else if (!seen.insert(to).second) r.problem(at, quoted("'", to, "' is listed twice"));
       else {
-        Edge edge;
+        Edge& edge = swarm->edges_.emplace_back();
         edge.from = id;
         edge.to = to;
-        swarm->edges_.push_back(std::move(edge));
       }
     }
   }
