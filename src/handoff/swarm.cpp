@@ -86,11 +86,11 @@ Expected<std::unique_ptr<Swarm>, std::vector<definition::Problem>> Swarm::from_j
       continue;
     }
     r.only(a, pointer, {"id", "name", "description", "instructions", "entry", "handoffs", "outputNodes", "visibleVariables", "tools"});
-    Agent agent;
     const std::string* id = r.string(a, pointer, "id", true);
     if (!id) continue;
     if (id->empty()) r.member_problem(pointer, "id", "an agent id must not be empty");
     if (!ids.insert(*id).second) r.problem(pointer + "/id", quoted("agent '", *id, "' is declared twice"));
+    Agent& agent = swarm->agents_.emplace_back();  // filled in place
     agent.id = *id;
     if (const std::string* v = r.string(a, pointer, "name", false)) agent.name = *v;
     if (const std::string* v = r.string(a, pointer, "description", false)) agent.description = *v;
@@ -151,7 +151,6 @@ Expected<std::unique_ptr<Swarm>, std::vector<definition::Problem>> Swarm::from_j
         agent.tools.push_back(std::move(tool));
       }
     }
-    swarm->agents_.push_back(std::move(agent));
   }
 
   const Json& edges = document.contains("edges") ? document["edges"] : Json::array();
