@@ -128,7 +128,7 @@ Expected<std::unique_ptr<Swarm>, std::vector<definition::Problem>> Swarm::from_j
           continue;
         }
         r.only(t, at, {"name", "description", "parameters", "approval"});
-        AgentTool tool;
+        AgentTool& tool = agent.tools.emplace_back();
         if (const std::string* n = r.string(t, at, "name", true)) {
           if (!valid_tool_name(*n)) r.member_problem(at, "name", "a tool name must match ^[a-zA-Z0-9_-]{1,64}$");
           else if (!names.insert(*n).second) r.problem(at + "/name", quoted("tool '", *n, "' is declared twice"));
@@ -148,7 +148,6 @@ Expected<std::unique_ptr<Swarm>, std::vector<definition::Problem>> Swarm::from_j
           else tool.parameters = p;
         }
         tool.approval = r.boolean(t, at, "approval").value_or(false);
-        agent.tools.push_back(std::move(tool));
       }
     }
   }
