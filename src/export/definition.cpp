@@ -123,7 +123,7 @@ Expected<std::unique_ptr<machine::Machine>, std::vector<Problem>> machine_from_j
     for (auto m = it->begin(); it->is_object() && m != it->end(); ++m) {
       std::string pointer = "/reducers/" + pointer_token(m.key());
       constexpr ReducerNames kReducers;
-      if (!m->is_string() || !kReducers.count(m->get<std::string>())) {
+      if (!m->is_string() || !kReducers.count(m->get_ref<const std::string&>())) {
         r.problem(pointer, "expected \"replace\", \"append\", \"merge\", \"sum\" or \"custom\"");
       } else {
         options.reducers.emplace_back(m.key(), m->get<std::string>());
