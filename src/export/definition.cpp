@@ -164,7 +164,7 @@ Expected<std::unique_ptr<machine::Machine>, std::vector<Problem>> machine_from_j
         continue;
       }
       if (depth + 1 > machine::kMaxSubgraphDepth) {
-        r.problem(pointer + "/subgraph", "subgraphs may nest " + std::to_string(machine::kMaxSubgraphDepth) + " machines deep");
+        r.member_problem(pointer, "subgraph", "subgraphs may nest " + std::to_string(machine::kMaxSubgraphDepth) + " machines deep");
         continue;
       }
       auto child = machine_from_json_at(state["subgraph"], depth + 1);

@@ -54,9 +54,12 @@ class BasicReader {
   // A fixed message (and pointer): the strings are made here rather than at each of the many call sites.
   [[gnu::noinline]] void problem(const char* pointer, const char* message) { problem(std::string(pointer), std::string(message)); }
   [[gnu::noinline]] void problem(const std::string& pointer, const char* message) { problem(pointer, std::string(message)); }
-  // At the member `key` of the value at `pointer`, with a fixed message: made here for the same reason.
+  // At the member `key` of the value at `pointer`: the pointer made here for the same reason.
   [[gnu::noinline]] void member_problem(const std::string& pointer, const char* key, const char* message) {
     problem(pointer + "/" + key, std::string(message));
+  }
+  [[gnu::noinline]] void member_problem(const std::string& pointer, const char* key, std::string message) {
+    problem(pointer + "/" + key, std::move(message));
   }
 
   // Reports members not in `known`: a misspelt key is a fault, not something to ignore.

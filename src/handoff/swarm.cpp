@@ -89,7 +89,7 @@ Expected<std::unique_ptr<Swarm>, std::vector<definition::Problem>> Swarm::from_j
     const std::string* id = r.string(a, pointer, "id", true);
     if (!id) continue;
     if (id->empty()) r.member_problem(pointer, "id", "an agent id must not be empty");
-    if (!ids.insert(*id).second) r.problem(pointer + "/id", quoted("agent '", *id, "' is declared twice"));
+    if (!ids.insert(*id).second) r.member_problem(pointer, "id", quoted("agent '", *id, "' is declared twice"));
     Agent& agent = swarm->agents_.emplace_back();  // filled in place
     agent.id = *id;
     if (const std::string* v = r.string(a, pointer, "name", false)) agent.name = *v;
@@ -131,7 +131,7 @@ Expected<std::unique_ptr<Swarm>, std::vector<definition::Problem>> Swarm::from_j
         AgentTool& tool = agent.tools.emplace_back();
         if (const std::string* n = r.string(t, at, "name", true)) {
           if (!valid_tool_name(*n)) r.member_problem(at, "name", "a tool name must match ^[a-zA-Z0-9_-]{1,64}$");
-          else if (!names.insert(*n).second) r.problem(at + "/name", quoted("tool '", *n, "' is declared twice"));
+          else if (!names.insert(*n).second) r.member_problem(at, "name", quoted("tool '", *n, "' is declared twice"));
           tool.name = *n;
         }
         const std::string* d = r.string(t, at, "description", true);
@@ -165,8 +165,8 @@ Expected<std::unique_ptr<Swarm>, std::vector<definition::Problem>> Swarm::from_j
     Edge& edge = swarm->edges_.emplace_back();  // filled in place
     const std::string* from = r.string(e, pointer, "from", true);
     const std::string* to = r.string(e, pointer, "to", true);
-    if (from && !ids.count(*from)) r.problem(pointer + "/from", quoted("'", *from, "' is not an agent of this swarm"));
-    if (to && !ids.count(*to)) r.problem(pointer + "/to", quoted("'", *to, "' is not an agent of this swarm"));
+    if (from && !ids.count(*from)) r.member_problem(pointer, "from", quoted("'", *from, "' is not an agent of this swarm"));
+    if (to && !ids.count(*to)) r.member_problem(pointer, "to", quoted("'", *to, "' is not an agent of this swarm"));
     if (from && to && *from == *to) r.problem(pointer, "an agent cannot hand off to itself");
     if (from) edge.from = *from;
     if (to) edge.to = *to;
@@ -174,7 +174,7 @@ Expected<std::unique_ptr<Swarm>, std::vector<definition::Problem>> Swarm::from_j
     if (const std::string* when = r.string(e, pointer, "when", false)) {
       auto compiled = condition::Condition::compile(*when, *swarm->strings_);
       if (compiled) edge.when.emplace(std::move(compiled.value()));
-      else r.problem(pointer + "/when", compiled.error().message);
+      else r.member_problem(pointer, "when", compiled.error().message);
     }
     auto offer = r.boolean(e, pointer, "offer");
     edge.continuation = r.boolean(e, pointer, "continuation").value_or(false);
@@ -184,7 +184,7 @@ Expected<std::unique_ptr<Swarm>, std::vector<definition::Problem>> Swarm::from_j
       const Agent* source = nullptr;
       for (const Agent& a : swarm->agents_) source = a.id == *from ? &a : source;
       if (source != nullptr && !source->handoffs && !source->handoffs_disabled) {
-        r.problem(pointer + "/continuation", quoted("agent '", *from, "' has no handoffs limit, so its selections never run out and this edge would never be taken; give it \"handoffs\": <count> or null"));
+        r.member_problem(pointer, "continuation", quoted("agent '", *from, "' has no handoffs limit, so its selections never run out and this edge would never be taken; give it \"handoffs\": <count> or null"));
       }
     }
     if (offer && !*offer && !edge.when) r.member_problem(pointer, "offer", "an edge without `when` is always a tool; `offer: false` would make it unreachable");
