@@ -150,6 +150,8 @@ Expected<std::unique_ptr<machine::Machine>, std::vector<Problem>> machine_from_j
     // A fan-out state (`branches`) or a map state (`map`: { state, over }), with its `concurrency`.
     const bool has_branches = state.contains("branches");
     const bool has_map = state.contains("map");
+    // The members only a state that runs its own handler may have.
+    const bool has_handler_members = state.contains("task") || state.contains("feedbackOnRevisit") || state.contains("handoffs");
     std::optional<double> concurrency;
     if (auto it = state.find("concurrency"); it != state.end()) {
       if (!it->is_number()) r.member_problem(pointer, "concurrency", "expected a number");
@@ -158,8 +160,7 @@ Expected<std::unique_ptr<machine::Machine>, std::vector<Problem>> machine_from_j
     }
     // A subgraph state: { name, subgraph: <a machine definition>, input?, output? }.
     if (state.contains("subgraph")) {
-      if (has_branches || has_map || state.contains("task") || state.contains("feedbackOnRevisit") || state.contains("concurrency") ||
-          state.contains("handoffs")) {
+      if (has_branches || has_map || has_handler_members || state.contains("concurrency")) {
         r.problem(pointer, "a subgraph state runs its machine: it has no 'branches', 'map', 'concurrency', 'task', 'feedbackOnRevisit' or 'handoffs'");
         continue;
       }
@@ -206,7 +207,7 @@ Expected<std::unique_ptr<machine::Machine>, std::vector<Problem>> machine_from_j
       continue;
     }
     if (has_branches || has_map) {
-      if (state.contains("task") || state.contains("feedbackOnRevisit") || state.contains("handoffs")) {
+      if (has_handler_members) {
         r.problem(pointer, "a fan-out or map state runs no handler of its own: it has no 'task', 'feedbackOnRevisit' or 'handoffs'");
         continue;
       }
