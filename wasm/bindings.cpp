@@ -110,18 +110,6 @@ Json strings_since_json(const HandoffGraph& g, std::uint32_t from) {
 // ---------------------------------------------------------------------------------------------
 // HandoffGraph
 
-// Parses a definition and loads it with `from_json`; on success `adopt` takes what loaded and the
-// result is empty, otherwise the problems.
-template <class Load, class Adopt>
-std::optional<std::vector<handoff::definition::Problem>> load_problems(std::string_view text, Load from_json, Adopt adopt) {
-  auto document = parse_json(text);
-  if (document.is_discarded()) return std::vector<handoff::definition::Problem>{{"", "not valid JSON"}};
-  auto loaded = from_json(document);
-  if (!loaded) return loaded.error();
-  adopt(std::move(loaded.value()));
-  return std::nullopt;
-}
-
 // [{ pointer, message }]
 Json problems_json(const std::vector<handoff::definition::Problem>& problems) {
   Json out = Json::array();
@@ -280,6 +268,21 @@ std::int32_t answer(const handoff::condition::Json& json) { return answer_text(d
 // { error: message }.
 std::int32_t answer_error(std::string_view message) { return answer(Json::object().with("error", message)); }
 
+// [{ pointer, message }], answered: out of line, for every loader's load_definition.
+[[gnu::noinline]] std::int32_t answer_problems(const std::vector<handoff::definition::Problem>& problems) { return answer(problems_json(problems)); }
+
+// Parses a definition and loads it with `from_json`: on success `adopt` takes what loaded and the
+// answer is 0, otherwise the problems, [{ pointer, message }].
+template <class Load, class Adopt>
+std::int32_t load_definition(std::string_view text, Load from_json, Adopt adopt) {
+  auto document = parse_json(text);
+  if (document.is_discarded()) return answer_text(R"([{"pointer":"","message":"not valid JSON"}])");
+  auto loaded = from_json(document);
+  if (!loaded) return answer_problems(loaded.error());
+  adopt(std::move(loaded.value()));
+  return 0;
+}
+
 using handoff::swarm::SessionCore;
 using handoff::swarm::Swarm;
 
@@ -288,16 +291,25 @@ struct SwarmHolder {
   std::unique_ptr<Swarm> swarm;
 };
 
+// The session core the JSON session text describes, or why not. Out of line, as is
+// answer_in_session: with_session is instantiated per export, and inlined they were each export's code.
+[[gnu::noinline]] handoff::Expected<SessionCore, std::string> session_core(const SwarmHolder* holder, const std::string& session_text) {
+  if (holder == nullptr || !holder->swarm) return handoff::unexpected(std::string("no swarm loaded"));
+  return SessionCore::from_json(*holder->swarm, parse_json(session_text));
+}
+
+// `out` with { session }, answered.
+[[gnu::noinline]] std::int32_t answer_in_session(handoff::condition::Json out, const SessionCore& core) {
+  out["session"] = core.to_json();
+  return answer(out);
+}
+
 // Runs `fn(session core)` on the JSON session text; { error } or fn's JSON with { session }.
 template <class Fn>
 std::int32_t with_session(const SwarmHolder* holder, const std::string& session_text, Fn fn) {
-  if (holder == nullptr || !holder->swarm) return answer_error("no swarm loaded");
-  auto parsed = parse_json(session_text);
-  auto core = SessionCore::from_json(*holder->swarm, parsed);
+  auto core = session_core(holder, session_text);
   if (!core) return answer_error(core.error());
-  handoff::condition::Json out = fn(core.value());
-  out["session"] = core->to_json();
-  return answer(out);
+  return answer_in_session(fn(core.value()), core.value());
 }
 
 bool loaded(const SwarmHolder* holder) { return holder != nullptr && holder->swarm != nullptr; }
@@ -388,9 +400,8 @@ EMSCRIPTEN_KEEPALIVE std::int32_t hg_graph_to_json(const HandoffGraph* g) { retu
 
 // Replaces the graph with the one the definition describes; 0, or [{ pointer, message }].
 EMSCRIPTEN_KEEPALIVE std::int32_t hg_graph_load_json(HandoffGraph* g, std::uint32_t definition, std::uint32_t length) {
-  auto problems = load_problems(text(definition, length), handoff::definition::graph_from_json,
-                                [&](HandoffGraph&& loaded) { *g = std::move(loaded); });
-  return problems ? answer(problems_json(*problems)) : 0;
+  return load_definition(text(definition, length), handoff::definition::graph_from_json,
+                         [&](HandoffGraph&& loaded) { *g = std::move(loaded); });
 }
 
 // { text } or { error }: the export of the graph in `format` after marking `trace` (JSON or empty).
@@ -574,9 +585,8 @@ EMSCRIPTEN_KEEPALIVE std::int32_t hg_machine_to_json(const Machine* m) {
 
 // Replaces the machine with the one the definition describes; 0, or [{ pointer, message }].
 EMSCRIPTEN_KEEPALIVE std::int32_t hg_machine_load_json(Machine* m, std::uint32_t definition, std::uint32_t length) {
-  auto problems = load_problems(text(definition, length), handoff::definition::machine_from_json,
-                                [&](std::unique_ptr<Machine>&& loaded) { *m = std::move(*loaded); });
-  return problems ? answer(problems_json(*problems)) : 0;
+  return load_definition(text(definition, length), handoff::definition::machine_from_json,
+                         [&](std::unique_ptr<Machine>&& loaded) { *m = std::move(*loaded); });
 }
 
 // [[key, reducer name], ...]
@@ -662,9 +672,8 @@ EMSCRIPTEN_KEEPALIVE void hg_swarm_delete(SwarmHolder* holder) { delete holder; 
 // Loads a definition; 0 (loaded), or [{ pointer, message }].
 EMSCRIPTEN_KEEPALIVE std::int32_t hg_swarm_load(SwarmHolder* holder, std::uint32_t definition, std::uint32_t length) {
   if (holder == nullptr) return answer_text(R"([{"pointer":"","message":"no swarm"}])");
-  auto problems = load_problems(text(definition, length), Swarm::from_json,
-                                [&](std::unique_ptr<Swarm>&& swarm) { holder->swarm = std::move(swarm); });
-  return problems ? answer(problems_json(*problems)) : 0;
+  return load_definition(text(definition, length), Swarm::from_json,
+                         [&](std::unique_ptr<Swarm>&& swarm) { holder->swarm = std::move(swarm); });
 }
 
 // The definition text (the core's normal form).

@@ -110,10 +110,7 @@ Expected<std::unique_ptr<machine::Machine>, std::vector<Problem>> machine_from_j
     if (auto value = machine::on_max_steps_of(*on_max)) options.on_max_steps = *value;
     else r.problem("/onMaxSteps", "expected \"return\", \"throw\" or \"return-with-flag\"");
   }
-  if (auto it = document.find("feedbackOnRevisit"); it != document.end()) {
-    if (it->is_boolean()) options.feedback_on_revisit = it->get<bool>();
-    else r.problem("/feedbackOnRevisit", "expected true or false");
-  }
+  if (auto feedback = r.boolean(document, "", "feedbackOnRevisit")) options.feedback_on_revisit = *feedback;
   if (auto it = document.find("noFeedbackStates"); it != document.end()) {
     if (!it->is_array()) r.problem("/noFeedbackStates", "expected an array of state names");
     for (std::size_t i = 0; it->is_array() && i < it->size(); ++i) {
@@ -126,7 +123,7 @@ Expected<std::unique_ptr<machine::Machine>, std::vector<Problem>> machine_from_j
     for (auto m = it->begin(); it->is_object() && m != it->end(); ++m) {
       std::string pointer = "/reducers/" + pointer_token(m.key());
       constexpr ReducerNames kReducers;
-      if (!m->is_string() || !kReducers.count(m->get<std::string>())) {
+      if (!m->is_string() || !kReducers.count(m->get_ref<const std::string&>())) {
         r.problem(pointer, "expected \"replace\", \"append\", \"merge\", \"sum\" or \"custom\"");
       } else {
         options.reducers.emplace_back(m.key(), m->get<std::string>());
@@ -148,30 +145,27 @@ Expected<std::unique_ptr<machine::Machine>, std::vector<Problem>> machine_from_j
     std::optional<std::uint32_t> handoffs = r.count(state, pointer, "handoffs");
     const std::string* name = r.string(state, pointer, "name", true);
     const std::string* task = r.string(state, pointer, "task", false);
-    bool feedback = true;
-    if (auto it = state.find("feedbackOnRevisit"); it != state.end()) {
-      if (it->is_boolean()) feedback = it->get<bool>();
-      else r.problem(pointer + "/feedbackOnRevisit", "expected true or false");
-    }
+    bool feedback = r.boolean(state, pointer, "feedbackOnRevisit").value_or(true);
     if (!name) continue;
     // A fan-out state (`branches`) or a map state (`map`: { state, over }), with its `concurrency`.
     const bool has_branches = state.contains("branches");
     const bool has_map = state.contains("map");
+    // The members only a state that runs its own handler may have.
+    const bool has_handler_members = state.contains("task") || state.contains("feedbackOnRevisit") || state.contains("handoffs");
     std::optional<double> concurrency;
     if (auto it = state.find("concurrency"); it != state.end()) {
-      if (!it->is_number()) r.problem(pointer + "/concurrency", "expected a number");
-      else if (!has_branches && !has_map) r.problem(pointer + "/concurrency", "only a fan-out state (branches) or a map state (map) has a concurrency");
+      if (!it->is_number()) r.member_problem(pointer, "concurrency", "expected a number");
+      else if (!has_branches && !has_map) r.member_problem(pointer, "concurrency", "only a fan-out state (branches) or a map state (map) has a concurrency");
       else concurrency = it->get<double>();
     }
     // A subgraph state: { name, subgraph: <a machine definition>, input?, output? }.
     if (state.contains("subgraph")) {
-      if (has_branches || has_map || state.contains("task") || state.contains("feedbackOnRevisit") || state.contains("concurrency") ||
-          state.contains("handoffs")) {
+      if (has_branches || has_map || has_handler_members || state.contains("concurrency")) {
         r.problem(pointer, "a subgraph state runs its machine: it has no 'branches', 'map', 'concurrency', 'task', 'feedbackOnRevisit' or 'handoffs'");
         continue;
       }
       if (depth + 1 > machine::kMaxSubgraphDepth) {
-        r.problem(pointer + "/subgraph", "subgraphs may nest " + std::to_string(machine::kMaxSubgraphDepth) + " machines deep");
+        r.member_problem(pointer, "subgraph", "subgraphs may nest " + std::to_string(machine::kMaxSubgraphDepth) + " machines deep");
         continue;
       }
       auto child = machine_from_json_at(state["subgraph"], depth + 1);
@@ -186,7 +180,7 @@ Expected<std::unique_ptr<machine::Machine>, std::vector<Problem>> machine_from_j
         auto it = state.find(members[k]);
         if (it == state.end()) continue;
         if (!it->is_object()) {
-          r.problem(pointer + "/" + members[k], "expected an object: { key: \"path\" }");
+          r.member_problem(pointer, members[k], "expected an object: { key: \"path\" }");
           ok = false;
           continue;
         }
@@ -213,7 +207,7 @@ Expected<std::unique_ptr<machine::Machine>, std::vector<Problem>> machine_from_j
       continue;
     }
     if (has_branches || has_map) {
-      if (state.contains("task") || state.contains("feedbackOnRevisit") || state.contains("handoffs")) {
+      if (has_handler_members) {
         r.problem(pointer, "a fan-out or map state runs no handler of its own: it has no 'task', 'feedbackOnRevisit' or 'handoffs'");
         continue;
       }
@@ -227,14 +221,14 @@ Expected<std::unique_ptr<machine::Machine>, std::vector<Problem>> machine_from_j
           else ok = false;
         }
         if (!ok) {
-          r.problem(pointer + "/branches", "expected an array of state names");
+          r.member_problem(pointer, "branches", "expected an array of state names");
           continue;
         }
         added = machine->add_fan_out(*name, branches, concurrency);
       } else {
         const Json& map = state["map"];
         if (!map.is_object()) {
-          r.problem(pointer + "/map", "expected { \"state\", \"over\" }");
+          r.member_problem(pointer, "map", "expected { \"state\", \"over\" }");
           continue;
         }
         r.only(map, pointer + "/map", {"state", "over"});

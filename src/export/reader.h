@@ -24,6 +24,18 @@ std::string scalar_text(const JsonType& value) {
   return value.dump(-1, ' ', false, JsonType::error_handler_t::replace);
 }
 
+// `before` + `name` + `after`, for the many messages that quote a name ("agent '" + id + "' is
+// declared twice"): one function, where a chain of concatenations was code at every message (issue 21).
+[[gnu::noinline]] inline std::string quoted(const char* before, const std::string& name, const char* after) {
+  return before + name + after;
+}
+
+// The same with two names: `before` + `first` + `between` + `second` + `after`.
+[[gnu::noinline]] inline std::string quoted(const char* before, const std::string& first, const char* between, const std::string& second,
+                                            const char* after) {
+  return before + first + between + second + after;
+}
+
 struct Problem {
   std::string pointer;  // RFC 6901, e.g. "/edges/3/when"
   std::string message;
@@ -39,8 +51,16 @@ class BasicReader {
   std::vector<Problem> problems;
 
   void problem(std::string pointer, std::string message) { problems.push_back({std::move(pointer), std::move(message)}); }
-  // Both texts fixed: the strings are made here rather than at each of the many call sites.
+  // A fixed message (and pointer): the strings are made here rather than at each of the many call sites.
   [[gnu::noinline]] void problem(const char* pointer, const char* message) { problem(std::string(pointer), std::string(message)); }
+  [[gnu::noinline]] void problem(const std::string& pointer, const char* message) { problem(pointer, std::string(message)); }
+  // At the member `key` of the value at `pointer`: the pointer made here for the same reason.
+  [[gnu::noinline]] void member_problem(const std::string& pointer, const char* key, const char* message) {
+    problem(pointer + "/" + key, std::string(message));
+  }
+  [[gnu::noinline]] void member_problem(const std::string& pointer, const char* key, std::string message) {
+    problem(pointer + "/" + key, std::move(message));
+  }
 
   // Reports members not in `known`: a misspelt key is a fault, not something to ignore.
   void only(const Json& object, const std::string& pointer, std::initializer_list<const char*> known) {
@@ -55,11 +75,11 @@ class BasicReader {
   const std::string* string(const Json& object, const std::string& pointer, const char* key, bool required) {
     auto it = object.find(key);
     if (it == object.end()) {
-      if (required) problem(pointer + "/" + key, "required");
+      if (required) member_problem(pointer, key, "required");
       return nullptr;
     }
     if (!it->is_string()) {
-      if (!(it->is_null() && !required)) problem(pointer + "/" + key, "expected a string");
+      if (!(it->is_null() && !required)) member_problem(pointer, key, "expected a string");
       return nullptr;
     }
     return &it->template get_ref<const std::string&>();
@@ -69,7 +89,7 @@ class BasicReader {
     auto it = object.find(key);
     if (it == object.end()) return std::nullopt;
     if (!it->is_boolean()) {
-      problem(pointer + "/" + key, "expected true or false");
+      member_problem(pointer, key, "expected true or false");
       return std::nullopt;
     }
     return it->template get<bool>();
@@ -95,7 +115,7 @@ class BasicReader {
     auto it = object.find(key);
     if (it == object.end()) return std::nullopt;
     if (!it->is_number_integer() || it->template get<std::int64_t>() < 0 || it->template get<std::int64_t>() > 1'000'000) {
-      problem(pointer + "/" + key, "expected an integer from 0 to 1000000");
+      member_problem(pointer, key, "expected an integer from 0 to 1000000");
       return std::nullopt;
     }
     return it->template get<std::uint32_t>();

@@ -9,6 +9,8 @@
 namespace handoff::swarm {
 namespace {
 
+using definition::quoted;
+
 bool holds(const Swarm& swarm, const Edge& edge, const Json& variables) {
   if (!edge.when) return true;
   return condition::evaluate(*edge.when, variables, swarm.strings());
@@ -64,8 +66,7 @@ bool all_strict(const Json& schemas, int depth) {
 }
 
 bool schema_has_type(const Json& schema, const char* type) {
-  if (!schema.contains("type")) return false;
-  const Json& t = schema["type"];
+  const Json& t = schema["type"];  // null when absent
   if (t.is_string()) return t == type;
   if (!t.is_array()) return false;
   for (const Json& one : t) {
@@ -86,7 +87,7 @@ bool strict_schema(const Json& schema, int depth) {
     if (!properties.is_object()) return false;
     const Json& additional = schema["additionalProperties"];  // null when absent
     if (!additional.is_boolean() || additional.get<bool>()) return false;
-    if (!schema.contains("required") || !schema["required"].is_array()) return false;
+    if (!schema["required"].is_array()) return false;
     const Json& required = schema["required"];
     for (const auto& [name, property] : properties.items()) {
       if (!lists_string(required, name)) return false;
@@ -219,6 +220,15 @@ Json blocked_outcome(const Swarm& swarm, const Edge& edge, Json missing, Json in
       .with("rejectionReason", "Cannot transfer to " + agent_label(swarm, edge.to) + " yet: " + why);
 }
 
+// `problem` after those in `problems`, "; " between.
+void add_problem(std::string& problems, const std::string& problem) {
+  if (!problems.empty()) problems += "; ";
+  problems += problem;
+}
+
+// A fixed refusal: its string made here, not at each caller (issue 21).
+[[gnu::noinline]] Unexpected<std::string> refusal(const char* why) { return unexpected(std::string(why)); }
+
 Json rejected(std::string reason) { return Json::object().with("type", "rejected").with("reason", std::move(reason)); }
 
 }  // namespace
@@ -231,25 +241,25 @@ SessionCore SessionCore::start(const Swarm& swarm) {
 
 Expected<SessionCore, std::string> SessionCore::from_json(const Swarm& swarm, const Json& json) {
   SessionCore core;
-  if (!json.is_object()) return unexpected(std::string("a session must be an object"));
-  if (!json.contains("active") || !json["active"].is_string() || swarm.agent(json["active"].get<std::string>()) == nullptr) {
-    return unexpected(std::string("the session's active agent is not an agent of this swarm"));
+  if (!json.is_object()) return refusal("a session must be an object");
+  if (!json["active"].is_string() || swarm.agent(json["active"].get<std::string>()) == nullptr) {
+    return refusal("the session's active agent is not an agent of this swarm");
   }
   core.active = json["active"].get<std::string>();
   if (json.contains("hops")) {
-    if (!json["hops"].is_number_unsigned()) return unexpected(std::string("'hops' must be a count"));
+    if (!json["hops"].is_number_unsigned()) return refusal("'hops' must be a count");
     core.hops = json["hops"].get<std::uint32_t>();
   }
   if (json.contains("selections")) {
     const Json& s = json["selections"];
-    if (!s.is_object()) return unexpected(std::string("'selections' must be an object"));
+    if (!s.is_object()) return refusal("'selections' must be an object");
     for (auto it = s.begin(); it != s.end(); ++it) {
-      if (!it->is_number_unsigned()) return unexpected(std::string("'selections' must hold counts"));
+      if (!it->is_number_unsigned()) return refusal("'selections' must hold counts");
       core.selections[it.key()] = it->get<std::uint32_t>();
     }
   }
   if (json.contains("variables")) {
-    if (!json["variables"].is_object()) return unexpected(std::string("'variables' must be an object"));
+    if (!json["variables"].is_object()) return refusal("'variables' must be an object");
     core.variables = json["variables"];
   }
   return core;
@@ -271,7 +281,7 @@ std::vector<const Edge*> offered_tools(const Swarm& swarm, const SessionCore& se
 }
 
 bool strict_compatible(const Json& schema) {
-  return schema.is_object() && !schema.contains("anyOf") && schema.contains("type") && schema["type"] == "object" && strict_schema(schema, 0);
+  return schema.is_object() && !schema.contains("anyOf") && schema["type"] == "object" && strict_schema(schema, 0);
 }
 
 Expected<Json, std::string> tool_definitions(const Swarm& swarm, const Agent* agent, const std::vector<const Edge*>& edges,
@@ -314,7 +324,7 @@ Expected<Json, std::string> tool_definitions(const Swarm& swarm, const Agent* ag
     } else if (format == "ai-sdk") {
       out[tool.name] = Json::object().with("description", tool.description).with("inputSchema", std::move(tool.schema)).with("strict", tool.strict);
     } else {
-      return unexpected("unknown tool format '" + format + "' (openai-responses, openai-chat, anthropic, ai-sdk)");
+      return unexpected(quoted("unknown tool format '", format, "' (openai-responses, openai-chat, anthropic, ai-sdk)"));
     }
   }
   return out;
@@ -340,7 +350,7 @@ Json apply_tool_call(const Swarm& swarm, SessionCore& session, const std::string
     for (const AgentTool& tool : agent->tools) {
       if (tool.name != name) continue;
       Json args = arguments.is_null() ? Json::object() : arguments;
-      if (!args.is_object()) return rejected("the arguments of '" + name + "' must be a JSON object");
+      if (!args.is_object()) return rejected(quoted("the arguments of '", name, "' must be a JSON object"));
       if (tool.approval && !approved) {
         return Json::object()
             .with("type", "approval_required")
@@ -357,9 +367,9 @@ Json apply_tool_call(const Swarm& swarm, SessionCore& session, const std::string
   if (swarm.single_transfer_tool() && name == kSingleTransferTool) {
     // The target is an argument: the first edge to it offered now, else the first to it at all
     // (whose refusal then says why it is not offered).
-    if (!args.is_object()) return rejected("the arguments of '" + name + "' must be a JSON object");
+    if (!args.is_object()) return rejected(quoted("the arguments of '", name, "' must be a JSON object"));
     auto target = args.find("agent");
-    if (target == args.end() || !target->is_string()) return rejected("'" + name + "' needs 'agent': the id of the agent to transfer to");
+    if (target == args.end() || !target->is_string()) return rejected(quoted("'", name, "' needs 'agent': the id of the agent to transfer to"));
     const std::string to = target->get<std::string>();
     for (const Edge& e : swarm.edges()) {
       if (e.from != session.active || !e.offered || e.to != to) continue;
@@ -383,27 +393,27 @@ Json apply_tool_call(const Swarm& swarm, SessionCore& session, const std::string
       if (e.from == session.active && e.offered && e.tool_name == name) edge = &e;
     }
   }
-  if (edge == nullptr) return rejected("'" + name + "' is not a tool of agent '" + session.active + "'");
+  if (edge == nullptr) return rejected(quoted("'", name, "' is not a tool of agent '", session.active, "'"));
   if (!within_limits(swarm, session)) {
     return rejected("'" + name + "' is not available: this session has used its " + std::to_string(swarm.max_hops()) + " handoffs");
   }
   if (!selections_left(swarm, session)) {
     const Agent* agent = swarm.agent(session.active);
-    if (agent != nullptr && agent->handoffs_disabled) return rejected("'" + name + "' is not available: agent '" + session.active + "' has handoffs disabled");
-    return rejected("'" + name + "' is not available: agent '" + session.active + "' has used all its handoffs");
+    if (agent != nullptr && agent->handoffs_disabled) return rejected(quoted("'", name, "' is not available: agent '", session.active, "' has handoffs disabled"));
+    return rejected(quoted("'", name, "' is not available: agent '", session.active, "' has used all its handoffs"));
   }
   if (!holds(swarm, *edge, session.variables)) {
-    return rejected("'" + name + "' is not available now: its condition `" + edge->when->source() + "` does not hold");
+    return rejected(quoted("'", name, "' is not available now: its condition `", edge->when->source(), "` does not hold"));
   }
 
-  if (!args.is_object()) return rejected("the arguments of '" + name + "' must be a JSON object");
+  if (!args.is_object()) return rejected(quoted("the arguments of '", name, "' must be a JSON object"));
   for (auto it = args.begin(); it != args.end(); ++it) {
     bool known = it.key() == "reason";
     for (const Variable& v : edge->requires_) known = known || (v.from_model && v.name == it.key());
-    if (!known) return rejected("'" + name + "' has no argument '" + it.key() + "'");
+    if (!known) return rejected(quoted("'", name, "' has no argument '", it.key(), "'"));
   }
   Json reason = args.contains("reason") ? args["reason"] : Json(nullptr);
-  if (!reason.is_null() && !reason.is_string()) return rejected("the 'reason' of '" + name + "' must be a string");
+  if (!reason.is_null() && !reason.is_string()) return rejected(quoted("the 'reason' of '", name, "' must be a string"));
 
   Json missing = Json::array();
   Json invalid = Json::array();
@@ -414,16 +424,16 @@ Json apply_tool_call(const Swarm& swarm, SessionCore& session, const std::string
     if (v.from_model) {
       if (!args.contains(v.name) || args[v.name].is_null()) {
         missing.push_back(v.name);
-        problems += (problems.empty() ? "" : "; ") + std::string("missing ") + v.name + what;
+        add_problem(problems, "missing " + v.name + what);
       } else if (!has_type(args[v.name], v.type)) {
         invalid.push_back(Json::object().with("name", v.name).with("expected", v.type));
-        problems += (problems.empty() ? "" : "; ") + v.name + what + " must be " + (v.type == "integer" ? "an " : "a ") + v.type;
+        add_problem(problems, v.name + what + " must be " + (v.type == "integer" ? "an " : "a ") + v.type);
       } else {
         variables[v.name] = args[v.name];
       }
     } else if (!present(session.variables, v.name)) {
       missing.push_back(v.name);
-      problems += (problems.empty() ? "" : "; ") + std::string("the conversation has not established ") + v.name + what;
+      add_problem(problems, "the conversation has not established " + v.name + what);
     }
   }
   if (!missing.empty() || !invalid.empty()) {
@@ -449,7 +459,7 @@ Json apply_tool_call_text(const Swarm& swarm, SessionCore& session, const std::s
   // The text comes from a model. Parsing is iterative, but copying and printing JSON recurse once
   // per level, so arguments nested deeper than kMaxArgumentDepth are refused here, unread.
   auto [args, too_deep] = core::parse_json(arguments, kMaxArgumentDepth);
-  if (args.is_discarded()) return rejected("the arguments of '" + name + "' are not valid JSON");
+  if (args.is_discarded()) return rejected(quoted("the arguments of '", name, "' are not valid JSON"));
   if (too_deep) {
     return rejected("the arguments of '" + name + "' nest deeper than " + std::to_string(kMaxArgumentDepth) + " levels");
   }
@@ -484,9 +494,9 @@ Expected<std::string, std::string> tool_result_text(const Swarm& swarm, const Js
   if (type != nullptr && *type == "handoff") {
     auto edge = outcome.find("edge");
     const std::string* via = text("via");
-    if (via == nullptr || *via != "tool") return unexpected(std::string("a handoff made by a rule or a continuation has no tool result"));
+    if (via == nullptr || *via != "tool") return refusal("a handoff made by a rule or a continuation has no tool result");
     if (edge == outcome.end() || !edge->is_number_unsigned() || edge->get<std::uint64_t>() >= swarm.edges().size()) {
-      return unexpected(std::string("the handoff's 'edge' is not the index of an edge of this swarm"));
+      return refusal("the handoff's 'edge' is not the index of an edge of this swarm");
     }
     return "Transferred to " + agent_label(swarm, swarm.edges()[edge->get<std::size_t>()].to) + ".";
   }
@@ -496,7 +506,7 @@ Expected<std::string, std::string> tool_result_text(const Swarm& swarm, const Js
   if (type != nullptr && *type == "approval_required" && text("tool") != nullptr) {
     return "Not run: '" + *text("tool") + "' needs a human's approval, and none can be asked here.";
   }
-  return unexpected(std::string("expected a handoff, handoff_blocked or rejected outcome of a tool call (or one awaiting approval)"));
+  return refusal("expected a handoff, handoff_blocked or rejected outcome of a tool call (or one awaiting approval)");
 }
 
 Json host_record(const Swarm& swarm, Json outcome) {

@@ -37,6 +37,7 @@ std::string tool_key(const std::string& agent, const std::string& tool) {
   return std::to_string(agent.size()) + ':' + agent + tool;
 }
 
+using definition::quoted;
 using definition::Reader;
 
 }  // namespace
@@ -73,7 +74,7 @@ Expected<std::unique_ptr<Swarm>, std::vector<definition::Problem>> Swarm::from_j
     else if (*mode != "per-target") r.problem("/transferTools", "expected \"per-target\" (one tool per edge, the default) or \"single\" (one transfer_to_agent tool)");
   }
 
-  const Json& agents = document.contains("agents") ? document["agents"] : Json();
+  const Json& agents = document["agents"];  // null when absent
   if (!agents.is_array() || agents.empty()) r.problem("/agents", "expected a non-empty array of agents");
   StringKeys ids;
   std::size_t entries = 0;
@@ -85,11 +86,11 @@ Expected<std::unique_ptr<Swarm>, std::vector<definition::Problem>> Swarm::from_j
       continue;
     }
     r.only(a, pointer, {"id", "name", "description", "instructions", "entry", "handoffs", "outputNodes", "visibleVariables", "tools"});
-    Agent agent;
     const std::string* id = r.string(a, pointer, "id", true);
     if (!id) continue;
-    if (id->empty()) r.problem(pointer + "/id", "an agent id must not be empty");
-    if (!ids.insert(*id).second) r.problem(pointer + "/id", "agent '" + *id + "' is declared twice");
+    if (id->empty()) r.member_problem(pointer, "id", "an agent id must not be empty");
+    if (!ids.insert(*id).second) r.member_problem(pointer, "id", quoted("agent '", *id, "' is declared twice"));
+    Agent& agent = swarm->agents_.emplace_back();  // filled in place
     agent.id = *id;
     if (const std::string* v = r.string(a, pointer, "name", false)) agent.name = *v;
     if (const std::string* v = r.string(a, pointer, "description", false)) agent.description = *v;
@@ -101,22 +102,23 @@ Expected<std::unique_ptr<Swarm>, std::vector<definition::Problem>> Swarm::from_j
     if (a.contains("visibleVariables")) {
       const Json& names = a["visibleVariables"];
       std::vector<std::string> visible;
-      if (!names.is_array()) r.problem(pointer + "/visibleVariables", "expected an array of variable names");
+      if (!names.is_array()) r.member_problem(pointer, "visibleVariables", "expected an array of variable names");
       for (std::size_t k = 0; names.is_array() && k < names.size(); ++k) {
-        if (!names[k].is_string() || names[k].get_ref<const std::string&>().empty()) {
+        const std::string* name = names[k].is_string() ? &names[k].get_ref<const std::string&>() : nullptr;
+        if (name == nullptr || name->empty()) {
           r.problem(pointer + "/visibleVariables/" + std::to_string(k), "expected a variable name");
-        } else if (std::find(visible.begin(), visible.end(), names[k].get<std::string>()) != visible.end()) {
-          r.problem(pointer + "/visibleVariables/" + std::to_string(k), "'" + names[k].get<std::string>() + "' is listed twice");
+        } else if (std::find(visible.begin(), visible.end(), *name) != visible.end()) {
+          r.problem(pointer + "/visibleVariables/" + std::to_string(k), quoted("'", *name, "' is listed twice"));
         } else {
-          visible.push_back(names[k].get<std::string>());
+          visible.push_back(*name);
         }
       }
       agent.visible_variables = std::move(visible);
     }
-    if (agent.entry && ++entries > 1) r.problem(pointer + "/entry", "only one agent can be the entry agent");
+    if (agent.entry && ++entries > 1) r.member_problem(pointer, "entry", "only one agent can be the entry agent");
     if (a.contains("tools")) {
       const Json& tools = a["tools"];
-      if (!tools.is_array()) r.problem(pointer + "/tools", "expected an array");
+      if (!tools.is_array()) r.member_problem(pointer, "tools", "expected an array");
       StringKeys names;
       for (std::size_t k = 0; tools.is_array() && k < tools.size(); ++k) {
         const Json& t = tools[k];
@@ -126,14 +128,14 @@ Expected<std::unique_ptr<Swarm>, std::vector<definition::Problem>> Swarm::from_j
           continue;
         }
         r.only(t, at, {"name", "description", "parameters", "approval"});
-        AgentTool tool;
+        AgentTool& tool = agent.tools.emplace_back();
         if (const std::string* n = r.string(t, at, "name", true)) {
-          if (!valid_tool_name(*n)) r.problem(at + "/name", "a tool name must match ^[a-zA-Z0-9_-]{1,64}$");
-          else if (!names.insert(*n).second) r.problem(at + "/name", "tool '" + *n + "' is declared twice");
+          if (!valid_tool_name(*n)) r.member_problem(at, "name", "a tool name must match ^[a-zA-Z0-9_-]{1,64}$");
+          else if (!names.insert(*n).second) r.member_problem(at, "name", quoted("tool '", *n, "' is declared twice"));
           tool.name = *n;
         }
         const std::string* d = r.string(t, at, "description", true);
-        if (d && d->empty()) r.problem(at + "/description", "a tool needs a description: the model reads it to decide");
+        if (d && d->empty()) r.member_problem(at, "description", "a tool needs a description: the model reads it to decide");
         if (d) tool.description = *d;
         tool.parameters = Json::object()
                               .with("type", "object")
@@ -142,14 +144,12 @@ Expected<std::unique_ptr<Swarm>, std::vector<definition::Problem>> Swarm::from_j
                               .with("additionalProperties", false);
         if (t.contains("parameters")) {
           const Json& p = t["parameters"];
-          if (!p.is_object() || !p.contains("type") || p["type"] != "object") r.problem(at + "/parameters", "expected a JSON Schema of type \"object\"");
+          if (!p.is_object() || p["type"] != "object") r.member_problem(at, "parameters", "expected a JSON Schema of type \"object\"");
           else tool.parameters = p;
         }
         tool.approval = r.boolean(t, at, "approval").value_or(false);
-        agent.tools.push_back(std::move(tool));
       }
     }
-    swarm->agents_.push_back(std::move(agent));
   }
 
   const Json& edges = document.contains("edges") ? document["edges"] : Json::array();
@@ -162,11 +162,11 @@ Expected<std::unique_ptr<Swarm>, std::vector<definition::Problem>> Swarm::from_j
       continue;
     }
     r.only(e, pointer, {"from", "to", "description", "when", "offer", "toolName", "requires", "context", "includeSystem", "approval", "continuation"});
-    Edge edge;
+    Edge& edge = swarm->edges_.emplace_back();  // filled in place
     const std::string* from = r.string(e, pointer, "from", true);
     const std::string* to = r.string(e, pointer, "to", true);
-    if (from && !ids.count(*from)) r.problem(pointer + "/from", "'" + *from + "' is not an agent of this swarm");
-    if (to && !ids.count(*to)) r.problem(pointer + "/to", "'" + *to + "' is not an agent of this swarm");
+    if (from && !ids.count(*from)) r.member_problem(pointer, "from", quoted("'", *from, "' is not an agent of this swarm"));
+    if (to && !ids.count(*to)) r.member_problem(pointer, "to", quoted("'", *to, "' is not an agent of this swarm"));
     if (from && to && *from == *to) r.problem(pointer, "an agent cannot hand off to itself");
     if (from) edge.from = *from;
     if (to) edge.to = *to;
@@ -174,33 +174,33 @@ Expected<std::unique_ptr<Swarm>, std::vector<definition::Problem>> Swarm::from_j
     if (const std::string* when = r.string(e, pointer, "when", false)) {
       auto compiled = condition::Condition::compile(*when, *swarm->strings_);
       if (compiled) edge.when.emplace(std::move(compiled.value()));
-      else r.problem(pointer + "/when", compiled.error().message);
+      else r.member_problem(pointer, "when", compiled.error().message);
     }
     auto offer = r.boolean(e, pointer, "offer");
     edge.continuation = r.boolean(e, pointer, "continuation").value_or(false);
-    edge.offered = !edge.continuation && (!e.contains("when") || e["when"].is_null() || offer.value_or(false));
-    if (edge.continuation && offer.value_or(false)) r.problem(pointer + "/offer", "a continuation edge is taken without the model, once its agent's handoffs are used up; it is not offered as a tool");
+    edge.offered = !edge.continuation && (e["when"].is_null() || offer.value_or(false));
+    if (edge.continuation && offer.value_or(false)) r.member_problem(pointer, "offer", "a continuation edge is taken without the model, once its agent's handoffs are used up; it is not offered as a tool");
     if (edge.continuation && from) {
       const Agent* source = nullptr;
       for (const Agent& a : swarm->agents_) source = a.id == *from ? &a : source;
       if (source != nullptr && !source->handoffs && !source->handoffs_disabled) {
-        r.problem(pointer + "/continuation", "agent '" + *from + "' has no handoffs limit, so its selections never run out and this edge would never be taken; give it \"handoffs\": <count> or null");
+        r.member_problem(pointer, "continuation", quoted("agent '", *from, "' has no handoffs limit, so its selections never run out and this edge would never be taken; give it \"handoffs\": <count> or null"));
       }
     }
-    if (offer && !*offer && !edge.when) r.problem(pointer + "/offer", "an edge without `when` is always a tool; `offer: false` would make it unreachable");
+    if (offer && !*offer && !edge.when) r.member_problem(pointer, "offer", "an edge without `when` is always a tool; `offer: false` would make it unreachable");
     if (const std::string* name = r.string(e, pointer, "toolName", false)) {
-      if (!valid_tool_name(*name)) r.problem(pointer + "/toolName", "a tool name must match ^[a-zA-Z0-9_-]{1,64}$");
-      if (!edge.offered) r.problem(pointer + "/toolName", "a rule edge is not offered as a tool; add `offer: true`");
-      else if (swarm->single_tool_) r.problem(pointer + "/toolName", "with transferTools \"single\" every transfer is the one tool transfer_to_agent");
+      if (!valid_tool_name(*name)) r.member_problem(pointer, "toolName", "a tool name must match ^[a-zA-Z0-9_-]{1,64}$");
+      if (!edge.offered) r.member_problem(pointer, "toolName", "a rule edge is not offered as a tool; add `offer: true`");
+      else if (swarm->single_tool_) r.member_problem(pointer, "toolName", "with transferTools \"single\" every transfer is the one tool transfer_to_agent");
       edge.tool_name = *name;
     }
     if (const std::string* context = r.string(e, pointer, "context", false)) edge.context = *context;
     edge.include_system = r.boolean(e, pointer, "includeSystem");
     edge.approval = r.boolean(e, pointer, "approval").value_or(false);
-    if (edge.approval && !edge.offered) r.problem(pointer + "/approval", "a rule edge is taken without a model's call, so there is nothing to approve; approval applies to edges offered as tools");
+    if (edge.approval && !edge.offered) r.member_problem(pointer, "approval", "a rule edge is taken without a model's call, so there is nothing to approve; approval applies to edges offered as tools");
     if (e.contains("requires")) {
       const Json& requires_ = e["requires"];
-      if (!requires_.is_array()) r.problem(pointer + "/requires", "expected an array");
+      if (!requires_.is_array()) r.member_problem(pointer, "requires", "expected an array");
       StringKeys names;
       for (std::size_t k = 0; requires_.is_array() && k < requires_.size(); ++k) {
         const Json& v = requires_[k];
@@ -213,11 +213,11 @@ Expected<std::unique_ptr<Swarm>, std::vector<definition::Problem>> Swarm::from_j
           if (const std::string* n = r.string(v, at, "name", true)) variable.name = *n;
           if (const std::string* source = r.string(v, at, "from", false)) {
             if (*source == "model") variable.from_model = true;
-            else if (*source != "state") r.problem(at + "/from", "expected \"model\" or \"state\"");
+            else if (*source != "state") r.member_problem(at, "from", "expected \"model\" or \"state\"");
           }
           if (const std::string* type = r.string(v, at, "type", false)) {
             if (*type == "string" || *type == "number" || *type == "integer" || *type == "boolean") variable.type = *type;
-            else r.problem(at + "/type", "expected \"string\", \"number\", \"integer\" or \"boolean\"");
+            else r.member_problem(at, "type", "expected \"string\", \"number\", \"integer\" or \"boolean\"");
           }
           if (const std::string* d = r.string(v, at, "description", false)) variable.description = *d;
         } else {
@@ -226,20 +226,19 @@ Expected<std::unique_ptr<Swarm>, std::vector<definition::Problem>> Swarm::from_j
         }
         if (variable.name.empty()) r.problem(at, "a variable needs a name");
         else if (variable.name == "reason") r.problem(at, "'reason' is the transfer tools' own argument");
-        else if (!names.insert(variable.name).second) r.problem(at, "variable '" + variable.name + "' is required twice");
-        if (variable.from_model && !edge.offered) r.problem(at + "/from", "a rule edge has no model to supply this variable");
+        else if (!names.insert(variable.name).second) r.problem(at, quoted("variable '", variable.name, "' is required twice"));
+        if (variable.from_model && !edge.offered) r.member_problem(at, "from", "a rule edge has no model to supply this variable");
         edge.requires_.push_back(std::move(variable));
       }
     }
-    swarm->edges_.push_back(std::move(edge));
   }
   // outputNodes (MAG's output_nodes): one LLM edge per listed agent, after the declared edges, in
   // agent order. They are the set the model selects from, so the agent declares no other LLM edge.
   for (std::size_t i = 0; agents.is_array() && i < agents.size(); ++i) {
     const Json& a = agents[i];
-    if (!a.is_object() || !a.contains("outputNodes") || !a.contains("id") || !a["id"].is_string()) continue;
+    if (!a.is_object() || !a.contains("outputNodes") || !a["id"].is_string()) continue;
     std::string pointer = "/agents/" + std::to_string(i) + "/outputNodes";
-    const std::string id = a["id"].get<std::string>();
+    const std::string& id = a["id"].get_ref<const std::string&>();
     const Json& nodes = a["outputNodes"];
     if (!nodes.is_array() || nodes.size() < 2) {
       r.problem(pointer, "expected an array of at least two agent ids: the targets the model selects from");
@@ -247,7 +246,7 @@ Expected<std::unique_ptr<Swarm>, std::vector<definition::Problem>> Swarm::from_j
     }
     for (std::size_t k = 0; k < swarm->edges_.size(); ++k) {
       if (swarm->edges_[k].from == id && swarm->edges_[k].offered) {
-        r.problem("/edges/" + std::to_string(k), "agent '" + id + "' lists outputNodes, which are its transfer edges; declare this target there");
+        r.problem("/edges/" + std::to_string(k), quoted("agent '", id, "' lists outputNodes, which are its transfer edges; declare this target there"));
       }
     }
     StringKeys seen;
@@ -257,15 +256,14 @@ Expected<std::unique_ptr<Swarm>, std::vector<definition::Problem>> Swarm::from_j
         r.problem(at, "expected an agent id");
         continue;
       }
-      const std::string to = nodes[k].get<std::string>();
-      if (!ids.count(to)) r.problem(at, "'" + to + "' is not an agent of this swarm");
+      const std::string& to = nodes[k].get_ref<const std::string&>();
+      if (!ids.count(to)) r.problem(at, quoted("'", to, "' is not an agent of this swarm"));
       else if (to == id) r.problem(at, "an agent cannot hand off to itself");
-      else if (!seen.insert(to).second) r.problem(at, "'" + to + "' is listed twice");
+      else if (!seen.insert(to).second) r.problem(at, quoted("'", to, "' is listed twice"));
       else {
-        Edge edge;
+        Edge& edge = swarm->edges_.emplace_back();
         edge.from = id;
         edge.to = to;
-        swarm->edges_.push_back(std::move(edge));
       }
     }
   }
@@ -284,13 +282,13 @@ Expected<std::unique_ptr<Swarm>, std::vector<definition::Problem>> Swarm::from_j
       if (swarm->single_tool_) {  // one tool for every edge: only an agent tool of that name collides
         const std::size_t* clash = used.find(tool_key(e.from, e.tool_name));
         if (clash != nullptr && *clash == SIZE_MAX) {
-          r.problem("/edges/" + std::to_string(i), "agent '" + e.from + "' has a tool named " + e.tool_name + ", the swarm's single transfer tool");
+          r.problem("/edges/" + std::to_string(i), quoted("agent '", e.from, "' has a tool named ", e.tool_name, ", the swarm's single transfer tool"));
         }
         continue;
       }
       auto [edge, inserted] = used.try_emplace(tool_key(e.from, e.tool_name), i);
       if (!inserted && *edge == SIZE_MAX) {
-        r.problem("/edges/" + std::to_string(i) + "/toolName", "tool '" + e.tool_name + "' is already a tool of agent '" + e.from + "'");
+        r.problem("/edges/" + std::to_string(i) + "/toolName", quoted("tool '", e.tool_name, "' is already a tool of agent '", e.from, "'"));
         continue;
       }
       if (!inserted) {

@@ -29,6 +29,11 @@ std::string fingerprint(const Machine& machine) {
   return out;
 }
 
+// Why a snapshot cannot be resumed. A fixed reason's string is made out of line, where each of
+// restore()'s many refusals made it inline (issue 21).
+Unexpected<std::string> cannot_resume(std::string why) { return unexpected("cannot resume: " + std::move(why)); }
+[[gnu::noinline]] Unexpected<std::string> cannot_resume(const char* why) { return cannot_resume(std::string(why)); }
+
 }  // namespace
 
 const char* status_name(Status status) {
@@ -420,19 +425,18 @@ Json Execution::snapshot() const {
 }
 
 Expected<Execution, std::string> Execution::restore(Machine& machine, const Json& snapshot) {
-  auto fail = [](std::string why) { return unexpected("cannot resume: " + std::move(why)); };
-  if (!snapshot.is_object() || !snapshot.contains("format") || snapshot["format"] != kSnapshotFormat) {
-    return fail("not a snapshot (expected format \"" + std::string(kSnapshotFormat) + "\")");
+  if (!snapshot.is_object() || snapshot["format"] != kSnapshotFormat) {
+    return cannot_resume("not a snapshot (expected format \"" + std::string(kSnapshotFormat) + "\")");
   }
   const Json& version = snapshot["version"];  // null when absent; 2.0 is 2, as JSON has one number
   if (!version.is_number() || (version.get<double>() != kSnapshotVersion && version.get<double>() != kFanOutSnapshotVersion)) {
-    return fail("unsupported snapshot version (this library reads versions 1 and 2)");
+    return cannot_resume("unsupported snapshot version (this library reads versions 1 and 2)");
   }
-  if (!snapshot.contains("machine") || snapshot["machine"] != machine.options().name) {
-    return fail("the snapshot is of another machine");
+  if (snapshot["machine"] != machine.options().name) {
+    return cannot_resume("the snapshot is of another machine");
   }
-  if (!snapshot.contains("definition") || snapshot["definition"] != fingerprint(machine)) {
-    return fail("the machine's definition changed since the snapshot was taken (states, edges or options differ)");
+  if (snapshot["definition"] != fingerprint(machine)) {
+    return cannot_resume("the machine's definition changed since the snapshot was taken (states, edges or options differ)");
   }
   auto state_of = [&](const Json& name) -> std::optional<std::uint32_t> {
     return name.is_string() ? machine.state_index(name.get_ref<const std::string&>()) : std::nullopt;
@@ -448,31 +452,29 @@ Expected<Execution, std::string> Execution::restore(Machine& machine, const Json
   else if (status == "no-edge-matched") execution.status_ = Status::NoEdgeMatched;
   else if (status == "aborted") execution.status_ = Status::Aborted;
   else if (status == "fan-out" || status == "subgraph") execution.status_ = Status::InStep;
-  else if (!status_json.is_string()) return fail("a snapshot is taken between steps; its status must be a string");
-  else return fail("a snapshot is taken between steps; status " + core::dump_json(status_json) + " is not one");
+  else if (!status_json.is_string()) return cannot_resume("a snapshot is taken between steps; its status must be a string");
+  else return cannot_resume("a snapshot is taken between steps; status " + core::dump_json(status_json) + " is not one");
 
-  auto current = state_of(snapshot.contains("current") ? snapshot["current"] : Json());
-  if (!current) return fail("'current' is not a state of this machine");
+  auto current = state_of(snapshot["current"]);
+  if (!current) return cannot_resume("'current' is not a state of this machine");
   execution.current_ = *current;
-  if (!snapshot.contains("step") || !count(snapshot["step"]) ||
-      snapshot["step"].get<double>() > machine.options().max_steps) {
-    return fail("'step' must be a step count within maxSteps");
-  }
-  execution.step_ = snapshot["step"].get<std::uint32_t>();
+  const Json& step = snapshot["step"];  // null when absent
+  if (!count(step) || step.get<double>() > machine.options().max_steps) return cannot_resume("'step' must be a step count within maxSteps");
+  execution.step_ = step.get<std::uint32_t>();
   const bool in_fan_out = status == "fan-out";
   if (in_fan_out && (!machine.states()[*current].fan_out || execution.step_ == 0)) {
-    return fail("a fan-out under way must be at a fan-out state, after its step began");
+    return cannot_resume("a fan-out under way must be at a fan-out state, after its step began");
   }
   const bool in_subgraph = status == "subgraph";
   if (in_subgraph && (!machine.states()[*current].subgraph || execution.step_ == 0)) {
-    return fail("a subgraph under way must be at a subgraph state, after its step began");
+    return cannot_resume("a subgraph under way must be at a subgraph state, after its step began");
   }
 
-  const Json& visits = snapshot.contains("visits") ? snapshot["visits"] : Json();
-  if (!visits.is_object()) return fail("'visits' must be an object");
+  const Json& visits = snapshot["visits"];
+  if (!visits.is_object()) return cannot_resume("'visits' must be an object");
   for (auto it = visits.begin(); it != visits.end(); ++it) {
     auto state = machine.state_index(it.key());
-    if (!state || !count(it.value())) return fail("'visits' names an unknown state or a bad count");
+    if (!state || !count(it.value())) return cannot_resume("'visits' names an unknown state or a bad count");
     execution.visits_[*state] = it.value().get<std::uint32_t>();
   }
 
@@ -486,11 +488,11 @@ Expected<Execution, std::string> Execution::restore(Machine& machine, const Json
     for (std::size_t j = 0; j < list.size(); ++j) {
       const Json& b = list[j];
       if (!b.is_object()) return false;
-      auto state = state_of(b.contains("state") ? b["state"] : Json());
-      if (!state || *state != allowed[is_map ? 0 : j] || !b.contains("visit") || !count(b["visit"])) return false;
+      auto state = state_of(b["state"]);
+      if (!state || *state != allowed[is_map ? 0 : j] || !count(b["visit"])) return false;
       auto visit = b["visit"].get<std::uint64_t>();
       if (visit < 1 || visit > execution.visits_[*state]) return false;
-      if (with_done && (!b.contains("done") || !b["done"].is_boolean())) return false;
+      if (with_done && !b["done"].is_boolean()) return false;
       out.push_back({*state, static_cast<std::uint32_t>(visit)});
       done.push_back(with_done && b["done"].get<bool>());
     }
@@ -498,8 +500,8 @@ Expected<Execution, std::string> Execution::restore(Machine& machine, const Json
   };
   if (in_fan_out) {
     Flags done;
-    if (!read_branches(snapshot.contains("branches") ? snapshot["branches"] : Json(), *current, true, execution.branches_, done)) {
-      return fail("'branches' must list the fan-out's branches, each with its state, visit and done");
+    if (!read_branches(snapshot["branches"], *current, true, execution.branches_, done)) {
+      return cannot_resume("'branches' must list the fan-out's branches, each with its state, visit and done");
     }
     execution.branch_done_ = std::move(done);
     execution.branches_pending_ = 0;
@@ -507,57 +509,57 @@ Expected<Execution, std::string> Execution::restore(Machine& machine, const Json
   }
   if (snapshot.contains("selections")) {
     const Json& selections = snapshot["selections"];
-    if (!selections.is_object()) return fail("'selections' must be an object");
+    if (!selections.is_object()) return cannot_resume("'selections' must be an object");
     for (auto it = selections.begin(); it != selections.end(); ++it) {
       auto state = machine.state_index(it.key());
       if (!state || !count(it.value()) || !machine.states()[*state].handoffs ||
           it.value().get<std::uint64_t>() > *machine.states()[*state].handoffs) {
-        return fail("'selections' names a state that is not handoff-enabled or a count above its handoffs");
+        return cannot_resume("'selections' names a state that is not handoff-enabled or a count above its handoffs");
       }
       execution.selections_[*state] = it.value().get<std::uint32_t>();
     }
   }
 
-  const Json& steps = snapshot.contains("steps") ? snapshot["steps"] : Json();
+  const Json& steps = snapshot["steps"];
   const std::size_t steps_done = execution.step_ - (in_fan_out || in_subgraph ? 1 : 0);
-  if (!steps.is_array() || steps.size() != steps_done) return fail("'steps' must list every step run");
+  if (!steps.is_array() || steps.size() != steps_done) return cannot_resume("'steps' must list every step run");
   for (std::size_t i = 0; i < steps.size(); ++i) {
     const Json& s = steps[i];
-    if (!s.is_object()) return fail("a step must be an object");
-    auto state = state_of(s.contains("state") ? s["state"] : Json());
-    if (!state || !s.contains("step") || !count(s["step"]) || !s.contains("visit") || !count(s["visit"])) {
-      return fail("a step lacks its state, step or visit");
+    if (!s.is_object()) return cannot_resume("a step must be an object");
+    auto state = state_of(s["state"]);
+    if (!state || !count(s["step"]) || !count(s["visit"])) {
+      return cannot_resume("a step lacks its state, step or visit");
     }
     // Step i is step i + 1, and no visit can outnumber the steps run so far (branches aside: a
     // fan-out step visits its branch states too).
     const std::uint64_t most = machine.has_fan_outs() ? execution.visits_[*state] : i + 1;
     if (s["step"].get<std::uint64_t>() != i + 1 || s["visit"].get<std::uint64_t>() < 1 || s["visit"].get<std::uint64_t>() > most) {
-      return fail("steps[" + std::to_string(i) + "] is not step " + std::to_string(i + 1) + " with a visit from 1 to " +
+      return cannot_resume("steps[" + std::to_string(i) + "] is not step " + std::to_string(i + 1) + " with a visit from 1 to " +
                   std::to_string(i + 1));
     }
-    const Json& next = s.contains("next") ? s["next"] : Json();
+    const Json& next = s["next"];
     std::int32_t next_index = kNextNone;
     if (next.is_string() && next.get_ref<const std::string&>() == kEnd) next_index = kNextEnd;
     else if (auto n = state_of(next)) next_index = static_cast<std::int32_t>(*n);
-    else if (!next.is_null()) return fail("a step's 'next' is not a state of this machine");
-    const Json& edge = s.contains("edge") ? s["edge"] : Json();
-    if (!edge.is_null() && !count(edge)) return fail("a step's 'edge' must be an index or null");
+    else if (!next.is_null()) return cannot_resume("a step's 'next' is not a state of this machine");
+    const Json& edge = s["edge"];
+    if (!edge.is_null() && !count(edge)) return cannot_resume("a step's 'edge' must be an index or null");
     std::vector<Branch> branches;
     if (machine.states()[*state].fan_out) {
       Flags unused;
-      if (!read_branches(s.contains("branches") ? s["branches"] : Json(), *state, false, branches, unused)) {
-        return fail("steps[" + std::to_string(i) + "] is a fan-out step; its 'branches' must list its branches");
+      if (!read_branches(s["branches"], *state, false, branches, unused)) {
+        return cannot_resume("steps[" + std::to_string(i) + "] is a fan-out step; its 'branches' must list its branches");
       }
     }
     execution.history_.push_back({s["step"].get<std::uint32_t>(), *state, s["visit"].get<std::uint32_t>(), next_index,
                                   edge.is_null() ? -1 : edge.get<std::int32_t>(), std::move(branches)});
   }
   if (!machine.template_variables().empty()) {
-    const Json& variables = snapshot.contains("variables") ? snapshot["variables"] : Json();
-    if (!variables.is_object()) return fail("'variables' must hold the values the task templates were filled with");
+    const Json& variables = snapshot["variables"];
+    if (!variables.is_object()) return cannot_resume("'variables' must hold the values the task templates were filled with");
     if (auto bound = execution.bind_variables(variables); !bound) {
-      if (bound.error().missing.empty()) return fail(bound.error().problem);
-      return fail("'variables' lacks '" + bound.error().missing.front().second + "', which the task of state '" +
+      if (bound.error().missing.empty()) return cannot_resume(bound.error().problem);
+      return cannot_resume("'variables' lacks '" + bound.error().missing.front().second + "', which the task of state '" +
                   bound.error().missing.front().first + "' needs");
     }
   }
