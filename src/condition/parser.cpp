@@ -29,7 +29,7 @@ class Parser {
     if (current_.kind == TokenKind::End) return fail(0, "empty condition");
     auto root = parse_or();
     if (!root) return root;
-    if (current_.kind != TokenKind::End) return fail_unexpected();
+    if (current_.kind != TokenKind::End) return fail(current_.start, "unexpected " + quoted_token());
     out_.nodes_.assign(scratch_.nodes.begin(), scratch_.nodes.end());
     out_.children_.assign(scratch_.children.begin(), scratch_.children.end());
     out_.constants_ = scratch_.constants;
@@ -96,19 +96,13 @@ class Parser {
   [[gnu::noinline]] Unexpected<ScanError> failed() { return unexpected(std::move(scan_error_)); }
 
   // "expected X, found 'y'" at the current token: one out-of-line copy of the message's assembly
-  // for the places that report it. Cold, as are quoted_token() and syntax_error(): only a rejected
-  // condition gets here, so they are built for size whatever level the parser is built at.
-  [[gnu::noinline, gnu::cold]] Unexpected<ScanError> fail_found(const char* expected) const {
+  // for the places that report it.
+  [[gnu::noinline]] Unexpected<ScanError> fail_found(const char* expected) const {
     return fail(current_.start, std::string(expected) + ", found " + quoted_token());
   }
 
-  // "unexpected 'y'" at the current token, after a whole condition.
-  [[gnu::noinline, gnu::cold]] Unexpected<ScanError> fail_unexpected() const {
-    return fail(current_.start, "unexpected " + quoted_token());
-  }
-
   // "'x =='" for a token, "end of condition" at the end; long tokens are shortened.
-  [[gnu::cold]] std::string quoted_token() const {
+  std::string quoted_token() const {
     if (current_.kind == TokenKind::End) return "end of condition";
     std::string_view text = source_.substr(current_.start, current_.end - current_.start);
     if (text.size() > 32) {
@@ -387,23 +381,16 @@ void Condition::bind_slots(const std::vector<std::uint32_t>& ids) {
   });
 }
 
-namespace {
-
-// The error as people read it: offsets in UTF-16 code units, as JS counts, and "at column N".
-[[gnu::cold]] SyntaxError syntax_error(std::string_view source, const ScanError& error) {
-  auto index = static_cast<std::uint32_t>(unicode::utf16_offset(source, error.offset));
-  return {index, error.problem + " at column " + std::to_string(index + 1)};
-}
-
-}  // namespace
-
 Expected<Condition, SyntaxError> Condition::compile(std::string_view source, Interner& strings) {
   Condition condition;
   condition.source_ = source;
   condition.strings_ = &strings;
   Parser parser(source, strings, condition);
   auto root = parser.parse();
-  if (!root) return unexpected(syntax_error(source, root.error()));
+  if (!root) {
+    auto index = static_cast<std::uint32_t>(unicode::utf16_offset(source, root.error().offset));
+    return unexpected(SyntaxError{index, root.error().problem + " at column " + std::to_string(index + 1)});
+  }
   condition.root_ = root.value();
   condition.specialize();
   return condition;
