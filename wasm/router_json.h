@@ -26,6 +26,7 @@
 #include <nlohmann/json.hpp>  // only nlohmann::detail::to_chars, for printing doubles as nlohmann does
 
 #include "condition/unicode.h"
+#include "core/decimal.h"
 #include "core/string_index.h"
 
 namespace handoff::router_json {
@@ -467,18 +468,9 @@ inline void Value::write(std::string& out) const {
     case Type::Integer:
     case Type::Unsigned: {
       // One digit writer for both: a negative integer is its sign and its magnitude.
-      auto magnitude = static_cast<std::uint64_t>(integer_);
-      if (type_ == Type::Integer && integer_ < 0) {
-        out += '-';
-        magnitude = 0 - magnitude;
-      }
-      char digits[20];
-      char* at = digits + sizeof digits;
-      do {
-        *--at = static_cast<char>('0' + magnitude % 10);
-        magnitude /= 10;
-      } while (magnitude != 0);
-      out.append(at, static_cast<std::size_t>(digits + sizeof digits - at));
+      const auto magnitude = static_cast<std::uint64_t>(integer_);
+      const bool negative = type_ == Type::Integer && integer_ < 0;
+      core::append_decimal(out, negative ? 0 - magnitude : magnitude, negative);
       return;
     }
     case Type::Float: write_float(out, number_); return;

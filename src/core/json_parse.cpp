@@ -13,6 +13,8 @@
 //    before it per key: n²/2 comparisons for n members);
 //  * nesting has no limit: containers open on the reader's own stack, not the C++ one.
 #include "core/json_parse.h"
+
+#include "core/decimal.h"
 #include "core/string_index.h"
 
 #include <cstddef>
@@ -405,18 +407,9 @@ void append_json(std::string& out, const json::Value& value) {
     case Type::number_integer:
     case Type::number_unsigned: {
       // One digit writer for both: a negative integer is its sign and its magnitude.
-      auto magnitude = value.get<std::uint64_t>();
-      if (value.type() == Type::number_integer && value.get<std::int64_t>() < 0) {
-        out += '-';
-        magnitude = 0 - magnitude;
-      }
-      char digits[20];
-      char* at = digits + sizeof digits;
-      do {
-        *--at = static_cast<char>('0' + magnitude % 10);
-        magnitude /= 10;
-      } while (magnitude != 0);
-      out.append(at, static_cast<std::size_t>(digits + sizeof digits - at));
+      const auto magnitude = value.get<std::uint64_t>();
+      const bool negative = value.type() == Type::number_integer && value.get<std::int64_t>() < 0;
+      append_decimal(out, negative ? 0 - magnitude : magnitude, negative);
       return;
     }
     case Type::number_float: {
