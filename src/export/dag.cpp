@@ -328,6 +328,22 @@ GeneratedIds generated_ids(const Dag& dag) {
   return ids;
 }
 
+// A subgraph state's machine as every renderer nests it: its own ids, each prefixed by the
+// state's id and '_', drawn one indent deeper.
+struct Nested {
+  const Dag& dag;
+  GeneratedIds ids;
+  std::string owner;   // the subgraph state's id in the drawing
+  std::string prefix;  // owner + "_"
+  std::string indent;
+};
+
+Nested nested(const Node& n, const GeneratedIds& ids, const std::string& prefix, const std::string& indent) {
+  std::string owner = prefix + ids[n.id];
+  std::string inner_prefix = owner + "_";
+  return {*n.subgraph, generated_ids(*n.subgraph), std::move(owner), std::move(inner_prefix), indent + "  "};
+}
+
 // A condition shows as itself; an edge decided by a host function by its description; a swarm's
 // edge by how it is taken: its condition, its transfer tool, or both.
 std::string edge_label(const Edge& e) {
@@ -380,14 +396,11 @@ void flowchart_links(const Dag& dag, const GeneratedIds& ids, const std::string&
   }
   for (const Node& n : dag.nodes) {
     if (!n.subgraph) continue;
-    const Dag& child = *n.subgraph;
-    const GeneratedIds child_ids = generated_ids(child);
-    const std::string owner = prefix + ids[n.id];
-    const std::string child_prefix = owner + "_";
-    put(out, {indent, "subgraph ", child_prefix, "sub[\"", mermaid_text(child.name), "\"]\n"});
-    flowchart_nodes(child, child_ids, child_prefix, indent + "  ", out);
-    flowchart_links(child, child_ids, child_prefix, indent + "  ", out);
-    put(out, {indent, "end\n", indent, owner, " -.- ", child_prefix, "sub\n"});
+    const Nested child = nested(n, ids, prefix, indent);
+    put(out, {indent, "subgraph ", child.prefix, "sub[\"", mermaid_text(child.dag.name), "\"]\n"});
+    flowchart_nodes(child.dag, child.ids, child.prefix, child.indent, out);
+    flowchart_links(child.dag, child.ids, child.prefix, child.indent, out);
+    put(out, {indent, "end\n", indent, child.owner, " -.- ", child.prefix, "sub\n"});
   }
 }
 
@@ -424,16 +437,12 @@ void state_links(const Dag& dag, const GeneratedIds& ids, const std::string& pre
   }
   for (const Node& n : dag.nodes) {
     if (!n.subgraph) continue;
-    const Dag& child = *n.subgraph;
-    const GeneratedIds child_ids = generated_ids(child);
-    const std::string owner = prefix + ids[n.id];
-    const std::string child_prefix = owner + "_";
-    const std::string inner = indent + "  ";
-    put(out, {indent, "state ", owner, " {\n"});
-    for (const Node& state : child.nodes) {
-      if (state.type != "end") put(out, {inner, "state \"", state_name(state.id), "\" as ", child_prefix, child_ids[state.id], "\n"});
+    const Nested child = nested(n, ids, prefix, indent);
+    put(out, {indent, "state ", child.owner, " {\n"});
+    for (const Node& state : child.dag.nodes) {
+      if (state.type != "end") put(out, {child.indent, "state \"", state_name(state.id), "\" as ", child.prefix, child.ids[state.id], "\n"});
     }
-    state_links(child, child_ids, child_prefix, inner, out);
+    state_links(child.dag, child.ids, child.prefix, child.indent, out);
     put(out, {indent, "}\n"});
   }
 }
@@ -576,17 +585,13 @@ void dot_links(const Dag& dag, const GeneratedIds& ids, const std::string& prefi
   }
   for (const Node& n : dag.nodes) {
     if (!n.subgraph) continue;
-    const Dag& child = *n.subgraph;
-    const GeneratedIds child_ids = generated_ids(child);
-    const std::string owner = prefix + ids[n.id];
-    const std::string child_prefix = owner + "_";
-    const std::string inner = indent + "  ";
-    put(out, {indent, "subgraph \"cluster_", child_prefix, "\" {\n", inner, "label=", dot_string(child.name), "; style=rounded;\n"});
-    dot_nodes(child, child_ids, child_prefix, inner, out);
-    dot_links(child, child_ids, child_prefix, inner, out);
+    const Nested child = nested(n, ids, prefix, indent);
+    put(out, {indent, "subgraph \"cluster_", child.prefix, "\" {\n", child.indent, "label=", dot_string(child.dag.name), "; style=rounded;\n"});
+    dot_nodes(child.dag, child.ids, child.prefix, child.indent, out);
+    dot_links(child.dag, child.ids, child.prefix, child.indent, out);
     put(out, {indent, "}\n"});
-    for (const Node& state : child.nodes) {
-      if (state.start) put(out, {indent, owner, " -> ", child_prefix, child_ids[state.id], " [style=dotted, arrowhead=none];\n"});
+    for (const Node& state : child.dag.nodes) {
+      if (state.start) put(out, {indent, child.owner, " -> ", child.prefix, child.ids[state.id], " [style=dotted, arrowhead=none];\n"});
     }
   }
 }
