@@ -1,0 +1,311 @@
+// Reorders the functions of a linked WebAssembly module so that gzip compresses it better (issue 21).
+//
+// gzip finds repeats only within its last 32 KB, and the linker lays functions out by source order,
+// so look-alike code (the readers' "expected a string" branches, the renderers' loops, std::string
+// and vector instantiations) is spread over the whole code section. This pass puts each function
+// after the ones it shares the most byte sequences with, greedily, then renumbers the functions:
+// every call, ref.func, export, element segment and start is rewritten to the new index, and the
+// symbol map em++ wrote beside the module (`index:name` per line) is rewritten to match. Nothing
+// else changes: the bodies are the same instructions, so the module behaves exactly as before.
+// Deterministic: the same module in gives the same module out.
+//
+//   node scripts/wasm-reorder.mjs MODULE.wasm [--symbols MODULE.wasm.symbols] [--dry-run]
+//
+// It reads the instruction set clang emits for this project (the MVP, plus the 0xFC prefix's
+// saturating conversions and bulk memory); anything it cannot decode stops it with an error rather
+// than leaving a call unrenumbered.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+
+// ---- LEB128 ----
+
+function readU(bytes, at) {
+  let result = 0;
+  let shift = 0;
+  let byte;
+  do {
+    byte = bytes[at++];
+    result += (byte & 0x7f) * 2 ** shift;
+    shift += 7;
+  } while (byte & 0x80);
+  return [result, at];
+}
+
+/** Skips a signed LEB128 (any width). */
+function skipLeb(bytes, at) {
+  while (bytes[at++] & 0x80);
+  return at;
+}
+
+function writeU(value) {
+  const out = [];
+  do {
+    let byte = value % 128;
+    value = Math.floor(value / 128);
+    if (value > 0) byte |= 0x80;
+    out.push(byte);
+  } while (value > 0);
+  return out;
+}
+
+const vec = (items) => [...writeU(items.length), ...items.flat()];
+const section = (id, payload) => Buffer.concat([Buffer.from([id, ...writeU(payload.length)]), Buffer.from(payload)]);
+
+// ---- instructions ----
+
+// Opcodes by the immediates that follow them (the rest of 0x00–0xC4 have none).
+const ONE_INDEX = new Set([0x0c, 0x0d, 0x20, 0x21, 0x22, 0x23, 0x24, 0x25, 0x26]); // br, br_if, local.*, global.*, table.get/set
+const MEMARG = (op) => op >= 0x28 && op <= 0x3e;
+
+/**
+ * A function body with every function index it names (call, ref.func) mapped through `renumber`;
+ * the rest is copied byte for byte.
+ */
+function renumberBody(body, renumber, where) {
+  const out = [];
+  let copied = 0;
+  const flushTo = (at) => {
+    for (let i = copied; i < at; i++) out.push(body[i]);
+    copied = at;
+  };
+  // Locals: vec of (count, type).
+  let [groups, at] = readU(body, 0);
+  for (; groups > 0; groups--) {
+    [, at] = readU(body, at);
+    at++;
+  }
+  while (at < body.length) {
+    const op = body[at++];
+    if (op === 0x10 || op === 0xd2) { // call f, ref.func f
+      flushTo(at);
+      const [index, next] = readU(body, at);
+      out.push(...writeU(renumber(index)));
+      at = copied = next;
+    } else if (op === 0x02 || op === 0x03 || op === 0x04) { // block, loop, if: a block type
+      at = body[at] === 0x40 || (body[at] >= 0x6f && body[at] <= 0x7f) ? at + 1 : skipLeb(body, at);
+    } else if (ONE_INDEX.has(op)) {
+      at = skipLeb(body, at);
+    } else if (op === 0x0e) { // br_table: vec(label) label
+      let count;
+      [count, at] = readU(body, at);
+      for (let i = 0; i <= count; i++) at = skipLeb(body, at);
+    } else if (op === 0x11) { // call_indirect: type, table
+      at = skipLeb(body, skipLeb(body, at));
+    } else if (op === 0x1c) { // select with types: vec(valtype)
+      let count;
+      [count, at] = readU(body, at);
+      at += count;
+    } else if (MEMARG(op)) {
+      at = skipLeb(body, skipLeb(body, at));
+    } else if (op === 0x3f || op === 0x40) { // memory.size, memory.grow: memory index
+      at = skipLeb(body, at);
+    } else if (op === 0x41 || op === 0x42) { // i32.const, i64.const
+      at = skipLeb(body, at);
+    } else if (op === 0x43) {
+      at += 4;
+    } else if (op === 0x44) {
+      at += 8;
+    } else if (op === 0xd0) { // ref.null t
+      at++;
+    } else if (op === 0xfc) {
+      let sub;
+      [sub, at] = readU(body, at);
+      if (sub <= 7) continue; // saturating truncations
+      if (sub === 8) at = skipLeb(body, at) + 1; // memory.init data, mem
+      else if (sub === 9) at = skipLeb(body, at); // data.drop
+      else if (sub === 10) at += 2; // memory.copy
+      else if (sub === 11) at += 1; // memory.fill
+      else throw new Error(`${where}: 0xFC ${sub} is not an instruction this pass knows`);
+    } else if (op > 0xc4 && op !== 0xd1) {
+      throw new Error(`${where}: opcode 0x${op.toString(16)} at byte ${at - 1} is not one this pass knows`);
+    }
+  }
+  flushTo(body.length);
+  return out;
+}
+
+// ---- the module ----
+
+const NAMES = ['custom', 'type', 'import', 'function', 'table', 'memory', 'global', 'export', 'start', 'element', 'code', 'data', 'datacount'];
+
+function parse(bytes) {
+  if (bytes.readUInt32LE(0) !== 0x6d736100 || bytes.readUInt32LE(4) !== 1) throw new Error('not a WebAssembly module (version 1)');
+  const sections = [];
+  let at = 8;
+  while (at < bytes.length) {
+    const id = bytes[at];
+    const [size, start] = readU(bytes, at + 1);
+    sections.push({ id, name: NAMES[id], payload: bytes.subarray(start, start + size) });
+    at = start + size;
+  }
+  const custom = sections.filter((s) => s.id === 0);
+  if (custom.length > 0) throw new Error('the module has custom sections (names, DWARF): this pass does not rewrite them');
+  return sections;
+}
+
+function importedFunctions(payload) {
+  let [count, p] = readU(payload, 0);
+  let functions = 0;
+  for (; count > 0; count--) {
+    let length;
+    [length, p] = readU(payload, p);
+    p += length;
+    [length, p] = readU(payload, p);
+    p += length;
+    const kind = payload[p++];
+    if (kind === 0) {
+      functions++;
+      p = skipLeb(payload, p);
+    } else if (kind === 1) { // table: reftype, limits
+      p++;
+      const flags = payload[p++];
+      p = skipLeb(payload, p);
+      if (flags & 1) p = skipLeb(payload, p);
+    } else if (kind === 2) { // memory: limits
+      const flags = payload[p++];
+      p = skipLeb(payload, p);
+      if (flags & 1) p = skipLeb(payload, p);
+    } else if (kind === 3) { // global: valtype, mutability
+      p += 2;
+    }
+  }
+  return functions;
+}
+
+/** A vector at `at`: [items, the offset after it]. */
+function readVec(payload, at, readItem) {
+  let [count, p] = readU(payload, at);
+  const items = [];
+  for (; count > 0; count--) {
+    const [item, next] = readItem(payload, p);
+    items.push(item);
+    p = next;
+  }
+  return [items, p];
+}
+
+const listOf = (payload, readItem) => readVec(payload, 0, readItem)[0];
+
+// ---- the order ----
+
+/** The 4-byte sequences a body holds, as numbers. */
+function shingles(body) {
+  const set = new Set();
+  for (let i = 0; i + 4 <= body.length; i++) set.add(((body[i] << 24) | (body[i + 1] << 16) | (body[i + 2] << 8) | body[i + 3]) >>> 0);
+  return set;
+}
+
+/**
+ * A new order of the bodies: starting from the first, each next one is the unplaced body that shares
+ * the largest share of its 4-byte sequences with the last `recent` placed ones (ties: the earlier).
+ */
+function similarityOrder(bodies, recent = 4) {
+  const sets = bodies.map(shingles);
+  const placed = new Uint8Array(bodies.length);
+  const order = [0];
+  placed[0] = 1;
+  for (let k = 1; k < bodies.length; k++) {
+    const context = new Set();
+    for (const i of order.slice(-recent)) for (const s of sets[i]) context.add(s);
+    let best = -1;
+    let bestScore = -1;
+    for (let i = 0; i < bodies.length; i++) {
+      if (placed[i]) continue;
+      let shared = 0;
+      for (const s of sets[i]) if (context.has(s)) shared++;
+      const score = shared / Math.max(1, sets[i].size);
+      if (score > bestScore) {
+        bestScore = score;
+        best = i;
+      }
+    }
+    placed[best] = 1;
+    order.push(best);
+  }
+  return order;
+}
+
+// ---- the pass ----
+
+/** The module `bytes` with its functions reordered: { bytes, oldToNew } (indices include imports). */
+export function reorderFunctions(bytes, { recent } = {}) {
+  const sections = parse(bytes);
+  const payloadOf = (id) => sections.find((s) => s.id === id)?.payload;
+  const imported = payloadOf(2) ? importedFunctions(payloadOf(2)) : 0;
+  const types = listOf(payloadOf(3), (p, at) => {
+    const start = at;
+    const next = skipLeb(p, at);
+    return [p.subarray(start, next), next];
+  });
+  const bodies = listOf(payloadOf(10), (p, at) => {
+    const [size, start] = readU(p, at);
+    return [p.subarray(start, start + size), start + size];
+  });
+  if (types.length !== bodies.length) throw new Error('the function and code sections disagree');
+
+  const order = similarityOrder(bodies, recent);
+  const oldToNew = new Uint32Array(imported + bodies.length);
+  for (let i = 0; i < imported; i++) oldToNew[i] = i;
+  order.forEach((old, position) => { oldToNew[imported + old] = imported + position; });
+  const renumber = (index) => {
+    if (index >= oldToNew.length) throw new Error(`function index ${index} is out of range`);
+    return oldToNew[index];
+  };
+
+  const rewritten = new Map();
+  rewritten.set(3, vec(order.map((old) => [...types[old]])));
+  rewritten.set(10, vec(order.map((old) => {
+    const body = renumberBody(bodies[old], renumber, `function ${imported + old}`);
+    return [...writeU(body.length), ...body];
+  })));
+  if (payloadOf(7)) {
+    rewritten.set(7, vec(listOf(payloadOf(7), (p, at) => {
+      const [length, nameAt] = readU(p, at);
+      const kind = p[nameAt + length];
+      const [index, next] = readU(p, nameAt + length + 1);
+      return [[...p.subarray(at, nameAt + length + 1), ...writeU(kind === 0 ? renumber(index) : index)], next];
+    })));
+  }
+  if (payloadOf(8)) rewritten.set(8, writeU(renumber(readU(payloadOf(8), 0)[0])));
+  if (payloadOf(9)) {
+    rewritten.set(9, vec(listOf(payloadOf(9), (p, at) => {
+      const [flags, exprAt] = readU(p, at);
+      if (flags !== 0) throw new Error(`element segment kind ${flags}: this pass reads only kind 0 (active, table 0, function indices)`);
+      let end = exprAt;
+      while (p[end] !== 0x0b) end++; // the offset: i32.const n, end
+      const [functions, next] = readVec(p, end + 1, readU);
+      return [[...p.subarray(at, end + 1), ...vec(functions.map((f) => writeU(renumber(f))))], next];
+    })));
+  }
+
+  const out = [Buffer.from(bytes.subarray(0, 8))];
+  for (const s of sections) out.push(rewritten.has(s.id) ? section(s.id, rewritten.get(s.id)) : section(s.id, s.payload));
+  return { bytes: Buffer.concat(out), oldToNew };
+}
+
+/** em++'s symbol map (`index:name` lines) renumbered, in the new index order. */
+export function renumberSymbols(text, oldToNew) {
+  return `${text.split('\n').filter(Boolean)
+    .map((line) => {
+      const colon = line.indexOf(':');
+      return [oldToNew[Number(line.slice(0, colon))], line.slice(colon + 1)];
+    })
+    .sort((a, b) => a[0] - b[0])
+    .map(([index, name]) => `${index}:${name}`)
+    .join('\n')}\n`;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const args = process.argv.slice(2);
+  const file = args[0];
+  const symbols = args.includes('--symbols') ? args[args.indexOf('--symbols') + 1] : `${file}.symbols`;
+  const bytes = readFileSync(file);
+  const { bytes: reordered, oldToNew } = reorderFunctions(bytes);
+  new WebAssembly.Module(reordered); // validates, or throws
+  const gz = (b) => gzipSync(b, { level: 9 }).length;
+  console.log(`wasm-reorder: ${file}: ${bytes.length} -> ${reordered.length} bytes, ${gz(bytes)} -> ${gz(reordered)} gzipped`);
+  if (!args.includes('--dry-run')) {
+    writeFileSync(file, reordered);
+    if (existsSync(symbols)) writeFileSync(symbols, renumberSymbols(readFileSync(symbols, 'utf8'), oldToNew));
+  }
+}
