@@ -73,11 +73,11 @@ function routeNs(entry) {
  * The payload section of BENCHMARKS.md from the figures alone (`payload` of the bench JSON), so that
  * scripts/benchmarks-md.mjs can include it: `payloadMarkdown(d.payload)`.
  */
-export function payloadMarkdown({ entries, route, modules, glue: glueSize, quick = false, routerInit }) {
+export function payloadMarkdown({ entries, route, modules, glue: glueSize, quick = false, routerInit, commit }) {
   const lines = [
     '## Payload (issue 21)',
     '',
-    'Made by `node scripts/size-report.mjs` (run by `npm run bench`). JS: the entry bundled and minified by esbuild for the browser; all figures gzipped (level 9).',
+    `Made by \`node scripts/size-report.mjs\` (run by \`npm run bench\`)${commit ? ` at commit ${commit}` : ''}. JS: the entry bundled and minified by esbuild for the browser; all figures gzipped (level 9).`,
     '',
     '| entry | JS | .wasm | JS + .wasm | goal |',
     '|---|---:|---:|---:|---:|',
@@ -121,7 +121,14 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const routerInit = await measureRouterInit({ loads: quick ? 5 : 15 });
 
 
+  let commit = null;
+  try {
+    commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
+  } catch {
+    // not a git checkout: the section names no commit
+  }
   const payload = {
+    commit,
     entries,
     glue: glue(),
     route,
