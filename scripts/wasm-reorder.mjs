@@ -77,7 +77,7 @@ function renumberBody(body, renumber, where) {
   }
   while (at < body.length) {
     const op = body[at++];
-    if (op === 0x10 || op === 0xd2) { // call f, ref.func f
+    if (op === 0x10 || op === 0x12 || op === 0xd2) { // call f, return_call f, ref.func f
       flushTo(at);
       const [index, next] = readU(body, at);
       out.push(...writeU(renumber(index)));
@@ -90,7 +90,7 @@ function renumberBody(body, renumber, where) {
       let count;
       [count, at] = readU(body, at);
       for (let i = 0; i <= count; i++) at = skipLeb(body, at);
-    } else if (op === 0x11) { // call_indirect: type, table
+    } else if (op === 0x11 || op === 0x13) { // call_indirect, return_call_indirect: type, table
       at = skipLeb(body, skipLeb(body, at));
     } else if (op === 0x1c) { // select with types: vec(valtype)
       let count;
@@ -117,7 +117,8 @@ function renumberBody(body, renumber, where) {
       else if (sub === 10) at += 2; // memory.copy
       else if (sub === 11) at += 1; // memory.fill
       else throw new Error(`${where}: 0xFC ${sub} is not an instruction this pass knows`);
-    } else if (op > 0xc4 && op !== 0xd1) {
+    } else if ((op >= 0x06 && op <= 0x09) || op === 0x18 || op === 0x19 || (op > 0xc4 && op !== 0xd1)) {
+      // exception handling (its immediates are not read here), and the prefixes not listed above
       throw new Error(`${where}: opcode 0x${op.toString(16)} at byte ${at - 1} is not one this pass knows`);
     }
   }
@@ -279,6 +280,8 @@ function bestOrder(bodies, { recents = [2, 4, 8, 12], starts = 4 } = {}) {
 
 /** The module `bytes` with its functions reordered: { bytes, oldToNew } (indices include imports). */
 export function reorderFunctions(bytes, options = {}) {
+  const unknown = Object.keys(options).filter((key) => key !== 'recents' && key !== 'starts');
+  if (unknown.length > 0) throw new TypeError(`reorderFunctions: unknown option ${unknown.join(', ')} (known: recents, starts)`);
   const sections = parse(bytes);
   const payloadOf = (id) => sections.find((s) => s.id === id)?.payload;
   const imported = payloadOf(2) ? importedFunctions(payloadOf(2)) : 0;
@@ -321,8 +324,10 @@ export function reorderFunctions(bytes, options = {}) {
     rewritten.set(9, vec(listOf(payloadOf(9), (p, at) => {
       const [flags, exprAt] = readU(p, at);
       if (flags !== 0) throw new Error(`element segment kind ${flags}: this pass reads only kind 0 (active, table 0, function indices)`);
-      let end = exprAt;
-      while (p[end] !== 0x0b) end++; // the offset: i32.const n, end
+      // The offset: i32.const n, end.
+      if (p[exprAt] !== 0x41) throw new Error('an element segment whose offset is not i32.const: this pass reads only those');
+      const end = skipLeb(p, exprAt + 1);
+      if (p[end] !== 0x0b) throw new Error('an element segment whose offset is more than i32.const: this pass reads only those');
       const [functions, next] = readVec(p, end + 1, readU);
       return [[...p.subarray(at, end + 1), ...vec(functions.map((f) => writeU(renumber(f))))], next];
     })));

@@ -26,12 +26,13 @@ function assemble(wat) {
 }
 
 // Functions that look alike in pairs, written apart, so that the pass has something to move; they
-// call one another directly and through the table, and one runs at start.
+// call one another directly and through the table (at offset 11, whose LEB byte is the `end`
+// opcode's), and one runs at start.
 const WAT = `(module
   (import "env" "log" (func $log (param i32)))
   (type $binary (func (param i32 i32) (result i32)))
-  (table 4 funcref)
-  (elem (i32.const 1) $add $mul $pick)
+  (table 16 funcref)
+  (elem (i32.const 11) $add $mul $pick)
   (global $started (mut i32) (i32.const 0))
   (memory 1)
   (start $init)
@@ -43,7 +44,7 @@ const WAT = `(module
   (func $twice (param i32) (result i32) (call $add (local.get 0) (local.get 0)))
   (func $apply (export "apply") (param i32 i32 i32) (result i32)
     (call $log (local.get 0))
-    (call_indirect (type $binary) (local.get 1) (local.get 2) (local.get 0)))
+    (call_indirect (type $binary) (local.get 1) (local.get 2) (i32.add (local.get 0) (i32.const 10))))
   (func (export "compute") (param i32) (result i32)
     (i32.add (call $square (local.get 0)) (i32.add (call $twice (local.get 0)) (global.get $started))))
   (func (export "store") (param i32 i64 f32 f64)
@@ -68,6 +69,10 @@ test('a reordered module computes what the original does: calls, the table, expo
   assert.equal(oldToNew[0], 0, 'imports keep their indices');
   assert.notDeepEqual([...oldToNew], [...oldToNew].sort((a, b) => a - b), 'the pass moved something');
   assert.deepEqual(reorderFunctions(original).bytes, bytes, 'the same module in gives the same module out');
+});
+
+test('unknown options are errors', () => {
+  assert.throws(() => reorderFunctions(assemble(WAT), { start: 3 }), /unknown option start/);
 });
 
 test('the symbol map is rewritten to the new indices, in index order', () => {
