@@ -26,7 +26,8 @@ export const PARTS = [
   ['C library, malloc', /./],
 ];
 
-function leb(bytes, at) {
+/** The unsigned LEB128 at `at`: [value, the offset after it]. */
+export function leb(bytes, at) {
   let result = 0;
   let shift = 0;
   let byte;

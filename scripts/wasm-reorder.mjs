@@ -18,19 +18,9 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 
-// ---- LEB128 ----
+import { leb as readU, parseModule } from './wasm-parts.mjs';
 
-function readU(bytes, at) {
-  let result = 0;
-  let shift = 0;
-  let byte;
-  do {
-    byte = bytes[at++];
-    result += (byte & 0x7f) * 2 ** shift;
-    shift += 7;
-  } while (byte & 0x80);
-  return [result, at];
-}
+// ---- LEB128 ----
 
 /** Skips a signed LEB128 (any width). */
 function skipLeb(bytes, at) {
@@ -145,35 +135,6 @@ function parse(bytes) {
   return sections;
 }
 
-function importedFunctions(payload) {
-  let [count, p] = readU(payload, 0);
-  let functions = 0;
-  for (; count > 0; count--) {
-    let length;
-    [length, p] = readU(payload, p);
-    p += length;
-    [length, p] = readU(payload, p);
-    p += length;
-    const kind = payload[p++];
-    if (kind === 0) {
-      functions++;
-      p = skipLeb(payload, p);
-    } else if (kind === 1) { // table: reftype, limits
-      p++;
-      const flags = payload[p++];
-      p = skipLeb(payload, p);
-      if (flags & 1) p = skipLeb(payload, p);
-    } else if (kind === 2) { // memory: limits
-      const flags = payload[p++];
-      p = skipLeb(payload, p);
-      if (flags & 1) p = skipLeb(payload, p);
-    } else if (kind === 3) { // global: valtype, mutability
-      p += 2;
-    }
-  }
-  return functions;
-}
-
 /** A vector at `at`: [items, the offset after it]. */
 function readVec(payload, at, readItem) {
   let [count, p] = readU(payload, at);
@@ -284,7 +245,7 @@ export function reorderFunctions(bytes, options = {}) {
   if (unknown.length > 0) throw new TypeError(`reorderFunctions: unknown option ${unknown.join(', ')} (known: recents, starts)`);
   const sections = parse(bytes);
   const payloadOf = (id) => sections.find((s) => s.id === id)?.payload;
-  const imported = payloadOf(2) ? importedFunctions(payloadOf(2)) : 0;
+  const { imported } = parseModule(bytes); // how many functions are imports
   const types = listOf(payloadOf(3), (p, at) => {
     const start = at;
     const next = skipLeb(p, at);

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
+import { leb as readLeb } from '../../scripts/wasm-parts.mjs';
 import { renumberSymbols, reorderFunctions } from '../../scripts/wasm-reorder.mjs';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
@@ -103,17 +104,7 @@ test("the shipped modules' symbol maps name every exported function after the re
 
 /** name → function index, from a module's export section. */
 function exportIndices(bytes) {
-  const leb = (at) => {
-    let value = 0;
-    let shift = 0;
-    let byte;
-    do {
-      byte = bytes[at++];
-      value += (byte & 0x7f) * 2 ** shift;
-      shift += 7;
-    } while (byte & 0x80);
-    return [value, at];
-  };
+  const leb = (at) => readLeb(bytes, at);
   let at = 8;
   while (at < bytes.length) {
     const id = bytes[at];
