@@ -123,7 +123,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
 
   let commit = null;
   try {
-    commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
+    commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
   } catch {
     // not a git checkout: the section names no commit
   }

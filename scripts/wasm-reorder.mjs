@@ -16,6 +16,7 @@
 // saturating conversions and bulk memory); anything it cannot decode stops it with an error rather
 // than leaving a call unrenumbered.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 
 import { leb as readU, parseModule } from './wasm-parts.mjs';
@@ -312,15 +313,22 @@ export function renumberSymbols(text, oldToNew) {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const args = process.argv.slice(2);
-  const file = args[0];
-  const symbols = args.includes('--symbols') ? args[args.indexOf('--symbols') + 1] : `${file}.symbols`;
+  // strict: an unknown or misspelt flag (`--dryrun`) is an error, never a rewrite it did not ask for.
+  const { values, positionals } = parseArgs({
+    options: { symbols: { type: 'string' }, 'dry-run': { type: 'boolean', default: false } },
+    allowPositionals: true,
+  });
+  if (positionals.length !== 1) throw new Error('usage: node scripts/wasm-reorder.mjs MODULE.wasm [--symbols MODULE.wasm.symbols] [--dry-run]');
+  const [file] = positionals;
+  // A map named on the command line must exist; em++'s default one is rewritten when it is there.
+  const symbols = values.symbols ?? `${file}.symbols`;
+  if (values.symbols !== undefined && !existsSync(symbols)) throw new Error(`wasm-reorder: no symbol map at ${symbols}`);
   const bytes = readFileSync(file);
   const { bytes: reordered, oldToNew } = reorderFunctions(bytes);
   new WebAssembly.Module(reordered); // validates, or throws
   const gz = (b) => gzipSync(b, { level: 9 }).length;
   console.log(`wasm-reorder: ${file}: ${bytes.length} -> ${reordered.length} bytes, ${gz(bytes)} -> ${gz(reordered)} gzipped`);
-  if (!args.includes('--dry-run')) {
+  if (!values['dry-run']) {
     writeFileSync(file, reordered);
     if (existsSync(symbols)) writeFileSync(symbols, renumberSymbols(readFileSync(symbols, 'utf8'), oldToNew));
   }

@@ -76,6 +76,22 @@ test('unknown options are errors', () => {
   assert.throws(() => reorderFunctions(assemble(WAT), { start: 3 }), /unknown option start/);
 });
 
+test('the command refuses a flag it does not know, and leaves the module as it was', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'wasm-reorder-'));
+  try {
+    const file = path.join(dir, 'm.wasm');
+    writeFileSync(file, assemble(WAT));
+    const before = readFileSync(file);
+    const script = path.join(repo, 'scripts/wasm-reorder.mjs');
+    assert.throws(() => execFileSync(process.execPath, [script, file, '--dryrun'], { stdio: 'pipe' }), /Unknown option '--dryrun'/);
+    assert.deepEqual(readFileSync(file), before);
+    execFileSync(process.execPath, [script, file], { stdio: 'pipe' });
+    assert.notDeepEqual(readFileSync(file), before, 'the same command without the typo rewrites it');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('the symbol map is rewritten to the new indices, in index order', () => {
   const oldToNew = Uint32Array.from([0, 3, 1, 2]);
   assert.equal(renumberSymbols('0:log\n1:a\n2:b\n3:c\n', oldToNew), '0:log\n1:b\n2:c\n3:a\n');
