@@ -7,7 +7,7 @@
 // nested conversation of that agent, whose answer is the call's result. This module checks both
 // options against the definition (unknown ids and names, agent-tool cycles) and runs a workflow;
 // the Swarm (js/swarm.js) decides when either happens.
-import { StateMachine } from './machine.js';
+import { isStateMachine } from './machine-brand.js';
 import { checkOptions, notInDefinition, rootProblem } from './options.js';
 import { describe } from './text.js';
 import { isRecord } from './values.js';
@@ -29,8 +29,8 @@ export function checkWorkflows(given) {
   if (given === undefined) return out;
   if (!isRecord(given)) throw new TypeError(`options.workflows must be an object of workflows by agent id, got ${describe(given)}`);
   for (const [agent, value] of Object.entries(given)) {
-    const spec = value instanceof StateMachine ? { machine: value } : checkOptions(value, WORKFLOW_OPTIONS, `options.workflows.${agent}`);
-    if (!(spec.machine instanceof StateMachine)) {
+    const spec = isStateMachine(value) ? { machine: value } : checkOptions(value, WORKFLOW_OPTIONS, `options.workflows.${agent}`);
+    if (!isStateMachine(spec.machine)) {
       throw new TypeError(`options.workflows.${agent} must be a StateMachine or { machine, input?, output?, variables? }, got ${describe(value)}`);
     }
     for (const hook of ['input', 'output', 'variables']) {

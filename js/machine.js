@@ -11,6 +11,7 @@ import {
 import { Branch, BranchesHeader, Constants, ExecStatus, StepInfo } from './contract.js';
 import { exportOf } from './export.js';
 import { adopt, disposable, disposedError, inspection, inspectSymbol, release } from './lifetime.js';
+import { isStateMachine, markStateMachine } from './machine-brand.js';
 import { callEager, resolvePath } from './marshal.js';
 import { checkOptions, edgeArguments, notInDefinition, requireArguments } from './options.js';
 import { REDUCERS } from './reducers.js';
@@ -160,6 +161,7 @@ export class StateMachine {
     }
     const { functions, names } = toReducers(reducers);
     const { Machine } = requireRuntime().module;
+    markStateMachine(this);
     this.#adopt(
       new Machine(wellFormed(name), start !== undefined, wellFormed(start ?? ''), maxSteps, onMaxSteps, feedbackOnRevisit,
         noFeedbackStates.map(wellFormed), names),
@@ -277,7 +279,7 @@ export class StateMachine {
     const native = this.#mutable;
     requireArguments(arguments.length, ['name', 'machine'], 'addSubgraph(name, machine, { input?, output? })');
     name = requireName(name, 'addSubgraph(name)');
-    if (!(machine instanceof StateMachine)) throw new TypeError(`the machine of subgraph state '${name}' must be a StateMachine, got ${describe(machine)}`);
+    if (!isStateMachine(machine)) throw new TypeError(`the machine of subgraph state '${name}' must be a StateMachine, got ${describe(machine)}`);
     if (machine.#runs(this)) throw new TypeError(`subgraph state '${name}': machine '${machine.#name}' is this machine or runs it, so the run would never end`);
     const { input, output } = checkOptions(options, ['input', 'output'], 'addSubgraph options');
     const pairs = (mapping, what) => {

@@ -1,5 +1,6 @@
 // The payload report (issue 21): what each entry costs a browser user (its JavaScript bundled and
-// minified by esbuild, plus its .wasm, gzipped), what each module's bytes are (scripts/wasm-parts.mjs),
+// minified by esbuild, plus its .wasm, gzipped), what an application that imports one part of the
+// whole package pays (its JavaScript tree-shaken), what each module's bytes are (scripts/wasm-parts.mjs),
 // the triage route on each module (ns/route, each module in its own process, since a process
 // holds one runtime), and init() of the routing entry in Chromium (bench/router-init.mjs).
 // `npm run bench` runs it after a build; it writes build/bench/size-report.md, a section
@@ -33,6 +34,21 @@ function bundled(entry) {
   return { bytes: bytes.length, gzip: gz(bytes) };
 }
 
+/**
+ * What an application that imports only `names` from the browser entry pays in JavaScript: a
+ * module importing them (and init) bundled and minified like an entry, gzipped. The package
+ * declares `"sideEffects": false`, so bundlers leave out the modules nothing imported reaches.
+ */
+function importing(names) {
+  execFileSync(
+    path.join(root, 'node_modules/.bin/esbuild'),
+    ['--bundle', '--minify', '--format=esm', '--platform=browser', '--loader:.wasm=file', '--log-level=error', '--outdir=build/size/imports'],
+    { cwd: root, input: `export { init, ${names.join(', ')} } from './js/browser.js';` },
+  );
+  const bytes = readFileSync(path.join(root, 'build/size/imports/stdin.js'));
+  return { bytes: bytes.length, gzip: gz(bytes) };
+}
+
 /** The full module's loader (wasm/glue.mjs, with js/raw-module.js) bundled and minified alone, gzipped: its share of the JS. */
 function glue() {
   const out = execFileSync(
@@ -42,6 +58,9 @@ function glue() {
   );
   return { bytes: out.length, gzip: gz(out) };
 }
+
+// What an application pays for one part of the whole package (its JS tree-shaken, the full module).
+const IMPORTS = [['HandoffGraph', 'compileCondition'], ['StateMachine'], ['Swarm']];
 
 const ENTRIES = [
   { name: 'handoff-graph/router', js: 'js/router.js', wasm: 'dist/handoff-graph-router.wasm', goal: 50 * 1024 },
@@ -73,7 +92,7 @@ function routeNs(entry) {
  * The payload section of BENCHMARKS.md from the figures alone (`payload` of the bench JSON), so that
  * scripts/benchmarks-md.mjs can include it: `payloadMarkdown(d.payload)`.
  */
-export function payloadMarkdown({ entries, route, modules, glue: glueSize, quick = false, routerInit, commit }) {
+export function payloadMarkdown({ entries, imports = [], route, modules, glue: glueSize, quick = false, routerInit, commit }) {
   const lines = [
     '## Payload (issue 21)',
     '',
@@ -83,6 +102,16 @@ export function payloadMarkdown({ entries, route, modules, glue: glueSize, quick
     '|---|---:|---:|---:|---:|',
     ...entries.map((e) => `| ${e.name} | ${kb(e.jsGzip)} | ${kb(e.wasmGzip)} (${kb(e.wasmBytes)} raw) | **${kb(e.totalGzip)}** | ${kb(e.goal)} ${e.totalGzip <= e.goal ? 'met' : 'not met'} |`),
     '',
+    ...(imports.length > 0
+      ? [
+          "What an application that imports one part of `handoff-graph` pays: its bundler keeps only the modules what it imports reaches (the package declares `\"sideEffects\": false`), and every part uses the full module. Measured as `export { init, … } from './js/browser.js'` bundled like the entries.",
+          '',
+          '| imports | JS | JS + .wasm |',
+          '|---|---:|---:|',
+          ...imports.map((i) => `| ${i.names.map((n) => `\`${n}\``).join(', ')} | ${kb(i.jsGzip)} | ${kb(i.totalGzip)} |`),
+          '',
+        ]
+      : []),
     ...(glueSize ? [`Of the whole package's JS, the module's loader (dist/handoff-graph.mjs, from wasm/glue.mjs; Emscripten's glue and embind are gone) is ${kb(glueSize.gzip)} minified and gzipped alone (${kb(glueSize.bytes)} minified).`, ''] : []),
     `Triage route (3 edges, Node ${process.version}, median of 7 × ${quick ? '50k' : '200k'}): routing module ${route.router.toFixed(0)} ns, full module ${route.full.toFixed(0)} ns.`,
     '',
@@ -113,6 +142,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     const wasm = readFileSync(path.join(root, e.wasm));
     return { name: e.name, jsGzip: js.gzip, jsBytes: js.bytes, wasmBytes: wasm.length, wasmGzip: gz(wasm), totalGzip: js.gzip + gz(wasm), goal: e.goal };
   });
+  const fullWasm = gz(readFileSync(path.join(root, 'dist/handoff-graph.wasm')));
+  const imports = IMPORTS.map((names) => {
+    const js = importing(names);
+    return { names, jsGzip: js.gzip, jsBytes: js.bytes, totalGzip: js.gzip + fullWasm };
+  });
   const modules = ['build/wasm/handoff-graph-router.wasm', 'build/wasm/handoff-graph.wasm'].filter((f) => existsSync(path.join(root, f)))
     .map((f) => wasmParts(path.join(root, f)));
   const route = { router: routeNs('js/router-node.js'), full: routeNs('js/node.js') };
@@ -130,6 +164,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const payload = {
     commit,
     entries,
+    imports,
     glue: glue(),
     route,
     quick,

@@ -296,6 +296,9 @@ test('bad options: types, unknown agents and tools, a tool bound twice, cycles',
   assert.throws(() => desk({ workflow: {} }), /unknown option 'workflow' \(did you mean 'workflows'\?\)/);
   assert.throws(() => desk({ workflows: [] }), /options.workflows must be an object/);
   assert.throws(() => desk({ workflows: { researcher: {} } }), /options.workflows.researcher must be a StateMachine or \{ machine/);
+  // A StateMachine is what its constructor made (js/machine-brand.js), not what has its prototype.
+  assert.throws(() => desk({ workflows: { researcher: Object.create(StateMachine.prototype) } }), /options.workflows.researcher must be a StateMachine or \{ machine/);
+  assert.throws(() => desk({ workflows: { researcher: { machine: Object.create(StateMachine.prototype) } } }), /must be a StateMachine/);
   assert.throws(() => desk({ workflows: { researcher: { machine: research(), ouput: () => '' } } }), /options.workflows.researcher: unknown option 'ouput' \(did you mean 'output'\?\)/);
   assert.throws(() => desk({ workflows: { researcher: { machine: research(), output: 'answer' } } }), /options.workflows.researcher.output must be a function/);
   assert.throws(() => desk({ workflows: { writer: research() } }), (error) => error instanceof DefinitionError && /options.workflows.writer: no agent 'writer' in the definition/.test(error.message));

@@ -121,6 +121,12 @@ test('arguments: a machine that is not one, runs this one, or has edge functions
   const child = team();
   const parent = new StateMachine({ name: 'p', start: 'a' });
   assert.throws(() => parent.addSubgraph('s', {}), TypeError);
+  // A StateMachine is what its constructor made (js/machine-brand.js): a subclass's, not an object with its prototype.
+  assert.throws(() => parent.addSubgraph('s', Object.create(StateMachine.prototype)), /must be a StateMachine/);
+  const subclassed = new (class Team extends StateMachine {})({ name: 't', start: 'a' }).addState('a').addEdge('a', END);
+  const other = new StateMachine({ name: 'q', start: 't' }).addSubgraph('t', subclassed);
+  other.dispose();
+  subclassed.dispose();
   assert.throws(() => parent.addSubgraph('s', parent), /runs it, so the run would never end/);
   assert.throws(() => parent.addSubgraph('s', child, { inputs: {} }), /unknown option 'inputs' \(did you mean 'input'\?\)/);
   assert.throws(() => parent.addSubgraph('s', child, { input: { k: 1 } }), /must be a path/);
