@@ -14,8 +14,8 @@ import { build } from 'esbuild';
 const run = promisify(execFile);
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 
-// The source files whose code is in `entry`'s browser bundle; `contents`, if given, is the entry's code (resolved
-// from the repository's root).
+// The source files whose code is in `entry`'s browser bundle; `contents`, if given, is the
+// entry's code (resolved from the repository's root).
 async function bundledFiles(entry, contents) {
   const result = await build({
     ...(contents === undefined ? { entryPoints: [entry] } : { stdin: { contents, resolveDir: repo, sourcefile: entry } }),
