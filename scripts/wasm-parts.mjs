@@ -39,7 +39,10 @@ export function leb(bytes, at) {
   return [result, at];
 }
 
-/** Sections and function bodies of a module: { sections: [{ id, name, size }], bodies: [Uint8Array], imported }. */
+/**
+ * Sections and function bodies of a module: { sections: [{ id, name, size, payload }], bodies:
+ * [Uint8Array], imported } (`size` counts the section's header, `payload` is its contents).
+ */
 export function parseModule(bytes) {
   const sections = [];
   const bodies = [];
@@ -89,7 +92,7 @@ export function parseModule(bytes) {
         p += length;
       }
     }
-    sections.push({ id, name, size: end - at });
+    sections.push({ id, name, size: end - at, payload: bytes.subarray(start, end) });
     at = end;
   }
   return { sections, bodies, imported };

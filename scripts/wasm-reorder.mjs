@@ -119,21 +119,12 @@ function renumberBody(body, renumber, where) {
 
 // ---- the module ----
 
-const NAMES = ['custom', 'type', 'import', 'function', 'table', 'memory', 'global', 'export', 'start', 'element', 'code', 'data', 'datacount'];
-
+/** The module's sections and imported-function count (scripts/wasm-parts.mjs), refusing what this pass cannot rewrite. */
 function parse(bytes) {
   if (bytes.readUInt32LE(0) !== 0x6d736100 || bytes.readUInt32LE(4) !== 1) throw new Error('not a WebAssembly module (version 1)');
-  const sections = [];
-  let at = 8;
-  while (at < bytes.length) {
-    const id = bytes[at];
-    const [size, start] = readU(bytes, at + 1);
-    sections.push({ id, name: NAMES[id], payload: bytes.subarray(start, start + size) });
-    at = start + size;
-  }
-  const custom = sections.filter((s) => s.id === 0);
-  if (custom.length > 0) throw new Error('the module has custom sections (names, DWARF): this pass does not rewrite them');
-  return sections;
+  const { sections, imported } = parseModule(bytes);
+  if (sections.some((s) => s.id === 0)) throw new Error('the module has custom sections (names, DWARF): this pass does not rewrite them');
+  return { sections, imported };
 }
 
 /** A vector at `at`: [items, the offset after it]. */
@@ -244,9 +235,8 @@ function bestOrder(bodies, { recents = [2, 4, 8, 12], starts = 4 } = {}) {
 export function reorderFunctions(bytes, options = {}) {
   const unknown = Object.keys(options).filter((key) => key !== 'recents' && key !== 'starts');
   if (unknown.length > 0) throw new TypeError(`reorderFunctions: unknown option ${unknown.join(', ')} (known: recents, starts)`);
-  const sections = parse(bytes);
+  const { sections, imported } = parse(bytes); // imported: how many functions are imports
   const payloadOf = (id) => sections.find((s) => s.id === id)?.payload;
-  const { imported } = parseModule(bytes); // how many functions are imports
   const types = listOf(payloadOf(3), (p, at) => {
     const start = at;
     const next = skipLeb(p, at);

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { leb as readLeb } from '../../scripts/wasm-parts.mjs';
+import { leb as readLeb, parseModule } from '../../scripts/wasm-parts.mjs';
 import { renumberSymbols, reorderFunctions } from '../../scripts/wasm-reorder.mjs';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
@@ -120,25 +120,17 @@ test("the shipped modules' symbol maps name every exported function after the re
 
 /** name → function index, from a module's export section. */
 function exportIndices(bytes) {
-  const leb = (at) => readLeb(bytes, at);
-  let at = 8;
-  while (at < bytes.length) {
-    const id = bytes[at];
-    const [size, start] = leb(at + 1);
-    if (id === 7) {
-      const out = new Map();
-      let [count, p] = leb(start);
-      for (; count > 0; count--) {
-        const [length, nameAt] = leb(p);
-        const name = bytes.subarray(nameAt, nameAt + length).toString();
-        const kind = bytes[nameAt + length];
-        const [index, next] = leb(nameAt + length + 1);
-        if (kind === 0) out.set(name, index);
-        p = next;
-      }
-      return out;
-    }
-    at = start + size;
+  const out = new Map();
+  const payload = parseModule(bytes).sections.find((s) => s.id === 7)?.payload;
+  if (payload === undefined) return out;
+  let [count, p] = readLeb(payload, 0);
+  for (; count > 0; count--) {
+    const [length, nameAt] = readLeb(payload, p);
+    const name = Buffer.from(payload.subarray(nameAt, nameAt + length)).toString();
+    const kind = payload[nameAt + length];
+    const [index, next] = readLeb(payload, nameAt + length + 1);
+    if (kind === 0) out.set(name, index);
+    p = next;
   }
-  return new Map();
+  return out;
 }
