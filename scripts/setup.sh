@@ -42,18 +42,18 @@ if [ ${#missing[@]} -gt 0 ]; then
   fi
 fi
 
-# npm dependencies, at the versions package-lock.json pins; only when the lock changed since the
-# last install. `npm install` rather than `npm ci`: npm 11's ci refuses this lock for lacking the
-# other platforms' optional rollup packages (a dependency of vite), which install never needs.
+# npm dependencies, exactly as package-lock.json pins them (`npm ci`: it never writes the lock,
+# which holds every platform's optional packages, so an install leaves the tree clean); only when
+# the lock changed since the last install.
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  echo "setup: npm install (from package-lock.json)"
-  npm install --no-audit --no-fund --loglevel=error
+  echo "setup: npm ci (from package-lock.json)"
+  npm ci --no-audit --no-fund --loglevel=error
 fi
 
 # The newest TypeScript, for the consumer matrix (tests/consumers): in a folder of its own with its
 # own lock, since it is also named `typescript` and the root pins TypeScript 5.9.
 tool=tests/consumers/tools/typescript-7
 if [ ! -f "$tool/node_modules/.package-lock.json" ] || [ "$tool/package-lock.json" -nt "$tool/node_modules/.package-lock.json" ]; then
-  echo "setup: npm install in $tool (from its package-lock.json)"
-  (cd "$tool" && npm install --no-audit --no-fund --loglevel=error)
+  echo "setup: npm ci in $tool (from its package-lock.json)"
+  (cd "$tool" && npm ci --no-audit --no-fund --loglevel=error)
 fi
