@@ -969,8 +969,6 @@ export class Execution {
     const span = this.#trace.step(begun);
     const started = performance.now();
     const states = this.#prepared.states;
-    const runtime = requireRuntime();
-    const address = this.#address;
     const controller = new AbortController();
     const outer = begun.signal;
     const forward = () => controller.abort(outer.reason);
