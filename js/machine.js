@@ -9,6 +9,7 @@ import {
   ConditionSyntaxError, DefinitionError, GraphValidationError, MaxStepsError, MissingVariablesError, NoEdgeMatchedError,
 } from './errors.js';
 import { Branch, BranchesHeader, Constants, ExecStatus, StepInfo } from './contract.js';
+import { definitionText } from './definition-json.js';
 import { exportOf } from './export.js';
 import { adopt, disposable, disposedError, inspection, inspectSymbol, release } from './lifetime.js';
 import { isStateMachine, markStateMachine } from './machine-brand.js';
@@ -517,8 +518,7 @@ export class StateMachine {
    */
   static fromJSON(definition, options) {
     const { handlers = {}, reducers = {} } = checkOptions(options, ['handlers', 'reducers'], 'StateMachine.fromJSON options');
-    const text = typeof definition === 'string' ? definition : JSON.stringify(definition);
-    if (text === undefined) throw new TypeError(`fromJSON takes a definition object or JSON text, got ${describe(definition)}`);
+    const text = definitionText(definition);
     const machine = new StateMachine();
     const problems = machine.#native.loadJSON(text);
     if (problems !== null) {
