@@ -90,10 +90,11 @@ function checkedUpdate(update, stateName) {
 
 const isThenable = (value) => value !== null && typeof value === 'object' && typeof value.then === 'function';
 
-// A concurrency option: absent, or an integer from 1 to 1,000,000 (the core checks the range).
+// A concurrency option: absent, or a number, passed on as it is. Which numbers are concurrencies
+// (integers from 1 to 1,000,000) is the core's decision, `bad-concurrency` as for a definition's.
 function concurrencyArgument(concurrency, what) {
-  if (concurrency !== undefined && (typeof concurrency !== 'number' || !Number.isInteger(concurrency))) {
-    throw new TypeError(`the concurrency of ${what} must be an integer, got ${describe(concurrency)}`);
+  if (concurrency !== undefined && typeof concurrency !== 'number') {
+    throw new TypeError(`the concurrency of ${what} must be a number, got ${describe(concurrency)}`);
   }
   return concurrency;
 }

@@ -1,13 +1,14 @@
 // Definitions given as objects are checked as JSON before they cross into the core (issue 30,
 // js/definition-json.js): every value JSON cannot hold is a DefinitionError at its JSON pointer,
 // for graph, machine and swarm definitions alike, where JSON.stringify used to write it as null or
-// leave it out (`handoffs: NaN` read as "no handoffs"). Valid definitions load as they did.
+// leave it out (`handoffs: NaN` read as "no handoffs"). Valid definitions load as they did. And the
+// builder reports a fan-out's or map's concurrency as the definition format does (bad-concurrency).
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 
 import {
-  init, HandoffGraph, StateMachine, Swarm, END, DefinitionError,
+  init, HandoffGraph, StateMachine, Swarm, END, DefinitionError, GraphValidationError,
 } from 'handoff-graph';
 import * as router from 'handoff-graph/router';
 
@@ -244,4 +245,47 @@ describe('valid definitions load as before', () => {
     assert.equal(saved.version, 1);
     assert.equal(saved.agents[0].handoffs, 2);
   });
+});
+
+describe('the builder reports concurrency as the definition format does', () => {
+  const base = () => new StateMachine({ start: 'fan' }).addState('web');
+  const builders = {
+    addFanOut: (m, concurrency) => m.addFanOut('fan', ['web'], { concurrency }),
+    addMap: (m, concurrency) => m.addMap('fan', 'web', { over: 'docs', concurrency }),
+  };
+  for (const [name, build] of Object.entries(builders)) {
+    const kind = name === 'addFanOut' ? 'fan-out' : 'map';
+    test(`${name}: 1.5, 0, -1, 1,000,001, NaN and Infinity are GraphValidationError bad-concurrency (was: TypeError for 1.5)`, () => {
+      for (const [concurrency, shown] of [[1.5, '1.5'], [0, '0'], [-1, '-1'], [1_000_001, '1000001'], [NaN, 'a non-finite number'], [Infinity, 'a non-finite number']]) {
+        assert.throws(() => build(base(), concurrency), (error) => {
+          assert.ok(error instanceof GraphValidationError, `${concurrency}: ${error}`);
+          assert.deepEqual(error.problems, [{
+            code: 'bad-concurrency',
+            message: `${kind} state 'fan': concurrency must be an integer from 1 to 1000000, got ${shown}`,
+            pointer: '/states/1/concurrency',
+          }]);
+          return true;
+        });
+      }
+    });
+
+    test(`${name}: the same problem as fromJSON gives for the same document`, () => {
+      const document = base();
+      build(document, 2);
+      const definition = document.toJSON();
+      definition.states[1].concurrency = 1.5;
+      assert.throws(() => StateMachine.fromJSON(definition), (error) => {
+        assert.ok(error instanceof DefinitionError);
+        assert.deepEqual(error.problems, [{ pointer: '/states/1/concurrency', message: `${kind} state 'fan': concurrency must be an integer from 1 to 1000000, got 1.5` }]);
+        return true;
+      });
+    });
+
+    test(`${name}: 1 and 1,000,000 are accepted; a concurrency that is not a number is a TypeError`, () => {
+      assert.equal(build(base(), 1).toJSON().states[1].concurrency, 1);
+      assert.equal(build(base(), 1_000_000).toJSON().states[1].concurrency, 1_000_000);
+      assert.equal(build(base(), undefined).toJSON().states[1].concurrency, undefined);
+      assert.throws(() => build(base(), '2'), { name: 'TypeError', message: `the concurrency of ${kind} state 'fan' must be a number, got string 2` });
+    });
+  }
 });
