@@ -1,6 +1,7 @@
 // The public API (api.md): HandoffGraph and conditions, adapted to JavaScript idioms. Decisions
 // live in the C++ core; this file checks argument types, turns core errors into the documented
 // error classes, owns disposal, and keeps the per-node routing data the marshaller needs.
+import { definitionText } from './definition-json.js';
 import { ConditionSyntaxError, CycleError, DefinitionError } from './errors.js';
 import { exportGraph } from './export-slot.js';
 import { adopt, disposable, disposedError, inspectSymbol, release } from './lifetime.js';
@@ -219,10 +220,12 @@ export class HandoffGraph {
     return JSON.parse(this.#live.toJSON());
   }
 
-  /** Builds a graph from a definition (an object or its JSON text); throws DefinitionError. */
+  /**
+   * Builds a graph from a definition (an object or its JSON text); throws DefinitionError, also
+   * for a value in the object that JSON cannot hold (definition-json.js).
+   */
   static fromJSON(definition) {
-    const text = typeof definition === 'string' ? definition : JSON.stringify(definition);
-    if (text === undefined) throw new TypeError(`fromJSON takes a definition object or JSON text, got ${describe(definition)}`);
+    const text = definitionText(definition);
     const graph = new HandoffGraph();
     const problems = graph.#native.loadJSON(text);
     if (problems !== null) {

@@ -1064,6 +1064,11 @@ export interface DefinitionProblem {
   message: string;
 }
 
+/**
+ * A definition that cannot be loaded, with every problem at once: what the loader refuses, and in a
+ * definition given as an object, each value JSON cannot hold (NaN, ±Infinity, undefined, a
+ * function, a symbol, a BigInt, a class instance, a cycle, nesting deeper than 512 levels).
+ */
 export class DefinitionError extends Error {
   constructor(problems: DefinitionProblem[]);
   readonly problems: DefinitionProblem[];

@@ -9,6 +9,7 @@ import {
   ConditionSyntaxError, DefinitionError, GraphValidationError, MaxStepsError, MissingVariablesError, NoEdgeMatchedError,
 } from './errors.js';
 import { Branch, BranchesHeader, Constants, ExecStatus, StepInfo } from './contract.js';
+import { definitionText } from './definition-json.js';
 import { exportOf } from './export.js';
 import { adopt, disposable, disposedError, inspection, inspectSymbol, release } from './lifetime.js';
 import { isStateMachine, markStateMachine } from './machine-brand.js';
@@ -89,10 +90,11 @@ function checkedUpdate(update, stateName) {
 
 const isThenable = (value) => value !== null && typeof value === 'object' && typeof value.then === 'function';
 
-// A concurrency option: absent, or an integer from 1 to 1,000,000 (the core checks the range).
+// A concurrency option: absent, or a number, passed on as it is. Which numbers are concurrencies
+// (integers from 1 to 1,000,000) is the core's decision, `bad-concurrency` as for a definition's.
 function concurrencyArgument(concurrency, what) {
-  if (concurrency !== undefined && (typeof concurrency !== 'number' || !Number.isInteger(concurrency))) {
-    throw new TypeError(`the concurrency of ${what} must be an integer, got ${describe(concurrency)}`);
+  if (concurrency !== undefined && typeof concurrency !== 'number') {
+    throw new TypeError(`the concurrency of ${what} must be a number, got ${describe(concurrency)}`);
   }
   return concurrency;
 }
@@ -517,8 +519,7 @@ export class StateMachine {
    */
   static fromJSON(definition, options) {
     const { handlers = {}, reducers = {} } = checkOptions(options, ['handlers', 'reducers'], 'StateMachine.fromJSON options');
-    const text = typeof definition === 'string' ? definition : JSON.stringify(definition);
-    if (text === undefined) throw new TypeError(`fromJSON takes a definition object or JSON text, got ${describe(definition)}`);
+    const text = definitionText(definition);
     const machine = new StateMachine();
     const problems = machine.#native.loadJSON(text);
     if (problems !== null) {

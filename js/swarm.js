@@ -6,6 +6,7 @@
 // and schemas) are the C++ core's (src/handoff/). This file keeps the session, a plain JSON
 // object the host can store anywhere, and runs the host's model function in runTurn().
 import { checkAgentTools, checkWorkflows, runWorkflow, workflowProblems } from './agent-workflows.js';
+import { plainDefinition } from './definition-json.js';
 import { DefinitionError } from './errors.js';
 import { pictureLayout } from './export.js';
 import { adopt, disposable, disposedError, inspection, inspectSymbol, release } from './lifetime.js';
@@ -304,7 +305,9 @@ export class Swarm {
       }
     }
     if (typeof definition !== 'object' || definition === null) throw new TypeError(`a swarm definition must be an object, got ${describe(definition)}`);
-    const document = { format: 'handoff-graph/swarm', version: 1, ...definition };
+    // Copied as plain JSON data first: what JSON cannot hold is a DefinitionError at its pointer
+    // (definition-json.js), never written as null or left out.
+    const document = { format: 'handoff-graph/swarm', version: 1, .../** @type {object} */ (plainDefinition(definition)) };
     const illFormed = illFormedNames(document);
     if (illFormed.length > 0) throw new DefinitionError(illFormed);
     const { Swarm: NativeSwarm } = requireRuntime().module;

@@ -532,7 +532,9 @@ const INVALID_SWARMS = [
 ];
 
 test(`schema: ${INVALID_SWARMS.length} hand-made invalid swarms are rejected, and new Swarm() refuses them too`, async (t) => {
-  for (const doc of [swarmDoc(), withAgent({}), swarmDoc({ name: null, context: null, edges: undefined }), swarmDoc({}, { toolName: null, description: null, when: null })]) {
+  // Without edges: left out, since a member whose value is undefined is refused (js/definition-json.js).
+  const withoutEdges = Object.fromEntries(Object.entries(swarmDoc({ name: null, context: null })).filter(([key]) => key !== 'edges'));
+  for (const doc of [swarmDoc(), withAgent({}), withoutEdges, swarmDoc({}, { toolName: null, description: null, when: null })]) {
     assert.ok(validate(doc), `a template: ${ajv.errorsText(validate.errors)}`);
     new Swarm(doc).dispose();
   }

@@ -251,7 +251,9 @@ test('arguments and options are checked', () => {
   assert.throws(() => m.addFanOut('f', ['a'], { concurency: 2 }), /unknown option 'concurency' \(did you mean 'concurrency'\?\)/);
   assert.throws(() => m.addFanOut('f', 'a'), TypeError);
   assert.throws(() => m.addFanOut('f', [1]), TypeError);
-  assert.throws(() => m.addFanOut('f', ['a'], { concurrency: 1.5 }), TypeError);
+  // A number the core judges (bad-concurrency, as in a definition); only a non-number is a TypeError.
+  assert.throws(() => m.addFanOut('f', ['a'], { concurrency: 1.5 }), (e) => e instanceof GraphValidationError && e.problems[0].code === 'bad-concurrency');
+  assert.throws(() => m.addFanOut('f', ['a'], { concurrency: '2' }), TypeError);
   assert.throws(() => m.addMap('g', 'a', {}), /needs \{ over \}/);
   assert.throws(() => m.addMap('g', 'a', { over: 'xs', limit: 1 }), /unknown option 'limit'/);
   assert.throws(() => m.addMap('g', 'a', { over: 'a or b' }), (e) => e instanceof GraphValidationError && e.problems[0].code === 'bad-map-path');
