@@ -3,7 +3,6 @@
 // js/router-native.js). Both are standalone .wasm files with raw exports and no Emscripten glue, so
 // the imports they ask for and the object js/ calls are the same: the exports as `_name`,
 // `HEAPU8`, and `setSlotReader`.
-const decoder = new TextDecoder();
 
 /**
  * Instantiates a module of ours through `instantiate(imports)` and resolves with its exports as
@@ -29,9 +28,6 @@ export async function instantiateRawModule(instantiate, name) {
       hg_js_read_slot: (/** @type {number} */ slot) => reader.readSlot(slot),
       // Growth replaces the buffer; HEAPU8 below and js/marshal.js's views notice that themselves.
       emscripten_notify_memory_growth() {},
-      // wasm/router_libc.cpp's strtod: Number() over the digits a grammar accepted, exact as strtod is.
-      hg_js_number: (/** @type {number} */ at, /** @type {number} */ length) =>
-        Number(decoder.decode(new Uint8Array(memory.buffer, at >>> 0, length >>> 0))),
     },
     wasi_snapshot_preview1: {
       proc_exit(/** @type {number} */ code) {

@@ -19,8 +19,9 @@
 #include <vector>
 
 #include "condition/standalone.h"
+#include "condition_abi.h"
 #include "core/contract.h"
-#include "core/json_parse.h"
+#include "core/json.h"
 #include "export/dag.h"
 #include "export/definition.h"
 #include "graph/handoff_graph.h"
@@ -28,7 +29,6 @@
 #include "handoff/swarm.h"
 #include "machine/execution.h"
 #include "machine/machine.h"
-#include "condition_abi.h"
 #include "raw_exports.h"
 
 namespace {
@@ -41,7 +41,7 @@ using handoff::graph::HandoffGraph;
 using handoff::graph::NodeId;
 
 
-// JSON text to a value (discarded when it is not JSON): the core's parser (src/core/json_parse.h),
+// JSON text to a value (discarded when it is not JSON): the core's reader (src/core/json.h),
 // linear in the members of an object.
 handoff::condition::Json parse_json(std::string_view text) {
   return handoff::core::parse_json(text).value;
@@ -91,10 +91,9 @@ Json out_edges_json(const HandoffGraph& g, NodeId node) {
   Json out = Json::array();
   for (auto index : g.out_edges(node)) {
     const auto& edge = g.edges()[index];
-    out.push_back(Json::object()
-                      .with("to", g.name(edge.to))
-                      .with("when", edge.condition ? Json(edge.condition->source()) : Json(nullptr))
-                      .with("description", edge.description));
+    out.push_back(Json{{"to", g.name(edge.to)},
+                       {"when", edge.condition ? Json(edge.condition->source()) : Json(nullptr)},
+                       {"description", edge.description}});
   }
   return out;
 }
@@ -113,7 +112,7 @@ Json strings_since_json(const HandoffGraph& g, std::uint32_t from) {
 // [{ pointer, message }]
 Json problems_json(const std::vector<handoff::definition::Problem>& problems) {
   Json out = Json::array();
-  for (const auto& p : problems) out.push_back(Json::object().with("pointer", p.pointer).with("message", p.message));
+  for (const auto& p : problems) out.push_back(Json{{"pointer", p.pointer}, {"message", p.message}});
   return out;
 }
 
@@ -125,7 +124,7 @@ handoff::condition::Json render_json(handoff::dag::Dag dag, std::string_view tra
                                      std::string_view direction, std::string_view generated_at) {
   auto rendered = handoff::dag::render(std::move(dag), std::string(trace), std::string(format),
                                        {std::string(kind), std::string(direction)}, std::string(generated_at));
-  return rendered ? Json::object().with("text", rendered.value()) : Json::object().with("error", rendered.error());
+  return rendered ? Json{{"text", rendered.value()}} : Json{{"error", rendered.error()}};
 }
 
 
@@ -136,14 +135,15 @@ using handoff::machine::Execution;
 using handoff::machine::Machine;
 
 Json problem_json(const handoff::machine::Problem& p) {
-  return Json::object().with("code", p.code).with("message", p.message).with("pointer", p.pointer);
+  return Json{{"code", p.code}, {"message", p.message}, {"pointer", p.pointer}};
 }
 
 // { problem: { code, message, pointer } } or { syntax: { index, message } }
 Json edge_rejection_json(const handoff::machine::EdgeRejection& rejection) {
   Json out = Json::object();
   if (rejection.problem) out["problem"] = problem_json(*rejection.problem);
-  if (rejection.syntax) out["syntax"] = Json::object().with("index", rejection.syntax->index).with("message", rejection.syntax->message);
+  if (rejection.syntax)
+    out["syntax"] = Json{{"index", rejection.syntax->index}, {"message", rejection.syntax->message}};
   return out;
 }
 
@@ -182,7 +182,7 @@ Json subgraph_json(const Machine& m, std::uint32_t state) {
     for (const auto& e : *entries) out.push_back(Json::array({e.key, paths_json({e.path})[0]}));
     return out;
   };
-  return Json::object().with("input", mapping(subgraph->input)).with("output", mapping(subgraph->output));
+  return Json{{"input", mapping(subgraph->input)}, {"output", mapping(subgraph->output)}};
 }
 
 // null for a plain state; { branches, concurrency } or { map: { state, over }, concurrency, overPath }.
@@ -191,7 +191,7 @@ Json fan_out_json(const Machine& m, std::uint32_t state) {
   if (!fan_out) return nullptr;
   Json out = Json::object();
   if (fan_out->is_map()) {
-    out["map"] = Json::object().with("state", fan_out->map_state).with("over", fan_out->over);
+    out["map"] = Json{{"state", fan_out->map_state}, {"over", fan_out->over}};
     out["overPath"] = paths_json({fan_out->over_path});
   } else {
     out["branches"] = fan_out->branches;
@@ -214,12 +214,11 @@ Json machine_out_edges_json(const Machine& m, std::uint32_t state) {
 
 Json machine_options_json(const Machine& m) {
   const auto& o = m.options();
-  Json out = Json::object()
-                 .with("name", o.name)
-                 .with("maxSteps", o.max_steps)
-                 .with("onMaxSteps", handoff::machine::on_max_steps_name(o.on_max_steps))
-                 .with("feedbackOnRevisit", o.feedback_on_revisit)
-                 .with("noFeedbackStates", o.no_feedback_states);
+  Json out = Json{{"name", o.name},
+                  {"maxSteps", o.max_steps},
+                  {"onMaxSteps", handoff::machine::on_max_steps_name(o.on_max_steps)},
+                  {"feedbackOnRevisit", o.feedback_on_revisit},
+                  {"noFeedbackStates", o.no_feedback_states}};
   if (o.start) out["start"] = *o.start;
   return out;
 }
@@ -229,7 +228,7 @@ Json fan_out_under_way_json(const Execution& e) {
   if (!e.fan_out() || e.awaiting_items()) return nullptr;
   Json done = Json::array();
   for (std::uint32_t i = 0; i < e.branches().size(); ++i) done.push_back(e.branch_completed(i));
-  return Json::object().with("state", e.current_state()).with("step", e.steps_run()).with("visit", e.visit()).with("done", std::move(done));
+  return Json{{"state", e.current_state()}, {"step", e.steps_run()}, {"visit", e.visit()}, {"done", std::move(done)}};
 }
 
 }  // namespace
@@ -266,7 +265,7 @@ std::int32_t answer_text(const std::string& text) {
 std::int32_t answer(const handoff::condition::Json& json) { return answer_text(dump(json)); }
 
 // { error: message }.
-std::int32_t answer_error(std::string_view message) { return answer(Json::object().with("error", message)); }
+std::int32_t answer_error(std::string_view message) { return answer(Json{{"error", message}}); }
 
 // [{ pointer, message }], answered: out of line, for every loader's load_definition.
 [[gnu::noinline]] std::int32_t answer_problems(const std::vector<handoff::definition::Problem>& problems) { return answer(problems_json(problems)); }
@@ -580,7 +579,7 @@ EMSCRIPTEN_KEEPALIVE std::int32_t hg_machine_export(const Machine* m, std::uint3
 // { text } (the definition), or { error } when the machine has none (an edge is a function).
 EMSCRIPTEN_KEEPALIVE std::int32_t hg_machine_to_json(const Machine* m) {
   if (auto problem = handoff::definition::portability_problem(*m)) return answer_error(*problem);
-  return answer(Json::object().with("text", dump(handoff::definition::to_json(*m))));
+  return answer(Json{{"text", dump(handoff::definition::to_json(*m))}});
 }
 
 // Replaces the machine with the one the definition describes; 0, or [{ pointer, message }].
@@ -633,8 +632,8 @@ EMSCRIPTEN_KEEPALIVE std::int32_t hg_execution_bind_variables(Execution* e, std:
   auto bound = e->bind_variables(parsed.is_discarded() ? Json::object() : parsed);
   if (bound) return 0;
   const auto& missing = bound.error().missing;
-  if (missing.empty()) return answer(Json::object().with("problem", bound.error().problem));
-  return answer(Json::object().with("missing", missing));
+  if (missing.empty()) return answer(Json{{"problem", bound.error().problem}});
+  return answer(Json{{"missing", missing}});
 }
 
 // A state's task, filled; null for a state without one.
@@ -650,7 +649,7 @@ EMSCRIPTEN_KEEPALIVE std::int32_t hg_execution_fan_out_under_way(const Execution
 // A restored execution's subgraph under way: { state, step, visit }, or null.
 EMSCRIPTEN_KEEPALIVE std::int32_t hg_execution_subgraph_under_way(const Execution* e) {
   if (!e->in_subgraph()) return answer(Json(nullptr));
-  return answer(Json::object().with("state", e->current_state()).with("step", e->steps_run()).with("visit", e->visit()));
+  return answer(Json{{"state", e->current_state()}, {"step", e->steps_run()}, {"visit", e->visit()}});
 }
 
 // The transfers offered in the step under way, as JSON text (Execution::transfers).
@@ -691,7 +690,7 @@ EMSCRIPTEN_KEEPALIVE std::int32_t hg_swarm_tools(const SwarmHolder* holder, std:
   auto format_text = text(format, format_length);
   return with_session(holder, text(session, session_length), [&](SessionCore& core) {
     auto record = handoff::swarm::offered_tools_record(*holder->swarm, core, format_text);
-    return record ? std::move(record.value()) : Json::object().with("error", record.error());
+    return record ? std::move(record.value()) : Json{{"error", record.error()}};
   });
 }
 
@@ -719,7 +718,7 @@ EMSCRIPTEN_KEEPALIVE std::int32_t hg_swarm_tool_result(const SwarmHolder* holder
   if (!loaded(holder)) return answer_error("no swarm loaded");
   auto parsed = parse_json(text(outcome, length));
   auto result = handoff::swarm::tool_result_text(*holder->swarm, parsed);
-  return result ? answer(Json::object().with("result", result.value())) : answer_error(result.error());
+  return result ? answer(Json{{"result", result.value()}}) : answer_error(result.error());
 }
 
 // { error } or the host record of the blocked outcome.

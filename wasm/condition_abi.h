@@ -16,20 +16,8 @@
 #include <vector>
 
 #include "condition/standalone.h"
+#include "core/json.h"
 #include "graph/handoff_graph.h"
-
-// The JSON value the describe answer is written with: the core's (core/json_value.h), written by
-// the core's writer (core/json_parse.h), unless the module brings a smaller one (wasm/router.cpp defines this as
-// its router_json::Value before including, which writes itself).
-#ifndef HANDOFF_ABI_JSON
-#include "condition/json_state.h"
-#include "core/json_parse.h"
-#define HANDOFF_ABI_JSON handoff::condition::Json
-#define HANDOFF_ABI_DUMP(value) handoff::core::dump_json(value)
-#endif
-#ifndef HANDOFF_ABI_DUMP
-#define HANDOFF_ABI_DUMP(value) (value).dump(-1, ' ', false, HANDOFF_ABI_JSON::error_handler_t::replace)
-#endif
 
 namespace handoff::condition_abi {
 
@@ -76,7 +64,7 @@ EMSCRIPTEN_KEEPALIVE void hg_condition_delete(handoff::condition::StandaloneCond
 // strings in id order, and how much text each path's strings need (what js/marshal.js needs to
 // write a state for this condition).
 EMSCRIPTEN_KEEPALIVE std::uint32_t* hg_condition_describe(const handoff::condition::StandaloneCondition* c) {
-  using Json = HANDOFF_ABI_JSON;
+  using Json = handoff::json::Value;
   Json paths = Json::array();
   Json texts = Json::array();
   for (const handoff::condition::Path& path : c->condition().paths()) {
@@ -102,7 +90,7 @@ EMSCRIPTEN_KEEPALIVE std::uint32_t* hg_condition_describe(const handoff::conditi
   out["texts"] = std::move(texts);
   out["strings"] = std::move(strings);
   out["levels"] = std::move(levels_json);
-  handoff::condition_abi::condition_text = HANDOFF_ABI_DUMP(out);
+  handoff::condition_abi::condition_text = handoff::core::dump_json(out);
   return handoff::condition_abi::text_result(0);
 }
 

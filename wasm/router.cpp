@@ -17,18 +17,16 @@
 #include <vector>
 
 #include "condition/standalone.h"
-#include "core/contract.h"
-#include "export/graph_definition.h"
-#include "graph/handoff_graph.h"
-#include "router_json.h"
-#define HANDOFF_ABI_JSON handoff::router_json::Value
 #include "condition_abi.h"  // compiling standalone conditions, a node's text levels
+#include "core/contract.h"
+#include "core/json.h"
+#include "export/definition.h"
+#include "graph/handoff_graph.h"
 #include "transfer.h"
 
 namespace {
 
-// Answers are written, and definitions read, with the module's small JSON (router_json.h), not nlohmann.
-using Json = handoff::router_json::Value;
+using Json = handoff::json::Value;
 using handoff::condition::Path;
 using handoff::condition::StandaloneCondition;
 using handoff::graph::EdgeError;
@@ -46,7 +44,7 @@ std::string_view text(std::uint32_t offset, std::uint32_t length) {
 
 // Stores `json` as the reply; returns its length in bytes.
 std::int32_t answer(const Json& json) {
-  reply = json.dump();
+  reply = handoff::core::dump_json(json);
   return static_cast<std::int32_t>(reply.size());
 }
 
@@ -217,18 +215,20 @@ EMSCRIPTEN_KEEPALIVE std::int32_t hg_graph_explain(const HandoffGraph* g, std::u
   return answer(out);
 }
 
-EMSCRIPTEN_KEEPALIVE std::int32_t hg_graph_to_json(const HandoffGraph* g) { return answer(handoff::definition::graph_to_json<Json>(*g)); }
+EMSCRIPTEN_KEEPALIVE std::int32_t hg_graph_to_json(const HandoffGraph* g) {
+  return answer(handoff::definition::to_json(*g));
+}
 
 // Replaces `g` with the graph the definition text describes: 0, or the length of the problems'
 // JSON ([{ pointer, message }]) in the reply.
 EMSCRIPTEN_KEEPALIVE std::int32_t hg_graph_load_json(HandoffGraph* g, std::uint32_t offset, std::uint32_t length) {
   std::string_view source = text(offset, length);
-  auto document = Json::parse(source.begin(), source.end(), nullptr, /*allow_exceptions=*/false);
+  auto document = handoff::core::parse_json(source).value;
   std::vector<handoff::definition::Problem> problems;
   if (document.is_discarded()) {
     problems.push_back({"", "not valid JSON"});
   } else {
-    auto loaded = handoff::definition::graph_from_json_of(document);
+    auto loaded = handoff::definition::graph_from_json(document);
     if (loaded) {
       *g = std::move(loaded.value());
       return 0;

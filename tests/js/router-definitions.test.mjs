@@ -1,7 +1,7 @@
-// Definitions on the routing module: it reads and writes them with its own small JSON value
-// (wasm/router_json.h) instead of nlohmann's (issue 21), so its HandoffGraph.fromJSON must accept
-// exactly the texts the full module accepts, to the same graphs, and report the same problems
-// with the same messages; toJSON must give the same documents. Each text below is run on both
+// Definitions on the routing module: it links its own build of the core's definition reader and
+// writer (src/export/definition.cpp, nlohmann's ordered_json), so its HandoffGraph.fromJSON must
+// accept exactly the texts the full module accepts, to the same graphs, and report the same
+// problems with the same messages; toJSON must give the same documents. Each text below is run on both
 // modules (the full one in a child process: a process holds one runtime) and the answers compared.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
