@@ -500,7 +500,7 @@ Expected<std::string, std::string> tool_result_text(const Swarm& swarm, const Js
 
 Json host_record(const Swarm& swarm, Json outcome) {
   Json record = Json::object();
-  // The outcome may come back from the host: each member is read only as the type it must have.
+  // Each member is read only as the type it must have: nlohmann would abort on another.
   auto text = [&](const char* key) {
     const Json& value = json::member(outcome, key);
     return value.is_string() ? value.get<std::string>() : std::string();
