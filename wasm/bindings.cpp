@@ -91,9 +91,11 @@ Json out_edges_json(const HandoffGraph& g, NodeId node) {
   Json out = Json::array();
   for (auto index : g.out_edges(node)) {
     const auto& edge = g.edges()[index];
-    out.push_back(Json{{"to", g.name(edge.to)},
-                       {"when", edge.condition ? Json(edge.condition->source()) : Json(nullptr)},
-                       {"description", edge.description}});
+    Json item = Json::object();
+    item["to"] = g.name(edge.to);
+    item["when"] = edge.condition ? Json(edge.condition->source()) : Json(nullptr);
+    item["description"] = edge.description;
+    out.push_back(std::move(item));
   }
   return out;
 }
@@ -135,7 +137,11 @@ using handoff::machine::Execution;
 using handoff::machine::Machine;
 
 Json problem_json(const handoff::machine::Problem& p) {
-  return Json{{"code", p.code}, {"message", p.message}, {"pointer", p.pointer}};
+  Json made = Json::object();
+  made["code"] = p.code;
+  made["message"] = p.message;
+  made["pointer"] = p.pointer;
+  return made;
 }
 
 // { problem: { code, message, pointer } } or { syntax: { index, message } }
@@ -182,7 +188,10 @@ Json subgraph_json(const Machine& m, std::uint32_t state) {
     for (const auto& e : *entries) out.push_back(Json::array({e.key, paths_json({e.path})[0]}));
     return out;
   };
-  return Json{{"input", mapping(subgraph->input)}, {"output", mapping(subgraph->output)}};
+  Json made = Json::object();
+  made["input"] = mapping(subgraph->input);
+  made["output"] = mapping(subgraph->output);
+  return made;
 }
 
 // null for a plain state; { branches, concurrency } or { map: { state, over }, concurrency, overPath }.
@@ -191,7 +200,8 @@ Json fan_out_json(const Machine& m, std::uint32_t state) {
   if (!fan_out) return nullptr;
   Json out = Json::object();
   if (fan_out->is_map()) {
-    out["map"] = Json{{"state", fan_out->map_state}, {"over", fan_out->over}};
+    out["map"]["state"] = fan_out->map_state;
+    out["map"]["over"] = fan_out->over;
     out["overPath"] = paths_json({fan_out->over_path});
   } else {
     out["branches"] = fan_out->branches;
@@ -214,11 +224,12 @@ Json machine_out_edges_json(const Machine& m, std::uint32_t state) {
 
 Json machine_options_json(const Machine& m) {
   const auto& o = m.options();
-  Json out = Json{{"name", o.name},
-                  {"maxSteps", o.max_steps},
-                  {"onMaxSteps", handoff::machine::on_max_steps_name(o.on_max_steps)},
-                  {"feedbackOnRevisit", o.feedback_on_revisit},
-                  {"noFeedbackStates", o.no_feedback_states}};
+  Json out = Json::object();
+  out["name"] = o.name;
+  out["maxSteps"] = o.max_steps;
+  out["onMaxSteps"] = handoff::machine::on_max_steps_name(o.on_max_steps);
+  out["feedbackOnRevisit"] = o.feedback_on_revisit;
+  out["noFeedbackStates"] = o.no_feedback_states;
   if (o.start) out["start"] = *o.start;
   return out;
 }
@@ -228,7 +239,12 @@ Json fan_out_under_way_json(const Execution& e) {
   if (!e.fan_out() || e.awaiting_items()) return nullptr;
   Json done = Json::array();
   for (std::uint32_t i = 0; i < e.branches().size(); ++i) done.push_back(e.branch_completed(i));
-  return Json{{"state", e.current_state()}, {"step", e.steps_run()}, {"visit", e.visit()}, {"done", std::move(done)}};
+  Json made = Json::object();
+  made["state"] = e.current_state();
+  made["step"] = e.steps_run();
+  made["visit"] = e.visit();
+  made["done"] = std::move(done);
+  return made;
 }
 
 }  // namespace

@@ -230,7 +230,9 @@ Expected<void, std::string> apply_trace(Dag& dag, const Json& trace) {
 Json to_json(const Dag& dag) {
   Json nodes = Json::array();
   for (const Node& n : dag.nodes) {
-    Json node = Json{{"id", n.id}, {"type", n.type}};
+    Json node = Json::object();
+    node["id"] = n.id;
+    node["type"] = n.type;
     if (n.start) node["start"] = true;
     if (!n.description.empty()) node["description"] = n.description;
     if (n.visits) node["visits"] = *n.visits;
@@ -243,11 +245,12 @@ Json to_json(const Dag& dag) {
   }
   Json edges = Json::array();
   for (const Edge& e : dag.edges) {
-    Json edge = Json{{"from", e.from},
-                     {"to", e.to},
-                     {"position", e.position},
-                     {"when", e.when ? Json(*e.when) : Json(nullptr)},
-                     {"unconditional", !e.when.has_value() && !e.predicate}};
+    Json edge = Json::object();
+    edge["from"] = e.from;
+    edge["to"] = e.to;
+    edge["position"] = e.position;
+    edge["when"] = e.when ? Json(*e.when) : Json(nullptr);
+    edge["unconditional"] = !e.when.has_value() && !e.predicate;
     if (e.predicate) edge["predicate"] = true;
     if (!e.via.empty()) edge["via"] = e.via;
     if (!e.tool.empty()) edge["tool"] = e.tool;
@@ -257,12 +260,17 @@ Json to_json(const Dag& dag) {
     edge["firedAtSteps"] = e.fired_at;
     edges.push_back(std::move(edge));
   }
-  Json out = Json{{"format", "handoff-graph/dag"}, {"version", 1}, {"kind", dag.kind}};
+  Json out = Json::object();
+  out["format"] = "handoff-graph/dag";
+  out["version"] = 1;
+  out["kind"] = dag.kind;
   if (!dag.name.empty()) out["name"] = dag.name;
   out["nodes"] = std::move(nodes);
   out["edges"] = std::move(edges);
   if (dag.run) {
-    Json run = Json{{"reason", dag.run->reason}, {"stepsRun", dag.run->steps_run}};
+    Json run = Json::object();
+    run["reason"] = dag.run->reason;
+    run["stepsRun"] = dag.run->steps_run;
     run["lastState"] = dag.run->last_state ? Json(*dag.run->last_state) : Json(nullptr);
     out["run"] = std::move(run);
   }
@@ -646,17 +654,19 @@ Json to_agentensemble_json(const Dag& dag, std::string_view generated_at) {
 
   auto task_node = [](const std::string& id, std::string description, std::string expected, std::string role,
                       const char* node_type) {
-    return Json{{"id", id},
-                {"description", std::move(description)},
-                {"expectedOutput", std::move(expected)},
-                {"agentRole", std::move(role)},
-                {"dependsOn", Json::array()},
-                {"parallelGroup", 0},
-                {"onCriticalPath", false},
-                {"nodeType", node_type},
-                {"mapReduceLevel", nullptr},
-                {"loopMaxIterations", nullptr},
-                {"loopBody", nullptr}};
+    Json made = Json::object();
+    made["id"] = id;
+    made["description"] = std::move(description);
+    made["expectedOutput"] = std::move(expected);
+    made["agentRole"] = std::move(role);
+    made["dependsOn"] = Json::array();
+    made["parallelGroup"] = 0;
+    made["onCriticalPath"] = false;
+    made["nodeType"] = node_type;
+    made["mapReduceLevel"] = nullptr;
+    made["loopMaxIterations"] = nullptr;
+    made["loopBody"] = nullptr;
+    return made;
   };
   Json tasks = Json::array();
   std::string start_id;
@@ -676,11 +686,13 @@ Json to_agentensemble_json(const Dag& dag, std::string_view generated_at) {
     std::optional<std::string> label;
     if (!e.description.empty()) label = e.description;
     else if (e.when) label = *e.when;
-    edges.push_back(Json{{"fromStateId", ids[e.from]},
-                         {"toStateId", ids[e.to]},
-                         {"conditionDescription", label ? Json(*label) : Json(nullptr)},
-                         {"unconditional", !conditional(e)},
-                         {"fired", !e.fired_at.empty()}});
+    Json item = Json::object();
+    item["fromStateId"] = ids[e.from];
+    item["toStateId"] = ids[e.to];
+    item["conditionDescription"] = label ? Json(*label) : Json(nullptr);
+    item["unconditional"] = !conditional(e);
+    item["fired"] = !e.fired_at.empty();
+    edges.push_back(std::move(item));
   }
 
   Json termination = nullptr;
@@ -690,20 +702,22 @@ Json to_agentensemble_json(const Dag& dag, std::string_view generated_at) {
     termination = reason == "end" ? Json("terminal") : reason == "max-steps" ? Json("maxSteps") : reason.empty() ? Json() : Json(reason);
     steps = dag.run->steps_run;
   }
-  return Json{{"schemaVersion", "1.3"},
-              {"type", "dag"},
-              {"workflow", "GRAPH"},
-              {"generatedAt", generated_at},
-              {"agents", Json::array()},
-              {"tasks", std::move(tasks)},
-              {"parallelGroups", Json::array()},
-              {"criticalPath", Json::array()},
-              {"mapReduceMode", nullptr},
-              {"mode", "graph"},
-              {"graphEdges", std::move(edges)},
-              {"graphStartStateId", start_id.empty() ? Json(nullptr) : Json(start_id)},
-              {"graphTerminationReason", std::move(termination)},
-              {"graphStepsRun", std::move(steps)}};
+  Json made = Json::object();
+  made["schemaVersion"] = "1.3";
+  made["type"] = "dag";
+  made["workflow"] = "GRAPH";
+  made["generatedAt"] = generated_at;
+  made["agents"] = Json::array();
+  made["tasks"] = std::move(tasks);
+  made["parallelGroups"] = Json::array();
+  made["criticalPath"] = Json::array();
+  made["mapReduceMode"] = nullptr;
+  made["mode"] = "graph";
+  made["graphEdges"] = std::move(edges);
+  made["graphStartStateId"] = start_id.empty() ? Json(nullptr) : Json(start_id);
+  made["graphTerminationReason"] = std::move(termination);
+  made["graphStepsRun"] = std::move(steps);
+  return made;
 }
 
 Expected<std::string, std::string> render(Dag dag, std::string_view trace, std::string_view format,

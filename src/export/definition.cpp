@@ -111,7 +111,8 @@ Json to_json(const machine::Machine& m) {
   const auto& options = m.options();
   Json states = Json::array();
   for (const auto& state : m.states()) {
-    Json s = Json{{"name", state.name}};
+    Json s = Json::object();
+    s["name"] = state.name;
     if (!state.feedback_on_revisit) s["feedbackOnRevisit"] = false;
     if (state.task) s["task"] = state.task->source();
     if (state.fan_out) {
@@ -135,7 +136,9 @@ Json to_json(const machine::Machine& m) {
   }
   Json edges = Json::array();
   for (const auto& edge : m.edges()) {
-    Json e = Json{{"from", edge.from}, {"to", edge.to}};
+    Json e = Json::object();
+    e["from"] = edge.from;
+    e["to"] = edge.to;
     if (edge.when) e["when"] = *edge.when;
     if (!edge.description.empty()) e["description"] = edge.description;
     if (edge.transfer) e["transfer"] = true;
@@ -146,7 +149,10 @@ Json to_json(const machine::Machine& m) {
   }
   Json reducers = Json::object();
   for (const auto& [key, reducer] : options.reducers) reducers[key] = reducer;
-  Json out = Json{{"format", kMachineFormat}, {"version", kMachineVersion}, {"name", options.name}};
+  Json out = Json::object();
+  out["format"] = kMachineFormat;
+  out["version"] = kMachineVersion;
+  out["name"] = options.name;
   if (options.start) out["start"] = *options.start;
   double steps = options.max_steps;
   if (std::floor(steps) == steps && std::fabs(steps) < 1e15) out["maxSteps"] = static_cast<std::int64_t>(steps);

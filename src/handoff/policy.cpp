@@ -108,21 +108,24 @@ std::string agent_label(const Swarm& swarm, const std::string& id) {
 
 // A strict JSON Schema of an object: these properties, all required, nothing else.
 Json object_schema(Json properties, Json required) {
-  return Json{{"type", "object"},
-              {"properties", std::move(properties)},
-              {"required", std::move(required)},
-              {"additionalProperties", false}};
+  Json made = Json::object();
+  made["type"] = "object";
+  made["properties"] = std::move(properties);
+  made["required"] = std::move(required);
+  made["additionalProperties"] = false;
+  return made;
 }
 
 Json schema_of(const Swarm& swarm, const Edge& edge) {
   Json properties = Json::object();
-  properties["reason"] =
-      Json{{"type", Json::array({"string", "null"})},
-           {"description", "Why the conversation should go to " + agent_label(swarm, edge.to) + " (optional)."}};
+  properties["reason"]["type"] = Json::array({"string", "null"});
+  properties["reason"]["description"] =
+      "Why the conversation should go to " + agent_label(swarm, edge.to) + " (optional).";
   Json required = Json::array({"reason"});
   for (const Variable& v : edge.requires_) {
     if (!v.from_model) continue;
-    Json property = Json{{"type", v.type}};
+    Json property = Json::object();
+    property["type"] = v.type;
     if (!v.description.empty()) property["description"] = v.description;
     properties[v.name] = std::move(property);
     required.push_back(v.name);
@@ -150,15 +153,17 @@ Json single_schema(const Swarm& swarm, const std::vector<const Edge*>& edges) {
   for (const Edge* edge : edges) {
     if (!lists_string(targets, edge->to)) targets.push_back(edge->to);
   }
-  properties["agent"] = Json{
-      {"type", "string"}, {"enum", std::move(targets)}, {"description", "The agent to hand the conversation over to."}};
-  properties["reason"] = Json{{"type", Json::array({"string", "null"})},
-                              {"description", "Why the conversation should go to that agent (optional)."}};
+  properties["agent"]["type"] = "string";
+  properties["agent"]["enum"] = std::move(targets);
+  properties["agent"]["description"] = "The agent to hand the conversation over to.";
+  properties["reason"]["type"] = Json::array({"string", "null"});
+  properties["reason"]["description"] = "Why the conversation should go to that agent (optional).";
   Json required = Json::array({"agent", "reason"});
   for (const Edge* edge : edges) {
     for (const Variable& v : edge->requires_) {
       if (!v.from_model || properties.contains(v.name)) continue;
-      Json property = Json{{"type", Json::array({v.type, "null"})}};
+      Json property = Json::object();
+      property["type"] = Json::array({v.type, "null"});
       property["description"] = (v.description.empty() ? "" : v.description + ". ") + "Needed to transfer to " + agent_label(swarm, edge->to) + "; null otherwise.";
       properties[v.name] = std::move(property);
       required.push_back(v.name);
@@ -183,8 +188,12 @@ std::size_t index_of(const Swarm& swarm, const Edge& edge) { return static_cast<
 Json handoff_outcome(const Swarm& swarm, SessionCore& session, const Edge& edge, const char* via, Json variables,
                      const Json& reason) {
   if (edge.continuation) via = "continuation";
-  Json outcome =
-      Json{{"type", "handoff"}, {"via", via}, {"from", edge.from}, {"to", edge.to}, {"edge", index_of(swarm, edge)}};
+  Json outcome = Json::object();
+  outcome["type"] = "handoff";
+  outcome["via"] = via;
+  outcome["from"] = edge.from;
+  outcome["to"] = edge.to;
+  outcome["edge"] = index_of(swarm, edge);
   if (edge.offered && std::string(via) == "tool") {
     outcome["tool"] = edge.tool_name;
     ++session.selections[edge.from];
@@ -205,14 +214,16 @@ Json handoff_outcome(const Swarm& swarm, SessionCore& session, const Edge& edge,
 }
 
 Json blocked_outcome(const Swarm& swarm, const Edge& edge, Json missing, Json invalid, const std::string& why) {
-  return Json{{"type", "handoff_blocked"},
-              {"from", edge.from},
-              {"to", edge.to},
-              {"edge", index_of(swarm, edge)},
-              {"tool", edge.tool_name},
-              {"missing", std::move(missing)},
-              {"invalid", std::move(invalid)},
-              {"rejectionReason", "Cannot transfer to " + agent_label(swarm, edge.to) + " yet: " + why}};
+  Json made = Json::object();
+  made["type"] = "handoff_blocked";
+  made["from"] = edge.from;
+  made["to"] = edge.to;
+  made["edge"] = index_of(swarm, edge);
+  made["tool"] = edge.tool_name;
+  made["missing"] = std::move(missing);
+  made["invalid"] = std::move(invalid);
+  made["rejectionReason"] = "Cannot transfer to " + agent_label(swarm, edge.to) + " yet: " + why;
+  return made;
 }
 
 // `problem` after those in `problems`, "; " between.
@@ -264,7 +275,12 @@ Expected<SessionCore, std::string> SessionCore::from_json(const Swarm& swarm, co
 Json SessionCore::to_json() const {
   Json selections_json = Json::object();
   for (const auto& [agent, count] : selections) selections_json[agent] = count;
-  return Json{{"active", active}, {"hops", hops}, {"selections", std::move(selections_json)}, {"variables", variables}};
+  Json made = Json::object();
+  made["active"] = active;
+  made["hops"] = hops;
+  made["selections"] = std::move(selections_json);
+  made["variables"] = variables;
+  return made;
 }
 
 std::vector<const Edge*> offered_tools(const Swarm& swarm, const SessionCore& session) {
@@ -302,20 +318,27 @@ Expected<Json, std::string> tool_definitions(const Swarm& swarm, const Agent* ag
   Json out = format == "ai-sdk" ? Json::object() : Json::array();
   for (Tool& tool : tools) {
     if (format == "openai-responses") {
-      out.push_back(Json{{"type", "function"},
-                         {"name", tool.name},
-                         {"description", tool.description},
-                         {"parameters", std::move(tool.schema)},
-                         {"strict", tool.strict}});
+      Json item = Json::object();
+      item["type"] = "function";
+      item["name"] = tool.name;
+      item["description"] = tool.description;
+      item["parameters"] = std::move(tool.schema);
+      item["strict"] = tool.strict;
+      out.push_back(std::move(item));
     } else if (format == "openai-chat") {
-      out.push_back(Json{{"type", "function"},
-                         {"function", Json{{"name", tool.name},
-                                           {"description", tool.description},
-                                           {"parameters", std::move(tool.schema)},
-                                           {"strict", tool.strict}}}});
+      Json item = Json::object();
+      item["type"] = "function";
+      item["function"]["name"] = tool.name;
+      item["function"]["description"] = tool.description;
+      item["function"]["parameters"] = std::move(tool.schema);
+      item["function"]["strict"] = tool.strict;
+      out.push_back(std::move(item));
     } else if (format == "anthropic") {
-      out.push_back(
-          Json{{"name", tool.name}, {"description", tool.description}, {"input_schema", std::move(tool.schema)}});
+      Json item = Json::object();
+      item["name"] = tool.name;
+      item["description"] = tool.description;
+      item["input_schema"] = std::move(tool.schema);
+      out.push_back(std::move(item));
     } else if (format == "ai-sdk") {
       out[tool.name] =
           Json{{"description", tool.description}, {"inputSchema", std::move(tool.schema)}, {"strict", tool.strict}};
@@ -348,13 +371,20 @@ Json apply_tool_call(const Swarm& swarm, SessionCore& session, const std::string
       Json args = arguments.is_null() ? Json::object() : arguments;
       if (!args.is_object()) return rejected(quoted("the arguments of '", name, "' must be a JSON object"));
       if (tool.approval && !approved) {
-        return Json{{"type", "approval_required"},
-                    {"kind", "tool"},
-                    {"agent", agent->id},
-                    {"tool", name},
-                    {"arguments", std::move(args)}};
+        Json made = Json::object();
+        made["type"] = "approval_required";
+        made["kind"] = "tool";
+        made["agent"] = agent->id;
+        made["tool"] = name;
+        made["arguments"] = std::move(args);
+        return made;
       }
-      return Json{{"type", "tool"}, {"agent", agent->id}, {"tool", name}, {"arguments", std::move(args)}};
+      Json made = Json::object();
+      made["type"] = "tool";
+      made["agent"] = agent->id;
+      made["tool"] = name;
+      made["arguments"] = std::move(args);
+      return made;
     }
   }
   const Edge* edge = nullptr;
@@ -421,7 +451,10 @@ Json apply_tool_call(const Swarm& swarm, SessionCore& session, const std::string
         missing.push_back(v.name);
         add_problem(problems, "missing " + v.name + what);
       } else if (!has_type(args[v.name], v.type)) {
-        invalid.push_back(Json{{"name", v.name}, {"expected", v.type}});
+        Json item = Json::object();
+        item["name"] = v.name;
+        item["expected"] = v.type;
+        invalid.push_back(std::move(item));
         add_problem(problems, v.name + what + " must be " + (v.type == "integer" ? "an " : "a ") + v.type);
       } else {
         variables[v.name] = args[v.name];
@@ -436,9 +469,16 @@ Json apply_tool_call(const Swarm& swarm, SessionCore& session, const std::string
                            problems + ". Provide what is missing or correct, then call " + edge->tool_name + " again.");
   }
   if (edge->approval && !approved) {
-    return Json{{"type", "approval_required"},    {"kind", "handoff"},           {"agent", edge->from},
-                {"tool", edge->tool_name},        {"from", edge->from},          {"to", edge->to},
-                {"edge", index_of(swarm, *edge)}, {"arguments", std::move(args)}};
+    Json made = Json::object();
+    made["type"] = "approval_required";
+    made["kind"] = "handoff";
+    made["agent"] = edge->from;
+    made["tool"] = edge->tool_name;
+    made["from"] = edge->from;
+    made["to"] = edge->to;
+    made["edge"] = index_of(swarm, *edge);
+    made["arguments"] = std::move(args);
+    return made;
   }
   return handoff_outcome(swarm, session, *edge, "tool", std::move(variables), reason);
 }
@@ -458,10 +498,18 @@ Json apply_tool_call_text(const Swarm& swarm, SessionCore& session, const std::s
 Expected<Json, std::string> offered_tools_record(const Swarm& swarm, const SessionCore& session, const std::string& format) {
   auto edges = offered_tools(swarm, session);
   Json offered = Json::array();
-  for (const Edge* e : edges) offered.push_back(Json{{"name", e->tool_name}, {"to", e->to}});
+  for (const Edge* e : edges) {
+    Json item = Json::object();
+    item["name"] = e->tool_name;
+    item["to"] = e->to;
+    offered.push_back(std::move(item));
+  }
   auto tools = tool_definitions(swarm, swarm.agent(session.active), edges, format);
   if (!tools) return unexpected(tools.error());
-  return Json{{"tools", std::move(tools.value())}, {"offered", std::move(offered)}};
+  Json made = Json::object();
+  made["tools"] = std::move(tools.value());
+  made["offered"] = std::move(offered);
+  return made;
 }
 
 Expected<Json, std::string> refused_handoff(const Swarm& swarm, std::size_t edge, const std::string& variable,
@@ -520,8 +568,8 @@ Json host_record(const Swarm& swarm, Json outcome) {
       }
       if (by_tool) record["result"] = "Transferred to " + agent_label(swarm, edge.to) + ".";
       record["fromModel"] = std::move(from_model);
-      record["carry"] = Json{{"context", edge.context.empty() ? swarm.default_context() : edge.context},
-                             {"includeSystem", edge.include_system.value_or(swarm.include_system())}};
+      record["carry"]["context"] = edge.context.empty() ? swarm.default_context() : edge.context;
+      record["carry"]["includeSystem"] = edge.include_system.value_or(swarm.include_system());
     }
   } else if (type == "handoff_blocked") {
     record["result"] = json::member(outcome, "rejectionReason");

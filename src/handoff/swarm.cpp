@@ -329,7 +329,8 @@ void Swarm::assign_tool_names() {
 Json Swarm::to_json() const {
   Json agents = Json::array();
   for (const Agent& a : agents_) {
-    Json agent = Json{{"id", a.id}};
+    Json agent = Json::object();
+    agent["id"] = a.id;
     if (!a.name.empty()) agent["name"] = a.name;
     if (!a.description.empty()) agent["description"] = a.description;
     if (!a.instructions.empty()) agent["instructions"] = a.instructions;
@@ -340,7 +341,10 @@ Json Swarm::to_json() const {
     if (!a.tools.empty()) {
       Json tools = Json::array();
       for (const AgentTool& t : a.tools) {
-        Json tool = Json{{"name", t.name}, {"description", t.description}, {"parameters", t.parameters}};
+        Json tool = Json::object();
+        tool["name"] = t.name;
+        tool["description"] = t.description;
+        tool["parameters"] = t.parameters;
         if (t.approval) tool["approval"] = true;
         tools.push_back(std::move(tool));
       }
@@ -350,7 +354,9 @@ Json Swarm::to_json() const {
   }
   Json edges = Json::array();
   for (const Edge& e : edges_) {
-    Json edge = Json{{"from", e.from}, {"to", e.to}};
+    Json edge = Json::object();
+    edge["from"] = e.from;
+    edge["to"] = e.to;
     if (!e.description.empty()) edge["description"] = e.description;
     if (e.when) edge["when"] = e.when->source();
     if (e.when && e.offered) edge["offer"] = true;
@@ -359,7 +365,10 @@ Json Swarm::to_json() const {
     if (!e.requires_.empty()) {
       Json requires_ = Json::array();
       for (const Variable& v : e.requires_) {
-        Json variable = Json{{"name", v.name}, {"from", v.from_model ? "model" : "state"}, {"type", v.type}};
+        Json variable = Json::object();
+        variable["name"] = v.name;
+        variable["from"] = v.from_model ? "model" : "state";
+        variable["type"] = v.type;
         if (!v.description.empty()) variable["description"] = v.description;
         requires_.push_back(std::move(variable));
       }
@@ -370,7 +379,9 @@ Json Swarm::to_json() const {
     if (e.approval) edge["approval"] = true;
     edges.push_back(std::move(edge));
   }
-  Json out = Json{{"format", kSwarmFormat}, {"version", kSwarmVersion}};
+  Json out = Json::object();
+  out["format"] = kSwarmFormat;
+  out["version"] = kSwarmVersion;
   if (!name_.empty()) out["name"] = name_;
   out["maxHops"] = max_hops_;
   out["context"] = context_;

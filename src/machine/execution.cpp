@@ -126,8 +126,11 @@ Json Execution::transfers() const {
     std::string description = !edge.description.empty() ? edge.description
                               : edge.to == kEnd          ? std::string("Finish the run.")
                                                          : "Go on to state '" + edge.to + "'.";
-    out.push_back(
-        Json{{"name", transfer_tool_name(edge.to)}, {"to", edge.to}, {"description", std::move(description)}});
+    Json item = Json::object();
+    item["name"] = transfer_tool_name(edge.to);
+    item["to"] = edge.to;
+    item["description"] = std::move(description);
+    out.push_back(std::move(item));
   }
   return out;
 }
@@ -378,7 +381,9 @@ Json Execution::snapshot() const {
   auto branch_list = [&](const std::vector<Branch>& branches, const Flags* done) {
     Json list = Json::array();
     for (std::size_t i = 0; i < branches.size(); ++i) {
-      Json b = Json{{"state", states[branches[i].state].name}, {"visit", branches[i].visit}};
+      Json b = Json::object();
+      b["state"] = states[branches[i].state].name;
+      b["visit"] = branches[i].visit;
       if (done) b["done"] = static_cast<bool>((*done)[i]);
       list.push_back(std::move(b));
     }
@@ -387,11 +392,12 @@ Json Execution::snapshot() const {
   Json steps = Json::array();
   for (const StepRecord& r : history_) {
     Json next = r.next == kNextEnd ? Json(kEnd) : r.next == kNextNone ? Json(nullptr) : Json(states[r.next].name);
-    Json step = Json{{"step", r.step},
-                     {"state", states[r.state].name},
-                     {"visit", r.visit},
-                     {"next", std::move(next)},
-                     {"edge", r.edge < 0 ? Json(nullptr) : Json(r.edge)}};
+    Json step = Json::object();
+    step["step"] = r.step;
+    step["state"] = states[r.state].name;
+    step["visit"] = r.visit;
+    step["next"] = std::move(next);
+    step["edge"] = r.edge < 0 ? Json(nullptr) : Json(r.edge);
     if (states[r.state].fan_out) {
       step["branches"] = branch_list(r.branches, nullptr);
       fan_outs = true;
@@ -402,17 +408,16 @@ Json Execution::snapshot() const {
   const bool in_fan_out = fan_out() && !items_pending_ && route_from_ == 0;
   // A subgraph under way: the step begun (the host adds the child's own snapshot).
   const bool in_subgraph = status_ == Status::InStep && states[current_].subgraph && route_from_ == 0;
-  Json out = Json{{"format", kSnapshotFormat},
-                  {"version", fan_outs || in_fan_out || in_subgraph ? kFanOutSnapshotVersion : kSnapshotVersion},
-                  {"machine", machine_->options().name},
-                  {"definition", fingerprint(*machine_)},
-                  {"status", in_fan_out    ? "fan-out"
-                             : in_subgraph ? "subgraph"
-                                           : status_name(status_)},
-                  {"current", states[current_].name},
-                  {"step", step_},
-                  {"visits", std::move(visits)},
-                  {"steps", std::move(steps)}};
+  Json out = Json::object();
+  out["format"] = kSnapshotFormat;
+  out["version"] = fan_outs || in_fan_out || in_subgraph ? kFanOutSnapshotVersion : kSnapshotVersion;
+  out["machine"] = machine_->options().name;
+  out["definition"] = fingerprint(*machine_);
+  out["status"] = in_fan_out ? "fan-out" : in_subgraph ? "subgraph" : status_name(status_);
+  out["current"] = states[current_].name;
+  out["step"] = step_;
+  out["visits"] = std::move(visits);
+  out["steps"] = std::move(steps);
   if (in_fan_out) out["branches"] = branch_list(branches_, &branch_done_);
   Json selections = Json::object();
   for (std::uint32_t i = 0; i < states.size(); ++i) {
