@@ -12,9 +12,8 @@ import { gzipSync } from 'node:zlib';
 
 /** Parts in order of precedence: the first pattern that matches a demangled name wins. */
 export const PARTS = [
-  ['JSON (the core\'s value, reader and writer: src/core/json_value.h, json_parse.h; nlohmann\'s double printer)',
-    /nlohmann::|handoff::json::|handoff::core::(parse_json|dump_json|append_json)|handoff::core::\(anonymous namespace\)::(Reader|append_string|continuations)/],
-  ['JSON value of the routing module (wasm/router_json.h)', /router_json::/],
+  ['JSON (nlohmann::ordered_json; the core\'s reader and writer, src/core/json.h)',
+    /nlohmann::|handoff::json::|handoff::core::(parse_json|dump_json)|handoff::core::\(anonymous namespace\)::Builder/],
   ['export renderers (DAG, Mermaid, DOT)', /handoff::dag::/],
   ['swarm and handoff policy', /handoff::swarm::|handoff::policy|handoff::handoff/],
   ['state machine', /handoff::machine::/],

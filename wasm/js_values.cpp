@@ -1,6 +1,6 @@
 #include "js_values.h"
 
-#include "core/json_parse.h"
+#include "core/json.h"
 
 namespace handoff::bindings {
 
@@ -11,7 +11,7 @@ val to_js(const Json& json) {
   return JSON.call<val>("parse", text_of(json));
 }
 
-std::string text_of(const Json& json) { return json.dump(-1, ' ', false, Json::error_handler_t::replace); }
+std::string text_of(const Json& json) { return core::dump_json(json); }
 
 Json parse(std::string_view text) { return core::parse_json(text).value; }
 

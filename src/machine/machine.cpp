@@ -6,7 +6,7 @@
 
 #include "condition/json_state.h"
 #include "condition/unicode.h"
-#include "core/json_parse.h"
+#include "core/json.h"
 #include "core/json_pointer.h"
 #include "core/string_index.h"
 
