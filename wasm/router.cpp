@@ -1,7 +1,7 @@
 // The routing module (handoff-graph/router): the same core as wasm/bindings.cpp, limited to what
 // routing needs (graphs, conditions, definitions), with raw C exports only. No embind: its runtime
-// was most of the full module's JavaScript glue and a good part of its code (scripts/wasm-parts.mjs
-// measures both), and js/router-native.js reads these exports with a few hundred lines instead.
+// was most of the full module's JavaScript glue and a good part of its code (a per-function
+// breakdown of the module measured both), and js/router-native.js reads these exports with a few hundred lines instead.
 //
 // The ABI: strings go in as UTF-8 that JS writes into the text area (hg_text_reserve) and passes as
 // (offset, length) pairs; structured answers come back as JSON text in the reply buffer (hg_reply,
