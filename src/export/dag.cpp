@@ -2,10 +2,8 @@
 
 #include <algorithm>
 #include <initializer_list>
-#include <numeric>
 
 #include "condition/unicode.h"
-#include "core/index_sort.h"
 #include "core/json.h"
 #include "core/string_index.h"
 #include "machine/execution.h"
@@ -28,20 +26,9 @@ void put(std::string& out, std::initializer_list<std::string_view> parts) {
 // Whether the marks are of a finished machine run, whose unfired edges are greyed.
 bool finished_run(const Dag& dag) { return dag.run && !dag.run->reason.empty(); }
 
-// Nodes in id order (ids are unique). Sorted through their indices with core/index_sort.h, so
-// that the module has one std::sort (each comparator of its own was another copy: 1.5 KB here).
+// Nodes in id order (ids are unique, so the order is the only one).
 void sort_by_id(std::vector<Node>& nodes) {
-  std::vector<std::uint32_t> order(nodes.size());
-  std::iota(order.begin(), order.end(), 0U);
-  sort_indices(order, {[](const void* context, std::uint32_t a, std::uint32_t b) {
-                         const auto* sorted = static_cast<const Node*>(context);
-                         return sorted[a].id < sorted[b].id;
-                       },
-                       nodes.data()});
-  std::vector<Node> sorted;
-  sorted.reserve(nodes.size());
-  for (std::uint32_t i : order) sorted.push_back(std::move(nodes[i]));
-  nodes = std::move(sorted);
+  std::sort(nodes.begin(), nodes.end(), [](const Node& a, const Node& b) { return a.id < b.id; });
 }
 
 }  // namespace
@@ -638,12 +625,9 @@ Json to_agentensemble_json(const Dag& dag, std::string_view generated_at) {
   for (std::uint32_t i = 0; i < dag.nodes.size(); ++i) {
     if (dag.nodes[i].type == "state") order.push_back(i);
   }
-  // In declaration order (unique per state), with the module's one std::sort (core/index_sort.h).
-  sort_indices(order, {[](const void* context, std::uint32_t a, std::uint32_t b) {
-                         const auto* nodes = static_cast<const Node*>(context);
-                         return nodes[a].declared < nodes[b].declared;
-                       },
-                       dag.nodes.data()});
+  // In declaration order (unique per state).
+  std::sort(order.begin(), order.end(),
+            [&dag](std::uint32_t a, std::uint32_t b) { return dag.nodes[a].declared < dag.nodes[b].declared; });
   std::vector<const Node*> states;
   states.reserve(order.size());
   for (std::uint32_t i : order) states.push_back(&dag.nodes[i]);
