@@ -71,9 +71,8 @@ const HOT_EXPORTS = ['_hg_route', '_hg_evaluate', '_hg_exec_begin', '_hg_exec_co
 /**
  * Instantiates a compiled module through its generated loader (`createModule`, the entry's
  * import of dist/handoff-graph.mjs or dist/handoff-graph-router.mjs). The loader is given the
- * compiled module (Debian's Emscripten 3.1.6 would fetch a file path in Node) and the object the
- * core's lazy reads call (`slotReader`, wasm/library.js), which load() replaces with the state
- * writer once the module is up.
+ * compiled module (Debian's Emscripten 3.1.6 would fetch a file path in Node); load() then gives
+ * it the state writer the core's lazy reads call (setSlotReader, wasm/library.js).
  */
 export async function instantiate(createModule, wasmModule) {
   let failed;
@@ -82,12 +81,6 @@ export async function instantiate(createModule, wasmModule) {
   });
   const module = await Promise.race([
     createModule({
-      // Replaced by the state writer once the module is up (load below).
-      slotReader: {
-        readSlot(/** @type {number} */ slot) {
-          throw new Error(`handoff-graph: the core asked for slot ${slot} before a state writer was set`);
-        },
-      },
       instantiateWasm(imports, receive) {
         WebAssembly.instantiate(wasmModule, imports).then((instance) => receive(instance, wasmModule), failed);
         return {};
@@ -121,7 +114,7 @@ async function load(platform, options) {
     memory: () => module.HEAPU8,
   });
   // A lazy route or evaluation asks the writer for a path's value when it first needs it.
-  module.slotReader = writer;
+  module.setSlotReader(writer);
   const loaded = {
     module,
     kind: platform.kind ?? 'full',
