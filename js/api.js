@@ -120,7 +120,7 @@ export class HandoffGraph {
     to = requireNodeId(to, 'addEdge(…, to)');
     const { source, description } = edgeArguments(when);
     const conditional = typeof source === 'string';
-    const error = native.addEdge(from, to, conditional, conditional ? wellFormed(source) : '', wellFormed(description));
+    const error = native.addEdge(from, to, conditional ? wellFormed(source) : undefined, wellFormed(description));
     if (error !== null) {
       if (error.kind === 'syntax') throw syntaxError(error, source, { from, to });
       if (error.kind === 'cycle') throw new CycleError(error.message, { from, to, cycle: error.cycle });

@@ -1,8 +1,9 @@
 // Where js/api.js finds the export renderers' JavaScript (js/export.js: option checks, traces).
 // The routing entry (handoff-graph/router) cannot render (its module has no renderers), so it does
 // not carry that code: only the full entries (js/browser.js, js/node.js, js/inline.js) install it,
-// when they load. Until then a HandoffGraph's export goes straight to its module, which on the
-// routing module throws the error that names the entry to import instead.
+// when they load. Without it, or on the routing module, a HandoffGraph's export throws the error
+// that names the entry to import instead.
+import { requireRuntime } from './runtime.js';
 
 /** @type {null | ((native: any, format: 'dag' | 'mermaid' | 'dot', options: object) => string)} */
 let installed = null;
@@ -12,8 +13,11 @@ export function installExportOf(exportOf) {
   installed = exportOf;
 }
 
-/** js/export.js's exportOf when a full entry has loaded; otherwise the module's own answer. */
+/** The graph `native` rendered by js/export.js's exportOf, through the full module's exportGraph. */
 export function exportGraph(native, format, options) {
-  if (installed === null) return native.export();
-  return installed(native, format, options);
+  const { module } = requireRuntime();
+  if (installed === null || module.exportGraph === undefined) {
+    throw new Error("handoff-graph/router has no exports (toDag, toMermaid, toDot): import them from 'handoff-graph'");
+  }
+  return installed({ export: (...args) => module.exportGraph(native, ...args) }, format, options);
 }

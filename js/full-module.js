@@ -1,29 +1,13 @@
 // The full module's side of the platform entries (node.js, browser.js, inline.js): instantiates
-// dist/handoff-graph.wasm through its loader (wasm/glue.mjs, dist/handoff-graph.mjs) and adds the
-// classes js/ calls, over its raw exports (js/full-native.js, js/native-calls.js). Kept out of js/runtime.js, which the
-// routing entry shares, so that handoff-graph/router's bundle carries none of it.
+// dist/handoff-graph.wasm through its loader (dist/handoff-graph.mjs, em++'s output) and holds the
+// raw exports of a state machine's step. Kept out of js/runtime.js, which the routing entry
+// shares, so that handoff-graph/router's bundle carries none of it.
 import { Branch, BranchesHeader, StepInfo } from './contract.js';
-import { machineClasses, swarmClass } from './full-native.js';
-import { graphClass } from './native-calls.js';
+import { instantiate } from './runtime.js';
 
 /** `instantiate(wasmModule)` for makeInit: the full module, through `createModule` (its loader). */
 export function instantiateFull(createModule) {
-  return async (wasmModule) => {
-    let failed;
-    const instantiationFailed = new Promise((_, reject) => {
-      failed = reject;
-    });
-    const module = await Promise.race([
-      createModule({
-        instantiateWasm(imports, receive) {
-          WebAssembly.instantiate(wasmModule, imports).then((instance) => receive(instance, wasmModule), failed);
-          return {};
-        },
-      }),
-      instantiationFailed,
-    ]);
-    return Object.assign(module, machineClasses(module), { HandoffGraph: graphClass(module), Swarm: swarmClass(module) });
-  };
+  return (wasmModule) => instantiate(createModule, wasmModule);
 }
 
 /** What the full module's runtime has beyond the routing module's: the state machines' exports. */
@@ -33,11 +17,8 @@ function machineRuntime(module) {
   return {
     execBegin: module._hg_exec_begin,
     execComplete: module._hg_exec_complete,
-    execStatus: module._hg_exec_status,
-    execAbort: module._hg_exec_abort,
-    execCancel: module._hg_exec_cancel,
+    execVerdict: module._hg_exec_verdict,
     execItems: module._hg_exec_items,
-    execBranchDone: module._hg_exec_branch_done,
     // The fan-out step's branches: a copy of the words hg_exec_branches points at (contract.js
     // BranchesHeader, then Branch records), or null.
     execBranches(address) {

@@ -165,8 +165,8 @@ export class StateMachine {
     const { Machine } = requireRuntime().module;
     markStateMachine(this);
     this.#adopt(
-      new Machine(wellFormed(name), start !== undefined, wellFormed(start ?? ''), maxSteps, onMaxSteps, feedbackOnRevisit,
-        noFeedbackStates.map(wellFormed), names),
+      new Machine(wellFormed(name), start === undefined ? undefined : wellFormed(start), maxSteps, onMaxSteps, feedbackOnRevisit,
+        noFeedbackStates.map(wellFormed), names.map(([key, reducer]) => [wellFormed(key), reducer])),
       functions,
     );
   }
@@ -223,10 +223,10 @@ export class StateMachine {
     if (typeof feedbackOnRevisit !== 'boolean') throw new TypeError(`feedbackOnRevisit must be a boolean, got ${describe(feedbackOnRevisit)}`);
     if (task !== undefined && typeof task !== 'string') throw new TypeError(`the task of state '${name}' must be a string, got ${describe(task)}`);
     if (handoffs !== undefined && typeof handoffs !== 'number') throw new TypeError(`the handoffs of state '${name}' must be a number, got ${describe(handoffs)}`);
-    const problem = native.addState(name, feedbackOnRevisit, task !== undefined, wellFormed(task ?? ''));
+    const problem = native.addState(wellFormed(name), feedbackOnRevisit, task === undefined ? undefined : wellFormed(task));
     if (problem !== null) throw rejectAddition(problem);
     if (handoffs !== undefined) {
-      const refused = native.setHandoffs(name, handoffs);
+      const refused = native.setHandoffs(wellFormed(name), handoffs);
       if (refused !== null) throw rejectAddition(refused);
     }
     this.#handlers.set(name, handler ?? null);
@@ -246,7 +246,7 @@ export class StateMachine {
     const names = branches.map((b, i) => requireName(b, `addFanOut('${name}', branches[${i}])`));
     const { concurrency } = checkOptions(options, ['concurrency'], 'addFanOut options');
     concurrencyArgument(concurrency, `fan-out state '${name}'`);
-    const problem = native.addFanOut(name, names, concurrency !== undefined, concurrency ?? 0);
+    const problem = native.addFanOut(wellFormed(name), names.map(wellFormed), concurrency);
     if (problem !== null) throw rejectAddition(problem);
     this.#handlers.set(name, null);
     return this;
@@ -265,7 +265,7 @@ export class StateMachine {
     const { over, concurrency } = checkOptions(options, ['over', 'concurrency'], 'addMap options');
     if (typeof over !== 'string') throw new TypeError(`map state '${name}' needs { over }: the path of a list in the state, got ${describe(over)}`);
     concurrencyArgument(concurrency, `map state '${name}'`);
-    const problem = native.addMap(name, state, wellFormed(over), concurrency !== undefined, concurrency ?? 0);
+    const problem = native.addMap(wellFormed(name), wellFormed(state), wellFormed(over), concurrency);
     if (problem !== null) throw rejectAddition(problem);
     this.#handlers.set(name, null);
     return this;
@@ -285,7 +285,7 @@ export class StateMachine {
     if (machine.#runs(this)) throw new TypeError(`subgraph state '${name}': machine '${machine.#name}' is this machine or runs it, so the run would never end`);
     const { input, output } = checkOptions(options, ['input', 'output'], 'addSubgraph options');
     const pairs = (mapping, what) => {
-      if (mapping === undefined) return [];
+      if (mapping === undefined) return undefined;
       if (!isRecord(mapping)) {
         throw new TypeError(`the ${what} of subgraph state '${name}' must be an object of paths ({ key: 'path' }), got ${describe(mapping)}`);
       }
@@ -302,7 +302,7 @@ export class StateMachine {
     } catch (error) {
       throw new TypeError(`subgraph state '${name}': its machine has no definition: ${messageOf(error)}`, { cause: error });
     }
-    const problem = native.addSubgraph(name, definition, input !== undefined, inputPairs, output !== undefined, outputPairs);
+    const problem = native.addSubgraph(wellFormed(name), definition, inputPairs, outputPairs);
     if (problem !== null) throw rejectAddition(problem);
     this.#subgraphs.set(name, machine);
     this.#handlers.set(name, null);
@@ -331,7 +331,7 @@ export class StateMachine {
     if (typeof when === 'object' && when !== null && Object.hasOwn(when, 'transfer')) return this.#addTransferEdge(native, from, to, when);
     const { source, description } = edgeArguments(when);
     const conditional = typeof source === 'string';
-    const rejected = native.addEdge(from, to, conditional, conditional ? wellFormed(source) : '', wellFormed(description));
+    const rejected = native.addEdge(wellFormed(from), wellFormed(to), conditional ? wellFormed(source) : undefined, wellFormed(description));
     if (rejected !== null) {
       if (rejected.syntax) {
         throw new ConditionSyntaxError(rejected.syntax.message, { condition: source, index: rejected.syntax.index, edge: { from, to } });
@@ -345,7 +345,7 @@ export class StateMachine {
   #addPredicateEdge(native, from, to, predicate, options) {
     const { description = '' } = checkOptions(options, ['description'], 'addEdge options');
     if (typeof description !== 'string') throw new TypeError(`description must be a string, got ${describe(description)}`);
-    const rejected = native.addPredicateEdge(from, to, wellFormed(description));
+    const rejected = native.addPredicateEdge(wellFormed(from), wellFormed(to), wellFormed(description));
     if (rejected !== null) throw rejectAddition(rejected.problem);
     if (!this.#predicates.has(from)) this.#predicates.set(from, new Map());
     this.#predicates.get(from).set(this.#countEdge(from), predicate);
@@ -358,7 +358,7 @@ export class StateMachine {
     const { transfer, description = '' } = checkOptions(options, ['transfer', 'description'], 'addEdge options');
     if (transfer !== true) throw new TypeError(`addEdge options.transfer must be true (a transfer edge), got ${describe(transfer)}`);
     if (typeof description !== 'string') throw new TypeError(`description must be a string, got ${describe(description)}`);
-    const rejected = native.addTransferEdge(from, to, wellFormed(description));
+    const rejected = native.addTransferEdge(wellFormed(from), wellFormed(to), wellFormed(description));
     if (rejected !== null) throw rejectAddition(rejected.problem);
     this.#countEdge(from);
     return this;
@@ -832,7 +832,7 @@ export class Execution {
   /** null while running (or after a handler failed); then 'end', 'max-steps', 'aborted' or 'no-edge-matched'. */
   get reason() {
     this.#live;
-    return REASONS.get(requireRuntime().execStatus(this.#address)) ?? null;
+    return REASONS.get(this.#native.status()) ?? null;
   }
 
   get done() {
@@ -970,8 +970,6 @@ export class Execution {
     const span = this.#trace.step(begun);
     const started = performance.now();
     const states = this.#prepared.states;
-    const runtime = requireRuntime();
-    const address = this.#address;
     const controller = new AbortController();
     const outer = begun.signal;
     const forward = () => controller.abort(outer.reason);
@@ -996,7 +994,7 @@ export class Execution {
         return;
       }
       begun.done[i] = true;
-      if (this.#native !== null) runtime.execBranchDone(address, i);
+      if (this.#native !== null) this.#native.branchDone(i);
     };
     // Settles once every started branch has (a count, not Promise.all: no array of promises).
     let unsettled = 1;
@@ -1239,7 +1237,7 @@ export class Execution {
         throw this.#fail(error);
       }
       this.#live;  // the function may have disposed this execution or its machine
-      status = runtime.module._hg_exec_verdict(this.#address, verdict ? 1 : 0);
+      status = runtime.execVerdict(this.#address, verdict ? 1 : 0);
       if (status === ExecStatus.InStep) status = callEager(runtime.writer, this.#state, state.paths, this.#prepared.ids, runtime.execComplete, this.#address);
     }
     return status;
@@ -1276,7 +1274,7 @@ export class Execution {
     this.#running = false;
     if (this.#abortRequested && this.#native !== null) {
       this.#abortRequested = false;
-      requireRuntime().execAbort(this.#address);
+      this.#native.abort();
     }
   }
 
@@ -1304,7 +1302,7 @@ export class Execution {
       this.#branchController?.abort();
       this.#child?.exec?.abort();
     } else {
-      requireRuntime().execAbort(native.address());
+      native.abort();
     }
   }
 
@@ -1392,7 +1390,7 @@ export class Execution {
         // resumed fan-out stays as the snapshot left it, its completed branches kept).
         if (begun !== null && !begun.finished && begun.resumed !== undefined) this.#resumedFanOut = begun.resumed;
         else if (begun !== null && !begun.finished && begun.resumedSubgraph !== undefined) this.#resumedSubgraph = begun.resumedSubgraph;
-        else if (begun !== null && !begun.finished && this.#native !== null) requireRuntime().execCancel(this.#address);
+        else if (begun !== null && !begun.finished && this.#native !== null) this.#native.cancelStep();
         this.#endStep();
       }
       yield { type: 'step:end', step: outcome.record };

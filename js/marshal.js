@@ -717,7 +717,7 @@ function writeAll(writer, state, readers, ids) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Standalone conditions through raw exports (wasm/bindings.cpp): compileCondition() costs the
+// Standalone conditions through raw exports (wasm/route_exports.cpp): compileCondition() costs the
 // parse and little more. `module` is the Emscripten module; its `_hg_*` functions become the raw
 // exports after their first call, so they are looked up on each use.
 

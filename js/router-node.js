@@ -3,9 +3,9 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
+import createHandoffGraphRouter from '../dist/handoff-graph-router.mjs';
 import { compileFrom } from './node-wasm.js';
-import { instantiateRouter } from './router-native.js';
-import { HOW_TO_PASS, makeInit } from './runtime.js';
+import { HOW_TO_PASS, instantiate, makeInit } from './runtime.js';
 
 export * from './api.js';
 export * from './errors.js';
@@ -23,4 +23,4 @@ function defaultWasm() {
 }
 
 /** Loads and instantiates the routing module once; later calls return the same promise. */
-export const init = makeInit({ kind: 'router', instantiate: instantiateRouter, defaultWasm, compileFrom });
+export const init = makeInit({ kind: 'router', instantiate: (wasmModule) => instantiate(createHandoffGraphRouter, wasmModule), defaultWasm, compileFrom });

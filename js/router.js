@@ -3,9 +3,9 @@
 // (dist/handoff-graph-router.wasm), a fraction of the full module's size. This file is the browser
 // and bundler entry (workers and edge runtimes too); js/router-node.js is Node's. The classes are
 // the full entry's (js/api.js): the same objects, the same answers, on a smaller module.
+import createHandoffGraphRouter from '../dist/handoff-graph-router.mjs';
 import { compileFetched } from './fetch-wasm.js';
-import { instantiateRouter } from './router-native.js';
-import { HOW_TO_PASS, makeInit } from './runtime.js';
+import { HOW_TO_PASS, instantiate, makeInit } from './runtime.js';
 
 export * from './api.js';
 export * from './errors.js';
@@ -17,4 +17,4 @@ function defaultWasm() {
 }
 
 /** Loads and instantiates the routing module once; later calls return the same promise. */
-export const init = makeInit({ kind: 'router', instantiate: instantiateRouter, defaultWasm, compileFrom: compileFetched });
+export const init = makeInit({ kind: 'router', instantiate: (wasmModule) => instantiate(createHandoffGraphRouter, wasmModule), defaultWasm, compileFrom: compileFetched });

@@ -1,9 +1,10 @@
 // Loads the WebAssembly module once and holds what every object of the API shares: the
-// module's classes, the raw hot-path exports and the state writer. The module is the full one
-// (js/full-module.js) or, for handoff-graph/router, the routing one (js/router-native.js). The
-// platform entries (node.js, browser.js, inline.js, router.js, router-node.js) say which, where
-// the module is by default and how to fetch a location; this file does the rest, and words the
-// errors: a load that fails says where it looked and how to pass the module with init({ wasm }).
+// module's classes (its embind tables), the raw per-decision exports and the state writer. The
+// module is the full one (dist/handoff-graph.mjs) or, for handoff-graph/router, the routing one
+// (dist/handoff-graph-router.mjs): each is em++'s generated loader beside its .wasm. The platform
+// entries (node.js, browser.js, inline.js, router.js, router-node.js) say which, where the module
+// is by default and how to fetch a location; this file does the rest, and words the errors: a
+// load that fails says where it looked and how to pass the module with init({ wasm }).
 import { FINGERPRINT } from './contract.js';
 import { StateWriter } from './marshal.js';
 import { checkOptions } from './options.js';
@@ -64,11 +65,43 @@ async function toModule(source, platform, isDefault) {
   throw new TypeError('init({ wasm }) takes a URL, a string, an ArrayBuffer, a Uint8Array or a WebAssembly.Module');
 }
 
+/** The raw exports js/ keeps references to (the per-decision calls, wasm/route_exports.cpp and step_exports.cpp). */
+const HOT_EXPORTS = ['_hg_route', '_hg_evaluate', '_hg_exec_begin', '_hg_exec_complete', '_hg_exec_verdict', '_hg_exec_items', '_hg_exec_branches'];
+
+/**
+ * Instantiates a compiled module through its generated loader (`createModule`, the entry's
+ * import of dist/handoff-graph.mjs or dist/handoff-graph-router.mjs). The loader is given the
+ * compiled module (Debian's Emscripten 3.1.6 would fetch a file path in Node); load() then gives
+ * it the state writer the core's lazy reads call (setSlotReader, wasm/library.js).
+ */
+export async function instantiate(createModule, wasmModule) {
+  let failed;
+  const instantiationFailed = new Promise((_, reject) => {
+    failed = reject;
+  });
+  const module = await Promise.race([
+    createModule({
+      instantiateWasm(imports, receive) {
+        WebAssembly.instantiate(wasmModule, imports).then((instance) => receive(instance, wasmModule), failed);
+        return {};
+      },
+    }),
+    instantiationFailed,
+  ]);
+  // The loader stands a stub in for each raw export, which puts the export itself in its place
+  // on the first call; a reference taken before keeps calling the stub (about 10 ns a call). Each
+  // of these returns at once for a null object, so one such call leaves the exports themselves.
+  for (const name of HOT_EXPORTS) {
+    if (typeof module[name] === 'function') module[name](0, 0, 0, -1);
+  }
+  return module;
+}
+
 async function load(platform, options) {
   const isDefault = options.wasm === undefined;
   const wasmModule = await toModule(isDefault ? platform.defaultWasm() : options.wasm, platform, isDefault);
-  // The entry instantiates its module: the full one through js/full-module.js, the routing one
-  // through js/router-native.js (so neither entry's bundle carries the other's code).
+  // The entry instantiates its module with its loader (so neither entry's bundle carries the
+  // other's code).
   const module = await platform.instantiate(wasmModule);
   checkContract(module);
   // Keys the core's string hashing (src/core/string_index.h) before any table exists, so that

@@ -14,10 +14,12 @@ cmake --build build/native -j"$jobs"
 cmake --build build/wasm -j"$jobs"
 
 mkdir -p dist
-cp build/wasm/handoff-graph.wasm build/wasm/handoff-graph-router.wasm dist/
-# The full module's loader: the module is a standalone .wasm, without Emscripten's JS glue.
-cp wasm/glue.mjs dist/handoff-graph.mjs
-cp wasm/glue.d.mts dist/handoff-graph.d.mts
+# Each module is em++'s output: the .wasm and its generated loader (an ES module), one type
+# declaration for both loaders.
+for module in handoff-graph handoff-graph-router; do
+  cp "build/wasm/$module.wasm" "build/wasm/$module.mjs" dist/
+  cp wasm/glue.d.mts "dist/$module.d.mts"
+done
 # @opentelemetry/api is an optional peer dependency, imported at run time if the application has
 # it (js/tracing.js): never bundled.
 esbuild=(npx --no-install esbuild --bundle --log-level=warning --external:@opentelemetry/api)

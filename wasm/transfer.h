@@ -3,8 +3,7 @@
 // request and never shrunk, and the slot views the core's route reads them through: all written
 // before the call (Area::slot_values, a state machine's step), or each when the route first needs
 // it (LazySlots: routes, evaluations, explain()).
-// wasm/router.cpp uses it; wasm/bindings.cpp holds the same code inline (to be folded into this
-// header when the route-path work on bindings.cpp has merged).
+// wasm/route_exports.cpp owns the area; both modules link it.
 #pragma once
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// Marshals a JSON state (core/json_value.h) onto a tape: the native twin of the JavaScript
+// Marshals a JSON state (core/json.h) onto a tape: the native twin of the JavaScript
 // marshaller in js/marshal.js. Both resolve the same paths with the same rules and write the same
 // cells, so a condition gives the same answer whichever runtime holds the state.
 #pragma once
@@ -9,7 +9,7 @@
 #include "condition/condition.h"
 #include "condition/path.h"
 #include "condition/value.h"
-#include "core/json_value.h"
+#include "core/json.h"
 
 namespace handoff::condition {
 

@@ -7,12 +7,12 @@
 // final size: the wasm allocator is a large share of a compile, and growing each vector by
 // doubling allocated several times per part.
 #include <algorithm>
+#include <numeric>
 
 #include "condition/condition.h"
 #include "condition/limits.h"
 #include "condition/scanner.h"
 #include "condition/unicode.h"
-#include "core/index_sort.h"
 
 namespace handoff::condition {
 
@@ -342,7 +342,10 @@ class Parser {
   void sort_paths() {
     auto& order = scratch_.path_order;
     const auto count = static_cast<std::uint32_t>(scratch_.path_texts.size());
-    order_by_text(order, scratch_.path_texts.data(), count);
+    const auto& texts = scratch_.path_texts;
+    order.resize(count);
+    std::iota(order.begin(), order.end(), 0U);
+    std::sort(order.begin(), order.end(), [&texts](std::uint32_t a, std::uint32_t b) { return texts[a] < texts[b]; });
     out_.paths_.reserve(count);
     bool in_order = true;
     for (std::uint32_t rank = 0; rank < count; ++rank) {

@@ -5,7 +5,7 @@
 #include <string_view>
 
 #include "condition/json_state.h"
-#include "core/json_parse.h"
+#include "core/json.h"
 
 namespace handoff::condition {
 

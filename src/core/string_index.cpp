@@ -1,9 +1,9 @@
 // StringIndex (string_index.h): linear probing over (hash, number) entries, and its hash.
 #include "core/string_index.h"
 
+#include <algorithm>
 #include <cstring>
-
-#include "core/index_sort.h"
+#include <numeric>
 
 namespace handoff {
 namespace {
@@ -132,7 +132,9 @@ std::pair<std::uint32_t, bool> StringKeys::insert(std::string_view text) {
 }
 
 void order_keys(std::vector<std::uint32_t>& order, const std::vector<std::string>& keys) {
-  order_by_text(order, keys.data(), static_cast<std::uint32_t>(keys.size()));
+  order.resize(keys.size());
+  std::iota(order.begin(), order.end(), 0U);
+  std::sort(order.begin(), order.end(), [&keys](std::uint32_t a, std::uint32_t b) { return keys[a] < keys[b]; });
 }
 
 }  // namespace handoff

@@ -5,9 +5,9 @@
 // routing module's code, and each insertion inlined at its caller much more (issue 21).
 //
 // The table holds only numbers and hashes; the keys stay where the caller keeps them, which it
-// names at each call as a function and its context (`KeyOf`), as core/index_sort.h does for
-// sorting. So the code is one non-template copy, the keys are not stored twice, and the owner may
-// move (a vector of nodes growing) without the table pointing anywhere.
+// names at each call as a function and its context (`KeyOf`). So the code is one non-template
+// copy, the keys are not stored twice, and the owner may move (a vector of nodes growing) without
+// the table pointing anywhere.
 //
 // Keys come from users (node ids, JSON members, state objects), so chosen keys must not make
 // lookups collide: the hash is SipHash-1-3 (Aumasson & Bernstein; what Rust's HashMap uses
@@ -158,7 +158,8 @@ class StringMap {
   mutable std::vector<std::uint32_t> order_;  // the key numbers in key order, once iterated
 };
 
-// The numbers of keys[0, count) in the keys' byte order (std::string's operator<, as std::map orders).
+// The numbers of keys[0, count) in the keys' byte order (std::string's operator<, as std::map orders;
+// the keys are distinct, so there are no ties to order).
 void order_keys(std::vector<std::uint32_t>& order, const std::vector<std::string>& keys);
 
 template <class Value>

@@ -2,11 +2,9 @@
 
 #include <algorithm>
 #include <initializer_list>
-#include <numeric>
 
 #include "condition/unicode.h"
-#include "core/index_sort.h"
-#include "core/json_parse.h"
+#include "core/json.h"
 #include "core/string_index.h"
 #include "machine/execution.h"
 
@@ -28,20 +26,9 @@ void put(std::string& out, std::initializer_list<std::string_view> parts) {
 // Whether the marks are of a finished machine run, whose unfired edges are greyed.
 bool finished_run(const Dag& dag) { return dag.run && !dag.run->reason.empty(); }
 
-// Nodes in id order (ids are unique). Sorted through their indices with core/index_sort.h, so
-// that the module has one std::sort (each comparator of its own was another copy: 1.5 KB here).
+// Nodes in id order (ids are unique, so the order is the only one).
 void sort_by_id(std::vector<Node>& nodes) {
-  std::vector<std::uint32_t> order(nodes.size());
-  std::iota(order.begin(), order.end(), 0U);
-  sort_indices(order, {[](const void* context, std::uint32_t a, std::uint32_t b) {
-                         const auto* sorted = static_cast<const Node*>(context);
-                         return sorted[a].id < sorted[b].id;
-                       },
-                       nodes.data()});
-  std::vector<Node> sorted;
-  sorted.reserve(nodes.size());
-  for (std::uint32_t i : order) sorted.push_back(std::move(nodes[i]));
-  nodes = std::move(sorted);
+  std::sort(nodes.begin(), nodes.end(), [](const Node& a, const Node& b) { return a.id < b.id; });
 }
 
 }  // namespace
@@ -116,7 +103,7 @@ Dag dag_of(const swarm::Swarm& swarm) {
 Expected<void, std::string> apply_session(Dag& dag, const Json& session) {
   if (!session.is_object()) return unexpected(std::string("a session is an object ({ active, checkpoints })"));
   if (session.contains("active")) {
-    const Json& active = session["active"];
+    const Json& active = json::member(session, "active");
     bool found = false;
     for (Node& n : dag.nodes) {
       if (active.is_string() && n.id == active.get_ref<const std::string&>()) n.active = found = true;
@@ -124,15 +111,15 @@ Expected<void, std::string> apply_session(Dag& dag, const Json& session) {
     if (!found) return unexpected(std::string("the session's active agent is not an agent of this swarm"));
   }
   if (!session.contains("checkpoints")) return {};
-  const Json& checkpoints = session["checkpoints"];
+  const Json& checkpoints = json::member(session, "checkpoints");
   if (!checkpoints.is_array()) return unexpected(std::string("'checkpoints' must be an array"));
   std::uint32_t handoffs = 0;
   for (std::size_t i = 0; i < checkpoints.size(); ++i) {
     const Json& c = checkpoints[i];
-    if (!c.is_object() || !c.contains("outcome") || !c["outcome"].is_object()) continue;  // a tool run, an approval, …
-    const Json& outcome = c["outcome"];
-    if (!outcome.contains("type") || outcome["type"] != "handoff") continue;
-    const Json& edge = outcome.contains("edge") ? outcome["edge"] : Json();
+    const Json& outcome = json::member(c, "outcome");
+    if (!outcome.is_object()) continue;  // a tool run, an approval, …
+    if (json::member(outcome, "type") != "handoff") continue;
+    const Json& edge = json::member(outcome, "edge");
     if (!edge.is_number_unsigned() || edge.get<std::uint64_t>() >= dag.edges.size()) {
       return unexpected("checkpoints[" + std::to_string(i) + "]: the handoff's 'edge' is not an edge of this swarm");
     }
@@ -163,7 +150,7 @@ Expected<void, std::string> apply_trace(Dag& dag, const Json& trace) {
   };
 
   if (trace.is_object() && trace.contains("steps")) {  // a machine run
-    const Json& steps = trace["steps"];
+    const Json& steps = json::member(trace, "steps");
     if (!steps.is_array()) return unexpected("'steps' must be an array");
     Run run;
     for (Node& n : dag.nodes) {
@@ -171,30 +158,35 @@ Expected<void, std::string> apply_trace(Dag& dag, const Json& trace) {
     }
     for (std::size_t i = 0; i < steps.size(); ++i) {
       const Json& s = steps[i];
-      if (!s.is_object() || !s.contains("state") || !s["state"].is_string()) {
+      if (!s.is_object() || !s.contains("state") || !json::member(s, "state").is_string()) {
         return unexpected("steps[" + std::to_string(i) + "] has no state name");
       }
-      const std::string& state = s["state"].get_ref<const std::string&>();
+      const std::string& state = json::member(s, "state").get_ref<const std::string&>();
       Node* n = node(state);
       if (n == nullptr || n->type == "end") return unexpected("steps[" + std::to_string(i) + "]: no state '" + state + "'");
       n->visits = *n->visits + 1;
       // A fan-out step's branches are visits of their states too.
-      if (s.contains("branches") && s["branches"].is_array()) {
-        for (const Json& b : s["branches"]) {
-          Node* branch = b.is_object() && b.contains("state") && b["state"].is_string() ? node(b["state"].get<std::string>()) : nullptr;
+      if (s.contains("branches") && json::member(s, "branches").is_array()) {
+        for (const Json& b : json::member(s, "branches")) {
+          Node* branch = b.is_object() && b.contains("state") && json::member(b, "state").is_string()
+                             ? node(json::member(b, "state").get<std::string>())
+                             : nullptr;
           if (branch == nullptr || branch->type == "end") return unexpected("steps[" + std::to_string(i) + "]: a branch names no state");
           branch->visits = *branch->visits + 1;
         }
       }
-      auto step = s.contains("step") && s["step"].is_number_unsigned() ? s["step"].get<std::uint32_t>()
-                                                                       : static_cast<std::uint32_t>(i + 1);
-      if (s.contains("edge") && !s["edge"].is_null()) {
-        if (auto fired = fire(state, s["edge"], step); !fired) return fired;
+      auto step = s.contains("step") && json::member(s, "step").is_number_unsigned()
+                      ? json::member(s, "step").get<std::uint32_t>()
+                      : static_cast<std::uint32_t>(i + 1);
+      if (s.contains("edge") && !json::member(s, "edge").is_null()) {
+        if (auto fired = fire(state, json::member(s, "edge"), step); !fired) return fired;
       }
       run.last_state = state;
       run.steps_run = static_cast<std::uint32_t>(i + 1);
     }
-    run.reason = trace.contains("reason") && trace["reason"].is_string() ? trace["reason"].get<std::string>() : "";
+    run.reason = trace.contains("reason") && json::member(trace, "reason").is_string()
+                     ? json::member(trace, "reason").get<std::string>()
+                     : "";
     dag.run = std::move(run);
     return {};
   }
@@ -202,18 +194,19 @@ Expected<void, std::string> apply_trace(Dag& dag, const Json& trace) {
     for (std::size_t i = 0; i < trace.size(); ++i) {
       const Json& hop = trace[i];
       auto step = static_cast<std::uint32_t>(i + 1);
-      if (!hop.is_object() || !hop.contains("node") || !hop["node"].is_string()) {
+      if (!hop.is_object() || !hop.contains("node") || !json::member(hop, "node").is_string()) {
         return unexpected("trace[" + std::to_string(i) + "] has no node");
       }
-      const std::string& from = hop["node"].get_ref<const std::string&>();
-      if (hop.contains("edges") && hop["edges"].is_array()) {
-        for (const Json& e : hop["edges"]) {
-          if (e.is_object() && e["matched"].is_boolean() && e["matched"].get<bool>() && e.contains("index")) {
-            if (auto fired = fire(from, e["index"], step); !fired) return fired;
+      const std::string& from = json::member(hop, "node").get_ref<const std::string&>();
+      if (hop.contains("edges") && json::member(hop, "edges").is_array()) {
+        for (const Json& e : json::member(hop, "edges")) {
+          if (e.is_object() && json::member(e, "matched").is_boolean() && json::member(e, "matched").get<bool>() &&
+              e.contains("index")) {
+            if (auto fired = fire(from, json::member(e, "index"), step); !fired) return fired;
           }
         }
-      } else if (hop.contains("edge") && !hop["edge"].is_null()) {
-        if (auto fired = fire(from, hop["edge"], step); !fired) return fired;
+      } else if (hop.contains("edge") && !json::member(hop, "edge").is_null()) {
+        if (auto fired = fire(from, json::member(hop, "edge"), step); !fired) return fired;
       }
     }
     return {};
@@ -224,11 +217,14 @@ Expected<void, std::string> apply_trace(Dag& dag, const Json& trace) {
 Json to_json(const Dag& dag) {
   Json nodes = Json::array();
   for (const Node& n : dag.nodes) {
-    Json node = Json::object().with("id", n.id).with("type", n.type);
+    Json node = Json::object();
+    node["id"] = n.id;
+    node["type"] = n.type;
     if (n.start) node["start"] = true;
     if (!n.description.empty()) node["description"] = n.description;
     if (n.visits) node["visits"] = *n.visits;
-    if (n.map_over) node["map"] = Json::object().with("state", n.branches.front()).with("over", *n.map_over);
+    if (n.map_over)
+      node["map"] = Json{{"state", n.branches.front()}, {"over", *n.map_over}};
     else if (!n.branches.empty()) node["branches"] = n.branches;
     if (n.subgraph) node["subgraph"] = to_json(*n.subgraph);
     if (n.active) node["active"] = true;
@@ -236,12 +232,12 @@ Json to_json(const Dag& dag) {
   }
   Json edges = Json::array();
   for (const Edge& e : dag.edges) {
-    Json edge = Json::object()
-                    .with("from", e.from)
-                    .with("to", e.to)
-                    .with("position", e.position)
-                    .with("when", e.when ? Json(*e.when) : Json(nullptr))
-                    .with("unconditional", !e.when.has_value() && !e.predicate);
+    Json edge = Json::object();
+    edge["from"] = e.from;
+    edge["to"] = e.to;
+    edge["position"] = e.position;
+    edge["when"] = e.when ? Json(*e.when) : Json(nullptr);
+    edge["unconditional"] = !e.when.has_value() && !e.predicate;
     if (e.predicate) edge["predicate"] = true;
     if (!e.via.empty()) edge["via"] = e.via;
     if (!e.tool.empty()) edge["tool"] = e.tool;
@@ -251,12 +247,17 @@ Json to_json(const Dag& dag) {
     edge["firedAtSteps"] = e.fired_at;
     edges.push_back(std::move(edge));
   }
-  Json out = Json::object().with("format", "handoff-graph/dag").with("version", 1).with("kind", dag.kind);
+  Json out = Json::object();
+  out["format"] = "handoff-graph/dag";
+  out["version"] = 1;
+  out["kind"] = dag.kind;
   if (!dag.name.empty()) out["name"] = dag.name;
   out["nodes"] = std::move(nodes);
   out["edges"] = std::move(edges);
   if (dag.run) {
-    Json run = Json::object().with("reason", dag.run->reason).with("stepsRun", dag.run->steps_run);
+    Json run = Json::object();
+    run["reason"] = dag.run->reason;
+    run["stepsRun"] = dag.run->steps_run;
     run["lastState"] = dag.run->last_state ? Json(*dag.run->last_state) : Json(nullptr);
     out["run"] = std::move(run);
   }
@@ -624,12 +625,9 @@ Json to_agentensemble_json(const Dag& dag, std::string_view generated_at) {
   for (std::uint32_t i = 0; i < dag.nodes.size(); ++i) {
     if (dag.nodes[i].type == "state") order.push_back(i);
   }
-  // In declaration order (unique per state), with the module's one std::sort (core/index_sort.h).
-  sort_indices(order, {[](const void* context, std::uint32_t a, std::uint32_t b) {
-                         const auto* nodes = static_cast<const Node*>(context);
-                         return nodes[a].declared < nodes[b].declared;
-                       },
-                       dag.nodes.data()});
+  // In declaration order (unique per state).
+  std::sort(order.begin(), order.end(),
+            [&dag](std::uint32_t a, std::uint32_t b) { return dag.nodes[a].declared < dag.nodes[b].declared; });
   std::vector<const Node*> states;
   states.reserve(order.size());
   for (std::uint32_t i : order) states.push_back(&dag.nodes[i]);
@@ -640,18 +638,19 @@ Json to_agentensemble_json(const Dag& dag, std::string_view generated_at) {
 
   auto task_node = [](const std::string& id, std::string description, std::string expected, std::string role,
                       const char* node_type) {
-    return Json::object()
-        .with("id", id)
-        .with("description", std::move(description))
-        .with("expectedOutput", std::move(expected))
-        .with("agentRole", std::move(role))
-        .with("dependsOn", Json::array())
-        .with("parallelGroup", 0)
-        .with("onCriticalPath", false)
-        .with("nodeType", node_type)
-        .with("mapReduceLevel", nullptr)
-        .with("loopMaxIterations", nullptr)
-        .with("loopBody", nullptr);
+    Json made = Json::object();
+    made["id"] = id;
+    made["description"] = std::move(description);
+    made["expectedOutput"] = std::move(expected);
+    made["agentRole"] = std::move(role);
+    made["dependsOn"] = Json::array();
+    made["parallelGroup"] = 0;
+    made["onCriticalPath"] = false;
+    made["nodeType"] = node_type;
+    made["mapReduceLevel"] = nullptr;
+    made["loopMaxIterations"] = nullptr;
+    made["loopBody"] = nullptr;
+    return made;
   };
   Json tasks = Json::array();
   std::string start_id;
@@ -671,12 +670,13 @@ Json to_agentensemble_json(const Dag& dag, std::string_view generated_at) {
     std::optional<std::string> label;
     if (!e.description.empty()) label = e.description;
     else if (e.when) label = *e.when;
-    edges.push_back(Json::object()
-                        .with("fromStateId", ids[e.from])
-                        .with("toStateId", ids[e.to])
-                        .with("conditionDescription", label ? Json(*label) : Json(nullptr))
-                        .with("unconditional", !conditional(e))
-                        .with("fired", !e.fired_at.empty()));
+    Json item = Json::object();
+    item["fromStateId"] = ids[e.from];
+    item["toStateId"] = ids[e.to];
+    item["conditionDescription"] = label ? Json(*label) : Json(nullptr);
+    item["unconditional"] = !conditional(e);
+    item["fired"] = !e.fired_at.empty();
+    edges.push_back(std::move(item));
   }
 
   Json termination = nullptr;
@@ -686,21 +686,22 @@ Json to_agentensemble_json(const Dag& dag, std::string_view generated_at) {
     termination = reason == "end" ? Json("terminal") : reason == "max-steps" ? Json("maxSteps") : reason.empty() ? Json() : Json(reason);
     steps = dag.run->steps_run;
   }
-  return Json::object()
-      .with("schemaVersion", "1.3")
-      .with("type", "dag")
-      .with("workflow", "GRAPH")
-      .with("generatedAt", generated_at)
-      .with("agents", Json::array())
-      .with("tasks", std::move(tasks))
-      .with("parallelGroups", Json::array())
-      .with("criticalPath", Json::array())
-      .with("mapReduceMode", nullptr)
-      .with("mode", "graph")
-      .with("graphEdges", std::move(edges))
-      .with("graphStartStateId", start_id.empty() ? Json(nullptr) : Json(start_id))
-      .with("graphTerminationReason", std::move(termination))
-      .with("graphStepsRun", std::move(steps));
+  Json made = Json::object();
+  made["schemaVersion"] = "1.3";
+  made["type"] = "dag";
+  made["workflow"] = "GRAPH";
+  made["generatedAt"] = generated_at;
+  made["agents"] = Json::array();
+  made["tasks"] = std::move(tasks);
+  made["parallelGroups"] = Json::array();
+  made["criticalPath"] = Json::array();
+  made["mapReduceMode"] = nullptr;
+  made["mode"] = "graph";
+  made["graphEdges"] = std::move(edges);
+  made["graphStartStateId"] = start_id.empty() ? Json(nullptr) : Json(start_id);
+  made["graphTerminationReason"] = std::move(termination);
+  made["graphStepsRun"] = std::move(steps);
+  return made;
 }
 
 Expected<std::string, std::string> render(Dag dag, std::string_view trace, std::string_view format,

@@ -24,20 +24,101 @@ struct ReducerNames {
 
 }  // namespace
 
-Json to_json(const HandoffGraph& graph) { return graph_to_json<Json>(graph); }
+// The graph's definition: nodes sorted by id, edges in insertion order.
+Json to_json(const HandoffGraph& graph) {
+  Json nodes = Json::array();
+  for (const std::string& name : graph.node_names()) {
+    Json node = Json::object();
+    node["id"] = name;
+    const std::string& description = graph.description(graph.find(name));
+    if (!description.empty()) node["description"] = description;
+    nodes.push_back(std::move(node));
+  }
+  Json edges = Json::array();
+  for (const graph::Edge& edge : graph.edges()) {
+    Json e = Json::object();
+    e["from"] = graph.name(edge.from);
+    e["to"] = graph.name(edge.to);
+    if (edge.condition) e["when"] = edge.condition->source();
+    if (!edge.description.empty()) e["description"] = edge.description;
+    edges.push_back(std::move(e));
+  }
+  Json out = Json::object();
+  out["format"] = kGraphFormat;
+  out["version"] = kGraphVersion;
+  out["onCycle"] = graph.cycle_policy() == graph::CyclePolicy::Error ? "error" : "allow";
+  out["nodes"] = std::move(nodes);
+  out["edges"] = std::move(edges);
+  return out;
+}
 
-Expected<HandoffGraph, std::vector<Problem>> graph_from_json(const Json& document) { return graph_from_json_of(document); }
+Expected<HandoffGraph, std::vector<Problem>> graph_from_json(const Json& document) {
+  Reader r;
+  if (!document.is_object()) {
+    r.problem("", "expected an object");
+    return unexpected(std::move(r.problems));
+  }
+  r.only(document, "", {"format", "version", "onCycle", "nodes", "edges"});
+  r.format_and_version(document, kGraphFormat, kGraphVersion);
+  CyclePolicy policy = CyclePolicy::Error;
+  if (const std::string* on_cycle = r.string(document, "", "onCycle", false)) {
+    if (*on_cycle == "allow")
+      policy = CyclePolicy::Allow;
+    else if (*on_cycle != "error")
+      r.problem("/onCycle", "expected \"error\" or \"allow\"");
+  }
+
+  HandoffGraph graph(policy);
+  auto nodes = document.find("nodes");
+  if (nodes != document.end() && !nodes->is_array()) r.problem("/nodes", "expected an array");
+  if (nodes != document.end() && nodes->is_array()) {
+    // An id seen before is in the graph already (add_node refuses only the empty id), so the
+    // graph's own index answers, without a set of its own (a tree's code in the routing module).
+    bool empty_seen = false;
+    for (std::size_t i = 0; i < nodes->size(); ++i) {
+      const Json& node = (*nodes)[i];
+      std::string pointer = "/nodes/" + std::to_string(i);
+      if (!node.is_object()) {
+        r.problem(pointer, "expected an object");
+        continue;
+      }
+      r.only(node, pointer, {"id", "description"});
+      const std::string* id = r.string(node, pointer, "id", true);
+      const std::string* description = r.string(node, pointer, "description", false);
+      if (!id) continue;
+      if (id->empty() ? std::exchange(empty_seen, true) : graph.has_node(*id)) {
+        r.problem(pointer + "/id", "duplicate node id '" + *id + "'");
+        continue;
+      }
+      auto added = graph.add_node(*id, description ? *description : "");
+      if (!added) r.problem(pointer + "/id", added.error().message);
+    }
+  }
+
+  read_edges(r, document, [&](const EdgeFields& e) -> std::optional<Problem> {
+    auto added = graph.add_edge(e.from, e.to, e.when, e.description);
+    if (added) return std::nullopt;
+    if (added.error().kind == graph::EdgeError::Kind::Syntax)
+      return Problem{"/when", edge_name(e) + ": " + added.error().message};
+    return Problem{"", added.error().message};
+  });
+
+  if (!r.problems.empty()) return unexpected(std::move(r.problems));
+  return graph;
+}
 
 Json to_json(const machine::Machine& m) {
   const auto& options = m.options();
   Json states = Json::array();
   for (const auto& state : m.states()) {
-    Json s = Json::object().with("name", state.name);
+    Json s = Json::object();
+    s["name"] = state.name;
     if (!state.feedback_on_revisit) s["feedbackOnRevisit"] = false;
     if (state.task) s["task"] = state.task->source();
     if (state.fan_out) {
       const machine::FanOut& f = *state.fan_out;
-      if (f.is_map()) s["map"] = Json::object().with("state", f.map_state).with("over", f.over);
+      if (f.is_map())
+        s["map"] = Json{{"state", f.map_state}, {"over", f.over}};
       else s["branches"] = f.branches;
       if (f.concurrency > 0) s["concurrency"] = f.concurrency;
     }
@@ -55,7 +136,9 @@ Json to_json(const machine::Machine& m) {
   }
   Json edges = Json::array();
   for (const auto& edge : m.edges()) {
-    Json e = Json::object().with("from", edge.from).with("to", edge.to);
+    Json e = Json::object();
+    e["from"] = edge.from;
+    e["to"] = edge.to;
     if (edge.when) e["when"] = *edge.when;
     if (!edge.description.empty()) e["description"] = edge.description;
     if (edge.transfer) e["transfer"] = true;
@@ -66,7 +149,10 @@ Json to_json(const machine::Machine& m) {
   }
   Json reducers = Json::object();
   for (const auto& [key, reducer] : options.reducers) reducers[key] = reducer;
-  Json out = Json::object().with("format", kMachineFormat).with("version", kMachineVersion).with("name", options.name);
+  Json out = Json::object();
+  out["format"] = kMachineFormat;
+  out["version"] = kMachineVersion;
+  out["name"] = options.name;
   if (options.start) out["start"] = *options.start;
   double steps = options.max_steps;
   if (std::floor(steps) == steps && std::fabs(steps) < 1e15) out["maxSteps"] = static_cast<std::int64_t>(steps);
@@ -168,7 +254,7 @@ Expected<std::unique_ptr<machine::Machine>, std::vector<Problem>> machine_from_j
         r.member_problem(pointer, "subgraph", "subgraphs may nest " + std::to_string(machine::kMaxSubgraphDepth) + " machines deep");
         continue;
       }
-      auto child = machine_from_json_at(state["subgraph"], depth + 1);
+      auto child = machine_from_json_at(json::member(state, "subgraph"), depth + 1);
       if (!child) {
         for (const Problem& p : child.error()) r.problem(pointer + "/subgraph" + p.pointer, p.message);
         continue;
@@ -213,7 +299,7 @@ Expected<std::unique_ptr<machine::Machine>, std::vector<Problem>> machine_from_j
       }
       Expected<void, machine::Problem> added = {};
       if (has_branches) {
-        const Json& list = state["branches"];
+        const Json& list = json::member(state, "branches");
         std::vector<std::string> branches;
         bool ok = list.is_array();
         for (std::size_t j = 0; ok && j < list.size(); ++j) {
@@ -226,7 +312,7 @@ Expected<std::unique_ptr<machine::Machine>, std::vector<Problem>> machine_from_j
         }
         added = machine->add_fan_out(*name, branches, concurrency);
       } else {
-        const Json& map = state["map"];
+        const Json& map = json::member(state, "map");
         if (!map.is_object()) {
           r.member_problem(pointer, "map", "expected { \"state\", \"over\" }");
           continue;

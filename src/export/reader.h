@@ -1,8 +1,6 @@
 // Reading a definition document: typed members, with one problem per fault at its JSON pointer
 // (RFC 6901). Shared by the graph, state machine and swarm loaders, so that every definition
-// format reports faults the same way. A template over the JSON type: the routing module
-// (wasm/router.cpp) reads graph definitions with its own small JSON value (wasm/router_json.h)
-// everything else uses `Reader` (the core's json::Value).
+// format reports faults the same way, in both WebAssembly modules and natively.
 #pragma once
 
 #include <cstdint>
@@ -12,17 +10,10 @@
 #include <vector>
 
 #include "condition/json_state.h"
-#include "core/json_parse.h"
+#include "core/json.h"
 #include "core/json_pointer.h"
 
 namespace handoff::definition {
-
-// A scalar as JSON text: the core's value by the core's writer (core/json_parse.h), the routing
-// module's by its own.
-template <class JsonType>
-std::string scalar_text(const JsonType& value) {
-  return value.dump(-1, ' ', false, JsonType::error_handler_t::replace);
-}
 
 // `before` + `name` + `after`, for the many messages that quote a name ("agent '" + id + "' is
 // declared twice"): one function, where a chain of concatenations was code at every message (issue 21).
@@ -43,10 +34,9 @@ struct Problem {
 
 using handoff::pointer_token;
 
-template <class JsonType>
-class BasicReader {
+class Reader {
  public:
-  using Json = JsonType;
+  using Json = condition::Json;
 
   std::vector<Problem> problems;
 
@@ -82,7 +72,7 @@ class BasicReader {
       if (!(it->is_null() && !required)) member_problem(pointer, key, "expected a string");
       return nullptr;
     }
-    return &it->template get_ref<const std::string&>();
+    return &it->get_ref<const std::string&>();
   }
 
   std::optional<bool> boolean(const Json& object, const std::string& pointer, const char* key) {
@@ -92,7 +82,7 @@ class BasicReader {
       member_problem(pointer, key, "expected true or false");
       return std::nullopt;
     }
-    return it->template get<bool>();
+    return it->get<bool>();
   }
 
   // The `format` and `version` members every definition starts with.
@@ -103,9 +93,9 @@ class BasicReader {
     auto it = document.find("version");
     if (it == document.end()) {
       problem("/version", "required");
-    } else if (!it->is_number_integer() || it->template get<std::int64_t>() != version) {
+    } else if (!it->is_number_integer() || it->get<std::int64_t>() != version) {
       // Arrays and objects are named by kind: they may nest deeper than printing could go.
-      std::string shown = it->is_array() ? "an array" : it->is_object() ? "an object" : scalar_text(*it);
+      std::string shown = it->is_array() ? "an array" : it->is_object() ? "an object" : core::dump_json(*it);
       problem("/version", "unsupported version " + shown + " (this library reads version " + std::to_string(version) + ")");
     }
   }
@@ -114,14 +104,12 @@ class BasicReader {
   std::optional<std::uint32_t> count(const Json& object, const std::string& pointer, const char* key) {
     auto it = object.find(key);
     if (it == object.end()) return std::nullopt;
-    if (!it->is_number_integer() || it->template get<std::int64_t>() < 0 || it->template get<std::int64_t>() > 1'000'000) {
+    if (!it->is_number_integer() || it->get<std::int64_t>() < 0 || it->get<std::int64_t>() > 1'000'000) {
       member_problem(pointer, key, "expected an integer from 0 to 1000000");
       return std::nullopt;
     }
-    return it->template get<std::uint32_t>();
+    return it->get<std::uint32_t>();
   }
 };
-
-using Reader = BasicReader<condition::Json>;
 
 }  // namespace handoff::definition

@@ -6,7 +6,6 @@
 
 #include <algorithm>
 
-#include "core/index_sort.h"
 
 namespace handoff::graph {
 
@@ -218,14 +217,10 @@ bool HandoffGraph::order_allows(NodeId from, NodeId to) {
     }
   }
 
+  // Positions are distinct, so the sort's order is the only one.
   auto by_order = [this](NodeId a, NodeId b) { return nodes_[a].order < nodes_[b].order; };
-  const IndexLess by_order_index{[](const void* context, NodeId a, NodeId b) {
-                                   const auto* nodes = static_cast<const Node*>(context);
-                                   return nodes[a].order < nodes[b].order;
-                                 },
-                                 nodes_.data()};
-  sort_indices(forward_, by_order_index);
-  sort_indices(backward_, by_order_index);
+  std::sort(forward_.begin(), forward_.end(), by_order);
+  std::sort(backward_.begin(), backward_.end(), by_order);
   // The positions both sets hold, in order: a merge of the two sorted sets (no third sort).
   std::vector<std::int64_t> positions(forward_.size() + backward_.size());
   std::merge(backward_.begin(), backward_.end(), forward_.begin(), forward_.end(), positions.begin(), by_order);
@@ -284,12 +279,8 @@ std::vector<std::string> HandoffGraph::node_names() const {
   std::vector<std::string> names;
   names.reserve(nodes_.size());
   for (const Node& n : nodes_) names.push_back(n.name);
-  std::vector<std::uint32_t> order;
-  order_by_text(order, names.data(), static_cast<std::uint32_t>(names.size()));
-  std::vector<std::string> sorted;
-  sorted.reserve(names.size());
-  for (std::uint32_t i : order) sorted.push_back(std::move(names[i]));
-  return sorted;
+  std::sort(names.begin(), names.end());  // names are unique
+  return names;
 }
 
 }  // namespace handoff::graph

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <string_view>
 
-#include "core/json_parse.h"
+#include "core/json.h"
 
 namespace handoff::swarm {
 namespace {
@@ -66,7 +66,7 @@ bool all_strict(const Json& schemas, int depth) {
 }
 
 bool schema_has_type(const Json& schema, const char* type) {
-  const Json& t = schema["type"];  // null when absent
+  const Json& t = json::member(schema, "type");  // null when absent
   if (t.is_string()) return t == type;
   if (!t.is_array()) return false;
   for (const Json& one : t) {
@@ -83,20 +83,20 @@ bool strict_schema(const Json& schema, int depth) {
   if (schema_has_type(schema, "object") || schema.contains("properties")) {
     // A reference, never a copy: copying recurses through the whole subtree, however deep.
     static const Json kNoProperties = Json::object();
-    const Json& properties = schema.contains("properties") ? schema["properties"] : kNoProperties;
+    const Json& properties = schema.contains("properties") ? json::member(schema, "properties") : kNoProperties;
     if (!properties.is_object()) return false;
-    const Json& additional = schema["additionalProperties"];  // null when absent
+    const Json& additional = json::member(schema, "additionalProperties");  // null when absent
     if (!additional.is_boolean() || additional.get<bool>()) return false;
-    if (!schema["required"].is_array()) return false;
-    const Json& required = schema["required"];
+    if (!json::member(schema, "required").is_array()) return false;
+    const Json& required = json::member(schema, "required");
     for (const auto& [name, property] : properties.items()) {
       if (!lists_string(required, name)) return false;
     }
     if (!all_strict(properties, depth + 1)) return false;
   }
-  if (schema.contains("items") && !strict_schema(schema["items"], depth + 1)) return false;
+  if (schema.contains("items") && !strict_schema(json::member(schema, "items"), depth + 1)) return false;
   for (const char* group : {"anyOf", "$defs", "definitions"}) {
-    if (schema.contains(group) && !all_strict(schema[group], depth + 1)) return false;
+    if (schema.contains(group) && !all_strict(json::member(schema, group), depth + 1)) return false;
   }
   return true;
 }
@@ -108,22 +108,24 @@ std::string agent_label(const Swarm& swarm, const std::string& id) {
 
 // A strict JSON Schema of an object: these properties, all required, nothing else.
 Json object_schema(Json properties, Json required) {
-  return Json::object()
-      .with("type", "object")
-      .with("properties", std::move(properties))
-      .with("required", std::move(required))
-      .with("additionalProperties", false);
+  Json made = Json::object();
+  made["type"] = "object";
+  made["properties"] = std::move(properties);
+  made["required"] = std::move(required);
+  made["additionalProperties"] = false;
+  return made;
 }
 
 Json schema_of(const Swarm& swarm, const Edge& edge) {
   Json properties = Json::object();
-  properties["reason"] = Json::object()
-                             .with("type", Json::array({"string", "null"}))
-                             .with("description", "Why the conversation should go to " + agent_label(swarm, edge.to) + " (optional).");
+  properties["reason"]["type"] = Json::array({"string", "null"});
+  properties["reason"]["description"] =
+      "Why the conversation should go to " + agent_label(swarm, edge.to) + " (optional).";
   Json required = Json::array({"reason"});
   for (const Variable& v : edge.requires_) {
     if (!v.from_model) continue;
-    Json property = Json::object().with("type", v.type);
+    Json property = Json::object();
+    property["type"] = v.type;
     if (!v.description.empty()) property["description"] = v.description;
     properties[v.name] = std::move(property);
     required.push_back(v.name);
@@ -151,18 +153,17 @@ Json single_schema(const Swarm& swarm, const std::vector<const Edge*>& edges) {
   for (const Edge* edge : edges) {
     if (!lists_string(targets, edge->to)) targets.push_back(edge->to);
   }
-  properties["agent"] = Json::object()
-                            .with("type", "string")
-                            .with("enum", std::move(targets))
-                            .with("description", "The agent to hand the conversation over to.");
-  properties["reason"] = Json::object()
-                             .with("type", Json::array({"string", "null"}))
-                             .with("description", "Why the conversation should go to that agent (optional).");
+  properties["agent"]["type"] = "string";
+  properties["agent"]["enum"] = std::move(targets);
+  properties["agent"]["description"] = "The agent to hand the conversation over to.";
+  properties["reason"]["type"] = Json::array({"string", "null"});
+  properties["reason"]["description"] = "Why the conversation should go to that agent (optional).";
   Json required = Json::array({"agent", "reason"});
   for (const Edge* edge : edges) {
     for (const Variable& v : edge->requires_) {
       if (!v.from_model || properties.contains(v.name)) continue;
-      Json property = Json::object().with("type", Json::array({v.type, "null"}));
+      Json property = Json::object();
+      property["type"] = Json::array({v.type, "null"});
       property["description"] = (v.description.empty() ? "" : v.description + ". ") + "Needed to transfer to " + agent_label(swarm, edge->to) + "; null otherwise.";
       properties[v.name] = std::move(property);
       required.push_back(v.name);
@@ -187,8 +188,12 @@ std::size_t index_of(const Swarm& swarm, const Edge& edge) { return static_cast<
 Json handoff_outcome(const Swarm& swarm, SessionCore& session, const Edge& edge, const char* via, Json variables,
                      const Json& reason) {
   if (edge.continuation) via = "continuation";
-  Json outcome =
-      Json::object().with("type", "handoff").with("via", via).with("from", edge.from).with("to", edge.to).with("edge", index_of(swarm, edge));
+  Json outcome = Json::object();
+  outcome["type"] = "handoff";
+  outcome["via"] = via;
+  outcome["from"] = edge.from;
+  outcome["to"] = edge.to;
+  outcome["edge"] = index_of(swarm, edge);
   if (edge.offered && std::string(via) == "tool") {
     outcome["tool"] = edge.tool_name;
     ++session.selections[edge.from];
@@ -209,15 +214,16 @@ Json handoff_outcome(const Swarm& swarm, SessionCore& session, const Edge& edge,
 }
 
 Json blocked_outcome(const Swarm& swarm, const Edge& edge, Json missing, Json invalid, const std::string& why) {
-  return Json::object()
-      .with("type", "handoff_blocked")
-      .with("from", edge.from)
-      .with("to", edge.to)
-      .with("edge", index_of(swarm, edge))
-      .with("tool", edge.tool_name)
-      .with("missing", std::move(missing))
-      .with("invalid", std::move(invalid))
-      .with("rejectionReason", "Cannot transfer to " + agent_label(swarm, edge.to) + " yet: " + why);
+  Json made = Json::object();
+  made["type"] = "handoff_blocked";
+  made["from"] = edge.from;
+  made["to"] = edge.to;
+  made["edge"] = index_of(swarm, edge);
+  made["tool"] = edge.tool_name;
+  made["missing"] = std::move(missing);
+  made["invalid"] = std::move(invalid);
+  made["rejectionReason"] = "Cannot transfer to " + agent_label(swarm, edge.to) + " yet: " + why;
+  return made;
 }
 
 // `problem` after those in `problems`, "; " between.
@@ -229,7 +235,7 @@ void add_problem(std::string& problems, const std::string& problem) {
 // A fixed refusal: its string made here, not at each caller (issue 21).
 [[gnu::noinline]] Unexpected<std::string> refusal(const char* why) { return unexpected(std::string(why)); }
 
-Json rejected(std::string reason) { return Json::object().with("type", "rejected").with("reason", std::move(reason)); }
+Json rejected(std::string reason) { return Json{{"type", "rejected"}, {"reason", std::move(reason)}}; }
 
 }  // namespace
 
@@ -242,16 +248,17 @@ SessionCore SessionCore::start(const Swarm& swarm) {
 Expected<SessionCore, std::string> SessionCore::from_json(const Swarm& swarm, const Json& json) {
   SessionCore core;
   if (!json.is_object()) return refusal("a session must be an object");
-  if (!json["active"].is_string() || swarm.agent(json["active"].get<std::string>()) == nullptr) {
+  if (!json::member(json, "active").is_string() ||
+      swarm.agent(json::member(json, "active").get<std::string>()) == nullptr) {
     return refusal("the session's active agent is not an agent of this swarm");
   }
-  core.active = json["active"].get<std::string>();
+  core.active = json::member(json, "active").get<std::string>();
   if (json.contains("hops")) {
-    if (!json["hops"].is_number_unsigned()) return refusal("'hops' must be a count");
-    core.hops = json["hops"].get<std::uint32_t>();
+    if (!json::member(json, "hops").is_number_unsigned()) return refusal("'hops' must be a count");
+    core.hops = json::member(json, "hops").get<std::uint32_t>();
   }
   if (json.contains("selections")) {
-    const Json& s = json["selections"];
+    const Json& s = json::member(json, "selections");
     if (!s.is_object()) return refusal("'selections' must be an object");
     for (auto it = s.begin(); it != s.end(); ++it) {
       if (!it->is_number_unsigned()) return refusal("'selections' must hold counts");
@@ -259,8 +266,8 @@ Expected<SessionCore, std::string> SessionCore::from_json(const Swarm& swarm, co
     }
   }
   if (json.contains("variables")) {
-    if (!json["variables"].is_object()) return refusal("'variables' must be an object");
-    core.variables = json["variables"];
+    if (!json::member(json, "variables").is_object()) return refusal("'variables' must be an object");
+    core.variables = json::member(json, "variables");
   }
   return core;
 }
@@ -268,7 +275,12 @@ Expected<SessionCore, std::string> SessionCore::from_json(const Swarm& swarm, co
 Json SessionCore::to_json() const {
   Json selections_json = Json::object();
   for (const auto& [agent, count] : selections) selections_json[agent] = count;
-  return Json::object().with("active", active).with("hops", hops).with("selections", std::move(selections_json)).with("variables", variables);
+  Json made = Json::object();
+  made["active"] = active;
+  made["hops"] = hops;
+  made["selections"] = std::move(selections_json);
+  made["variables"] = variables;
+  return made;
 }
 
 std::vector<const Edge*> offered_tools(const Swarm& swarm, const SessionCore& session) {
@@ -281,7 +293,8 @@ std::vector<const Edge*> offered_tools(const Swarm& swarm, const SessionCore& se
 }
 
 bool strict_compatible(const Json& schema) {
-  return schema.is_object() && !schema.contains("anyOf") && schema["type"] == "object" && strict_schema(schema, 0);
+  return schema.is_object() && !schema.contains("anyOf") && json::member(schema, "type") == "object" &&
+         strict_schema(schema, 0);
 }
 
 Expected<Json, std::string> tool_definitions(const Swarm& swarm, const Agent* agent, const std::vector<const Edge*>& edges,
@@ -305,24 +318,30 @@ Expected<Json, std::string> tool_definitions(const Swarm& swarm, const Agent* ag
   Json out = format == "ai-sdk" ? Json::object() : Json::array();
   for (Tool& tool : tools) {
     if (format == "openai-responses") {
-      out.push_back(Json::object()
-                        .with("type", "function")
-                        .with("name", tool.name)
-                        .with("description", tool.description)
-                        .with("parameters", std::move(tool.schema))
-                        .with("strict", tool.strict));
+      Json item = Json::object();
+      item["type"] = "function";
+      item["name"] = tool.name;
+      item["description"] = tool.description;
+      item["parameters"] = std::move(tool.schema);
+      item["strict"] = tool.strict;
+      out.push_back(std::move(item));
     } else if (format == "openai-chat") {
-      out.push_back(Json::object()
-                        .with("type", "function")
-                        .with("function", Json::object()
-                                              .with("name", tool.name)
-                                              .with("description", tool.description)
-                                              .with("parameters", std::move(tool.schema))
-                                              .with("strict", tool.strict)));
+      Json item = Json::object();
+      item["type"] = "function";
+      item["function"]["name"] = tool.name;
+      item["function"]["description"] = tool.description;
+      item["function"]["parameters"] = std::move(tool.schema);
+      item["function"]["strict"] = tool.strict;
+      out.push_back(std::move(item));
     } else if (format == "anthropic") {
-      out.push_back(Json::object().with("name", tool.name).with("description", tool.description).with("input_schema", std::move(tool.schema)));
+      Json item = Json::object();
+      item["name"] = tool.name;
+      item["description"] = tool.description;
+      item["input_schema"] = std::move(tool.schema);
+      out.push_back(std::move(item));
     } else if (format == "ai-sdk") {
-      out[tool.name] = Json::object().with("description", tool.description).with("inputSchema", std::move(tool.schema)).with("strict", tool.strict);
+      out[tool.name] =
+          Json{{"description", tool.description}, {"inputSchema", std::move(tool.schema)}, {"strict", tool.strict}};
     } else {
       return unexpected(quoted("unknown tool format '", format, "' (openai-responses, openai-chat, anthropic, ai-sdk)"));
     }
@@ -352,14 +371,20 @@ Json apply_tool_call(const Swarm& swarm, SessionCore& session, const std::string
       Json args = arguments.is_null() ? Json::object() : arguments;
       if (!args.is_object()) return rejected(quoted("the arguments of '", name, "' must be a JSON object"));
       if (tool.approval && !approved) {
-        return Json::object()
-            .with("type", "approval_required")
-            .with("kind", "tool")
-            .with("agent", agent->id)
-            .with("tool", name)
-            .with("arguments", std::move(args));
+        Json made = Json::object();
+        made["type"] = "approval_required";
+        made["kind"] = "tool";
+        made["agent"] = agent->id;
+        made["tool"] = name;
+        made["arguments"] = std::move(args);
+        return made;
       }
-      return Json::object().with("type", "tool").with("agent", agent->id).with("tool", name).with("arguments", std::move(args));
+      Json made = Json::object();
+      made["type"] = "tool";
+      made["agent"] = agent->id;
+      made["tool"] = name;
+      made["arguments"] = std::move(args);
+      return made;
     }
   }
   const Edge* edge = nullptr;
@@ -412,7 +437,7 @@ Json apply_tool_call(const Swarm& swarm, SessionCore& session, const std::string
     for (const Variable& v : edge->requires_) known = known || (v.from_model && v.name == it.key());
     if (!known) return rejected(quoted("'", name, "' has no argument '", it.key(), "'"));
   }
-  Json reason = args.contains("reason") ? args["reason"] : Json(nullptr);
+  Json reason = json::member(args, "reason");
   if (!reason.is_null() && !reason.is_string()) return rejected(quoted("the 'reason' of '", name, "' must be a string"));
 
   Json missing = Json::array();
@@ -426,7 +451,10 @@ Json apply_tool_call(const Swarm& swarm, SessionCore& session, const std::string
         missing.push_back(v.name);
         add_problem(problems, "missing " + v.name + what);
       } else if (!has_type(args[v.name], v.type)) {
-        invalid.push_back(Json::object().with("name", v.name).with("expected", v.type));
+        Json item = Json::object();
+        item["name"] = v.name;
+        item["expected"] = v.type;
+        invalid.push_back(std::move(item));
         add_problem(problems, v.name + what + " must be " + (v.type == "integer" ? "an " : "a ") + v.type);
       } else {
         variables[v.name] = args[v.name];
@@ -441,15 +469,16 @@ Json apply_tool_call(const Swarm& swarm, SessionCore& session, const std::string
                            problems + ". Provide what is missing or correct, then call " + edge->tool_name + " again.");
   }
   if (edge->approval && !approved) {
-    return Json::object()
-        .with("type", "approval_required")
-        .with("kind", "handoff")
-        .with("agent", edge->from)
-        .with("tool", edge->tool_name)
-        .with("from", edge->from)
-        .with("to", edge->to)
-        .with("edge", index_of(swarm, *edge))
-        .with("arguments", std::move(args));
+    Json made = Json::object();
+    made["type"] = "approval_required";
+    made["kind"] = "handoff";
+    made["agent"] = edge->from;
+    made["tool"] = edge->tool_name;
+    made["from"] = edge->from;
+    made["to"] = edge->to;
+    made["edge"] = index_of(swarm, *edge);
+    made["arguments"] = std::move(args);
+    return made;
   }
   return handoff_outcome(swarm, session, *edge, "tool", std::move(variables), reason);
 }
@@ -469,10 +498,18 @@ Json apply_tool_call_text(const Swarm& swarm, SessionCore& session, const std::s
 Expected<Json, std::string> offered_tools_record(const Swarm& swarm, const SessionCore& session, const std::string& format) {
   auto edges = offered_tools(swarm, session);
   Json offered = Json::array();
-  for (const Edge* e : edges) offered.push_back(Json::object().with("name", e->tool_name).with("to", e->to));
+  for (const Edge* e : edges) {
+    Json item = Json::object();
+    item["name"] = e->tool_name;
+    item["to"] = e->to;
+    offered.push_back(std::move(item));
+  }
   auto tools = tool_definitions(swarm, swarm.agent(session.active), edges, format);
   if (!tools) return unexpected(tools.error());
-  return Json::object().with("tools", std::move(tools.value())).with("offered", std::move(offered));
+  Json made = Json::object();
+  made["tools"] = std::move(tools.value());
+  made["offered"] = std::move(offered);
+  return made;
 }
 
 Expected<Json, std::string> refused_handoff(const Swarm& swarm, std::size_t edge, const std::string& variable,
@@ -481,7 +518,7 @@ Expected<Json, std::string> refused_handoff(const Swarm& swarm, std::size_t edge
     return unexpected("edge " + std::to_string(edge) + " is not an edge offered as a tool");
   }
   const Edge& e = swarm.edges()[edge];
-  Json invalid = Json::array({Json::object().with("name", variable).with("expected", "a valid value")});
+  Json invalid = Json::array({Json{{"name", variable}, {"expected", "a valid value"}}});
   return blocked_outcome(swarm, e, Json::array(), std::move(invalid), message + ". Correct it, then call " + e.tool_name + " again.");
 }
 
@@ -511,27 +548,33 @@ Expected<std::string, std::string> tool_result_text(const Swarm& swarm, const Js
 
 Json host_record(const Swarm& swarm, Json outcome) {
   Json record = Json::object();
-  const std::string type = outcome.is_object() ? outcome.value("type", "") : "";
+  // Each member is read only as the type it must have: nlohmann would abort on another.
+  auto text = [&](const char* key) {
+    const Json& value = json::member(outcome, key);
+    return value.is_string() ? value.get<std::string>() : std::string();
+  };
+  const std::string type = text("type");
   if (type == "handoff") {
     // Outcomes reach here from this file only, so the index names an edge; checked all the same.
-    std::size_t index = outcome.value("edge", swarm.edges().size());
+    const Json& at = json::member(outcome, "edge");
+    const std::size_t index = at.is_number_unsigned() ? at.get<std::size_t>() : swarm.edges().size();
     if (index < swarm.edges().size()) {
       const Edge& edge = swarm.edges()[index];
-      const bool by_tool = outcome.value("via", "") == "tool";
+      const bool by_tool = text("via") == "tool";
       Json from_model = Json::object();
       for (const Variable& v : edge.requires_) {
-        if (by_tool && v.from_model && outcome["variables"].contains(v.name)) from_model[v.name] = outcome["variables"][v.name];
+        if (by_tool && v.from_model && json::member(outcome, "variables").contains(v.name))
+          from_model[v.name] = json::member(json::member(outcome, "variables"), v.name);
       }
       if (by_tool) record["result"] = "Transferred to " + agent_label(swarm, edge.to) + ".";
       record["fromModel"] = std::move(from_model);
-      record["carry"] = Json::object()
-                            .with("context", edge.context.empty() ? swarm.default_context() : edge.context)
-                            .with("includeSystem", edge.include_system.value_or(swarm.include_system()));
+      record["carry"]["context"] = edge.context.empty() ? swarm.default_context() : edge.context;
+      record["carry"]["includeSystem"] = edge.include_system.value_or(swarm.include_system());
     }
   } else if (type == "handoff_blocked") {
-    record["result"] = outcome["rejectionReason"];
+    record["result"] = json::member(outcome, "rejectionReason");
   } else if (type == "rejected") {
-    record["result"] = "Error: " + outcome.value("reason", "");
+    record["result"] = "Error: " + text("reason");
   }
   record["outcome"] = std::move(outcome);
   return record;

@@ -74,7 +74,7 @@ Expected<std::unique_ptr<Swarm>, std::vector<definition::Problem>> Swarm::from_j
     else if (*mode != "per-target") r.problem("/transferTools", "expected \"per-target\" (one tool per edge, the default) or \"single\" (one transfer_to_agent tool)");
   }
 
-  const Json& agents = document["agents"];  // null when absent
+  const Json& agents = json::member(document, "agents");  // null when absent
   if (!agents.is_array() || agents.empty()) r.problem("/agents", "expected a non-empty array of agents");
   StringKeys ids;
   std::size_t entries = 0;
@@ -97,10 +97,11 @@ Expected<std::unique_ptr<Swarm>, std::vector<definition::Problem>> Swarm::from_j
     if (const std::string* v = r.string(a, pointer, "instructions", false)) agent.instructions = *v;
     agent.entry = r.boolean(a, pointer, "entry").value_or(false);
     // null is MAG's "handoffs disabled"; a count is the agent's selection limit.
-    if (a.contains("handoffs") && a["handoffs"].is_null()) agent.handoffs_disabled = true;
+    if (a.contains("handoffs") && json::member(a, "handoffs").is_null())
+      agent.handoffs_disabled = true;
     else agent.handoffs = r.count(a, pointer, "handoffs");
     if (a.contains("visibleVariables")) {
-      const Json& names = a["visibleVariables"];
+      const Json& names = json::member(a, "visibleVariables");
       std::vector<std::string> visible;
       if (!names.is_array()) r.member_problem(pointer, "visibleVariables", "expected an array of variable names");
       for (std::size_t k = 0; names.is_array() && k < names.size(); ++k) {
@@ -117,7 +118,7 @@ Expected<std::unique_ptr<Swarm>, std::vector<definition::Problem>> Swarm::from_j
     }
     if (agent.entry && ++entries > 1) r.member_problem(pointer, "entry", "only one agent can be the entry agent");
     if (a.contains("tools")) {
-      const Json& tools = a["tools"];
+      const Json& tools = json::member(a, "tools");
       if (!tools.is_array()) r.member_problem(pointer, "tools", "expected an array");
       StringKeys names;
       for (std::size_t k = 0; tools.is_array() && k < tools.size(); ++k) {
@@ -137,14 +138,14 @@ Expected<std::unique_ptr<Swarm>, std::vector<definition::Problem>> Swarm::from_j
         const std::string* d = r.string(t, at, "description", true);
         if (d && d->empty()) r.member_problem(at, "description", "a tool needs a description: the model reads it to decide");
         if (d) tool.description = *d;
-        tool.parameters = Json::object()
-                              .with("type", "object")
-                              .with("properties", Json::object())
-                              .with("required", Json::array())
-                              .with("additionalProperties", false);
+        tool.parameters = Json{{"type", "object"},
+                               {"properties", Json::object()},
+                               {"required", Json::array()},
+                               {"additionalProperties", false}};
         if (t.contains("parameters")) {
-          const Json& p = t["parameters"];
-          if (!p.is_object() || p["type"] != "object") r.member_problem(at, "parameters", "expected a JSON Schema of type \"object\"");
+          const Json& p = json::member(t, "parameters");
+          if (!p.is_object() || json::member(p, "type") != "object")
+            r.member_problem(at, "parameters", "expected a JSON Schema of type \"object\"");
           else tool.parameters = p;
         }
         tool.approval = r.boolean(t, at, "approval").value_or(false);
@@ -152,7 +153,7 @@ Expected<std::unique_ptr<Swarm>, std::vector<definition::Problem>> Swarm::from_j
     }
   }
 
-  const Json& edges = document.contains("edges") ? document["edges"] : Json::array();
+  const Json& edges = document.contains("edges") ? json::member(document, "edges") : Json::array();
   if (!edges.is_array()) r.problem("/edges", "expected an array");
   for (std::size_t i = 0; edges.is_array() && i < edges.size(); ++i) {
     const Json& e = edges[i];
@@ -178,7 +179,7 @@ Expected<std::unique_ptr<Swarm>, std::vector<definition::Problem>> Swarm::from_j
     }
     auto offer = r.boolean(e, pointer, "offer");
     edge.continuation = r.boolean(e, pointer, "continuation").value_or(false);
-    edge.offered = !edge.continuation && (e["when"].is_null() || offer.value_or(false));
+    edge.offered = !edge.continuation && (json::member(e, "when").is_null() || offer.value_or(false));
     if (edge.continuation && offer.value_or(false)) r.member_problem(pointer, "offer", "a continuation edge is taken without the model, once its agent's handoffs are used up; it is not offered as a tool");
     if (edge.continuation && from) {
       const Agent* source = nullptr;
@@ -199,7 +200,7 @@ Expected<std::unique_ptr<Swarm>, std::vector<definition::Problem>> Swarm::from_j
     edge.approval = r.boolean(e, pointer, "approval").value_or(false);
     if (edge.approval && !edge.offered) r.member_problem(pointer, "approval", "a rule edge is taken without a model's call, so there is nothing to approve; approval applies to edges offered as tools");
     if (e.contains("requires")) {
-      const Json& requires_ = e["requires"];
+      const Json& requires_ = json::member(e, "requires");
       if (!requires_.is_array()) r.member_problem(pointer, "requires", "expected an array");
       StringKeys names;
       for (std::size_t k = 0; requires_.is_array() && k < requires_.size(); ++k) {
@@ -236,10 +237,10 @@ Expected<std::unique_ptr<Swarm>, std::vector<definition::Problem>> Swarm::from_j
   // agent order. They are the set the model selects from, so the agent declares no other LLM edge.
   for (std::size_t i = 0; agents.is_array() && i < agents.size(); ++i) {
     const Json& a = agents[i];
-    if (!a.is_object() || !a.contains("outputNodes") || !a["id"].is_string()) continue;
+    if (!a.is_object() || !a.contains("outputNodes") || !json::member(a, "id").is_string()) continue;
     std::string pointer = "/agents/" + std::to_string(i) + "/outputNodes";
-    const std::string& id = a["id"].get_ref<const std::string&>();
-    const Json& nodes = a["outputNodes"];
+    const std::string& id = json::member(a, "id").get_ref<const std::string&>();
+    const Json& nodes = json::member(a, "outputNodes");
     if (!nodes.is_array() || nodes.size() < 2) {
       r.problem(pointer, "expected an array of at least two agent ids: the targets the model selects from");
       continue;
@@ -328,7 +329,8 @@ void Swarm::assign_tool_names() {
 Json Swarm::to_json() const {
   Json agents = Json::array();
   for (const Agent& a : agents_) {
-    Json agent = Json::object().with("id", a.id);
+    Json agent = Json::object();
+    agent["id"] = a.id;
     if (!a.name.empty()) agent["name"] = a.name;
     if (!a.description.empty()) agent["description"] = a.description;
     if (!a.instructions.empty()) agent["instructions"] = a.instructions;
@@ -339,7 +341,10 @@ Json Swarm::to_json() const {
     if (!a.tools.empty()) {
       Json tools = Json::array();
       for (const AgentTool& t : a.tools) {
-        Json tool = Json::object().with("name", t.name).with("description", t.description).with("parameters", t.parameters);
+        Json tool = Json::object();
+        tool["name"] = t.name;
+        tool["description"] = t.description;
+        tool["parameters"] = t.parameters;
         if (t.approval) tool["approval"] = true;
         tools.push_back(std::move(tool));
       }
@@ -349,7 +354,9 @@ Json Swarm::to_json() const {
   }
   Json edges = Json::array();
   for (const Edge& e : edges_) {
-    Json edge = Json::object().with("from", e.from).with("to", e.to);
+    Json edge = Json::object();
+    edge["from"] = e.from;
+    edge["to"] = e.to;
     if (!e.description.empty()) edge["description"] = e.description;
     if (e.when) edge["when"] = e.when->source();
     if (e.when && e.offered) edge["offer"] = true;
@@ -358,7 +365,10 @@ Json Swarm::to_json() const {
     if (!e.requires_.empty()) {
       Json requires_ = Json::array();
       for (const Variable& v : e.requires_) {
-        Json variable = Json::object().with("name", v.name).with("from", v.from_model ? "model" : "state").with("type", v.type);
+        Json variable = Json::object();
+        variable["name"] = v.name;
+        variable["from"] = v.from_model ? "model" : "state";
+        variable["type"] = v.type;
         if (!v.description.empty()) variable["description"] = v.description;
         requires_.push_back(std::move(variable));
       }
@@ -369,7 +379,9 @@ Json Swarm::to_json() const {
     if (e.approval) edge["approval"] = true;
     edges.push_back(std::move(edge));
   }
-  Json out = Json::object().with("format", kSwarmFormat).with("version", kSwarmVersion);
+  Json out = Json::object();
+  out["format"] = kSwarmFormat;
+  out["version"] = kSwarmVersion;
   if (!name_.empty()) out["name"] = name_;
   out["maxHops"] = max_hops_;
   out["context"] = context_;

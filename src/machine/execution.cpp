@@ -1,7 +1,7 @@
 #include "machine/execution.h"
 
 #include "condition/value_text.h"
-#include "core/json_parse.h"
+#include "core/json.h"
 #include "export/definition.h"
 
 namespace handoff::machine {
@@ -126,7 +126,11 @@ Json Execution::transfers() const {
     std::string description = !edge.description.empty() ? edge.description
                               : edge.to == kEnd          ? std::string("Finish the run.")
                                                          : "Go on to state '" + edge.to + "'.";
-    out.push_back(Json::object().with("name", transfer_tool_name(edge.to)).with("to", edge.to).with("description", std::move(description)));
+    Json item = Json::object();
+    item["name"] = transfer_tool_name(edge.to);
+    item["to"] = edge.to;
+    item["description"] = std::move(description);
+    out.push_back(std::move(item));
   }
   return out;
 }
@@ -377,7 +381,9 @@ Json Execution::snapshot() const {
   auto branch_list = [&](const std::vector<Branch>& branches, const Flags* done) {
     Json list = Json::array();
     for (std::size_t i = 0; i < branches.size(); ++i) {
-      Json b = Json::object().with("state", states[branches[i].state].name).with("visit", branches[i].visit);
+      Json b = Json::object();
+      b["state"] = states[branches[i].state].name;
+      b["visit"] = branches[i].visit;
       if (done) b["done"] = static_cast<bool>((*done)[i]);
       list.push_back(std::move(b));
     }
@@ -386,12 +392,12 @@ Json Execution::snapshot() const {
   Json steps = Json::array();
   for (const StepRecord& r : history_) {
     Json next = r.next == kNextEnd ? Json(kEnd) : r.next == kNextNone ? Json(nullptr) : Json(states[r.next].name);
-    Json step = Json::object()
-                    .with("step", r.step)
-                    .with("state", states[r.state].name)
-                    .with("visit", r.visit)
-                    .with("next", std::move(next))
-                    .with("edge", r.edge < 0 ? Json(nullptr) : Json(r.edge));
+    Json step = Json::object();
+    step["step"] = r.step;
+    step["state"] = states[r.state].name;
+    step["visit"] = r.visit;
+    step["next"] = std::move(next);
+    step["edge"] = r.edge < 0 ? Json(nullptr) : Json(r.edge);
     if (states[r.state].fan_out) {
       step["branches"] = branch_list(r.branches, nullptr);
       fan_outs = true;
@@ -402,16 +408,16 @@ Json Execution::snapshot() const {
   const bool in_fan_out = fan_out() && !items_pending_ && route_from_ == 0;
   // A subgraph under way: the step begun (the host adds the child's own snapshot).
   const bool in_subgraph = status_ == Status::InStep && states[current_].subgraph && route_from_ == 0;
-  Json out = Json::object()
-                 .with("format", kSnapshotFormat)
-                 .with("version", fan_outs || in_fan_out || in_subgraph ? kFanOutSnapshotVersion : kSnapshotVersion)
-                 .with("machine", machine_->options().name)
-                 .with("definition", fingerprint(*machine_))
-                 .with("status", in_fan_out ? "fan-out" : in_subgraph ? "subgraph" : status_name(status_))
-                 .with("current", states[current_].name)
-                 .with("step", step_)
-                 .with("visits", std::move(visits))
-                 .with("steps", std::move(steps));
+  Json out = Json::object();
+  out["format"] = kSnapshotFormat;
+  out["version"] = fan_outs || in_fan_out || in_subgraph ? kFanOutSnapshotVersion : kSnapshotVersion;
+  out["machine"] = machine_->options().name;
+  out["definition"] = fingerprint(*machine_);
+  out["status"] = in_fan_out ? "fan-out" : in_subgraph ? "subgraph" : status_name(status_);
+  out["current"] = states[current_].name;
+  out["step"] = step_;
+  out["visits"] = std::move(visits);
+  out["steps"] = std::move(steps);
   if (in_fan_out) out["branches"] = branch_list(branches_, &branch_done_);
   Json selections = Json::object();
   for (std::uint32_t i = 0; i < states.size(); ++i) {
@@ -425,17 +431,17 @@ Json Execution::snapshot() const {
 }
 
 Expected<Execution, std::string> Execution::restore(Machine& machine, const Json& snapshot) {
-  if (!snapshot.is_object() || snapshot["format"] != kSnapshotFormat) {
+  if (!snapshot.is_object() || json::member(snapshot, "format") != kSnapshotFormat) {
     return cannot_resume("not a snapshot (expected format \"" + std::string(kSnapshotFormat) + "\")");
   }
-  const Json& version = snapshot["version"];  // null when absent; 2.0 is 2, as JSON has one number
+  const Json& version = json::member(snapshot, "version");  // null when absent; 2.0 is 2, as JSON has one number
   if (!version.is_number() || (version.get<double>() != kSnapshotVersion && version.get<double>() != kFanOutSnapshotVersion)) {
     return cannot_resume("unsupported snapshot version (this library reads versions 1 and 2)");
   }
-  if (snapshot["machine"] != machine.options().name) {
+  if (json::member(snapshot, "machine") != machine.options().name) {
     return cannot_resume("the snapshot is of another machine");
   }
-  if (snapshot["definition"] != fingerprint(machine)) {
+  if (json::member(snapshot, "definition") != fingerprint(machine)) {
     return cannot_resume("the machine's definition changed since the snapshot was taken (states, edges or options differ)");
   }
   auto state_of = [&](const Json& name) -> std::optional<std::uint32_t> {
@@ -444,7 +450,7 @@ Expected<Execution, std::string> Execution::restore(Machine& machine, const Json
   auto count = [](const Json& v) { return v.is_number_unsigned() || (v.is_number_integer() && v.get<std::int64_t>() >= 0); };
 
   Execution execution(machine);
-  const Json& status_json = snapshot["status"];  // null when absent
+  const Json& status_json = json::member(snapshot, "status");  // null when absent
   const std::string_view status = status_json.is_string() ? std::string_view(status_json.get_ref<const std::string&>()) : "";
   if (status == "ready") execution.status_ = Status::Ready;
   else if (status == "end") execution.status_ = Status::End;
@@ -455,10 +461,10 @@ Expected<Execution, std::string> Execution::restore(Machine& machine, const Json
   else if (!status_json.is_string()) return cannot_resume("a snapshot is taken between steps; its status must be a string");
   else return cannot_resume("a snapshot is taken between steps; status " + core::dump_json(status_json) + " is not one");
 
-  auto current = state_of(snapshot["current"]);
+  auto current = state_of(json::member(snapshot, "current"));
   if (!current) return cannot_resume("'current' is not a state of this machine");
   execution.current_ = *current;
-  const Json& step = snapshot["step"];  // null when absent
+  const Json& step = json::member(snapshot, "step");  // null when absent
   if (!count(step) || step.get<double>() > machine.options().max_steps) return cannot_resume("'step' must be a step count within maxSteps");
   execution.step_ = step.get<std::uint32_t>();
   const bool in_fan_out = status == "fan-out";
@@ -470,7 +476,7 @@ Expected<Execution, std::string> Execution::restore(Machine& machine, const Json
     return cannot_resume("a subgraph under way must be at a subgraph state, after its step began");
   }
 
-  const Json& visits = snapshot["visits"];
+  const Json& visits = json::member(snapshot, "visits");
   if (!visits.is_object()) return cannot_resume("'visits' must be an object");
   for (auto it = visits.begin(); it != visits.end(); ++it) {
     auto state = machine.state_index(it.key());
@@ -488,19 +494,19 @@ Expected<Execution, std::string> Execution::restore(Machine& machine, const Json
     for (std::size_t j = 0; j < list.size(); ++j) {
       const Json& b = list[j];
       if (!b.is_object()) return false;
-      auto state = state_of(b["state"]);
-      if (!state || *state != allowed[is_map ? 0 : j] || !count(b["visit"])) return false;
-      auto visit = b["visit"].get<std::uint64_t>();
+      auto state = state_of(json::member(b, "state"));
+      if (!state || *state != allowed[is_map ? 0 : j] || !count(json::member(b, "visit"))) return false;
+      auto visit = json::member(b, "visit").get<std::uint64_t>();
       if (visit < 1 || visit > execution.visits_[*state]) return false;
-      if (with_done && !b["done"].is_boolean()) return false;
+      if (with_done && !json::member(b, "done").is_boolean()) return false;
       out.push_back({*state, static_cast<std::uint32_t>(visit)});
-      done.push_back(with_done && b["done"].get<bool>());
+      done.push_back(with_done && json::member(b, "done").get<bool>());
     }
     return true;
   };
   if (in_fan_out) {
     Flags done;
-    if (!read_branches(snapshot["branches"], *current, true, execution.branches_, done)) {
+    if (!read_branches(json::member(snapshot, "branches"), *current, true, execution.branches_, done)) {
       return cannot_resume("'branches' must list the fan-out's branches, each with its state, visit and done");
     }
     execution.branch_done_ = std::move(done);
@@ -508,7 +514,7 @@ Expected<Execution, std::string> Execution::restore(Machine& machine, const Json
     for (bool d : execution.branch_done_) execution.branches_pending_ += d ? 0 : 1;
   }
   if (snapshot.contains("selections")) {
-    const Json& selections = snapshot["selections"];
+    const Json& selections = json::member(snapshot, "selections");
     if (!selections.is_object()) return cannot_resume("'selections' must be an object");
     for (auto it = selections.begin(); it != selections.end(); ++it) {
       auto state = machine.state_index(it.key());
@@ -520,42 +526,44 @@ Expected<Execution, std::string> Execution::restore(Machine& machine, const Json
     }
   }
 
-  const Json& steps = snapshot["steps"];
+  const Json& steps = json::member(snapshot, "steps");
   const std::size_t steps_done = execution.step_ - (in_fan_out || in_subgraph ? 1 : 0);
   if (!steps.is_array() || steps.size() != steps_done) return cannot_resume("'steps' must list every step run");
   for (std::size_t i = 0; i < steps.size(); ++i) {
     const Json& s = steps[i];
     if (!s.is_object()) return cannot_resume("a step must be an object");
-    auto state = state_of(s["state"]);
-    if (!state || !count(s["step"]) || !count(s["visit"])) {
+    auto state = state_of(json::member(s, "state"));
+    if (!state || !count(json::member(s, "step")) || !count(json::member(s, "visit"))) {
       return cannot_resume("a step lacks its state, step or visit");
     }
     // Step i is step i + 1, and no visit can outnumber the steps run so far (branches aside: a
     // fan-out step visits its branch states too).
     const std::uint64_t most = machine.has_fan_outs() ? execution.visits_[*state] : i + 1;
-    if (s["step"].get<std::uint64_t>() != i + 1 || s["visit"].get<std::uint64_t>() < 1 || s["visit"].get<std::uint64_t>() > most) {
+    if (json::member(s, "step").get<std::uint64_t>() != i + 1 || json::member(s, "visit").get<std::uint64_t>() < 1 ||
+        json::member(s, "visit").get<std::uint64_t>() > most) {
       return cannot_resume("steps[" + std::to_string(i) + "] is not step " + std::to_string(i + 1) + " with a visit from 1 to " +
                   std::to_string(i + 1));
     }
-    const Json& next = s["next"];
+    const Json& next = json::member(s, "next");
     std::int32_t next_index = kNextNone;
     if (next.is_string() && next.get_ref<const std::string&>() == kEnd) next_index = kNextEnd;
     else if (auto n = state_of(next)) next_index = static_cast<std::int32_t>(*n);
     else if (!next.is_null()) return cannot_resume("a step's 'next' is not a state of this machine");
-    const Json& edge = s["edge"];
+    const Json& edge = json::member(s, "edge");
     if (!edge.is_null() && !count(edge)) return cannot_resume("a step's 'edge' must be an index or null");
     std::vector<Branch> branches;
     if (machine.states()[*state].fan_out) {
       Flags unused;
-      if (!read_branches(s["branches"], *state, false, branches, unused)) {
+      if (!read_branches(json::member(s, "branches"), *state, false, branches, unused)) {
         return cannot_resume("steps[" + std::to_string(i) + "] is a fan-out step; its 'branches' must list its branches");
       }
     }
-    execution.history_.push_back({s["step"].get<std::uint32_t>(), *state, s["visit"].get<std::uint32_t>(), next_index,
+    execution.history_.push_back({json::member(s, "step").get<std::uint32_t>(), *state,
+                                  json::member(s, "visit").get<std::uint32_t>(), next_index,
                                   edge.is_null() ? -1 : edge.get<std::int32_t>(), std::move(branches)});
   }
   if (!machine.template_variables().empty()) {
-    const Json& variables = snapshot["variables"];
+    const Json& variables = json::member(snapshot, "variables");
     if (!variables.is_object()) return cannot_resume("'variables' must hold the values the task templates were filled with");
     if (auto bound = execution.bind_variables(variables); !bound) {
       if (bound.error().missing.empty()) return cannot_resume(bound.error().problem);

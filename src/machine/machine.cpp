@@ -6,7 +6,7 @@
 
 #include "condition/json_state.h"
 #include "condition/unicode.h"
-#include "core/json_parse.h"
+#include "core/json.h"
 #include "core/json_pointer.h"
 #include "core/string_index.h"
 
@@ -269,16 +269,16 @@ Expected<void, Problem> Machine::add_subgraph(std::string_view name, std::unique
   return {};
 }
 
-Expected<void, Problem> Machine::set_handoffs(std::string_view state, std::uint32_t count) {
+Expected<void, Problem> Machine::set_handoffs(std::string_view state, double count) {
   if (frozen_) return unexpected(frozen_problem());
   auto index = state_index(state);
   if (!index) return unexpected(Problem{"unknown-state", quoted("state ", state, " is not declared"), ""});
-  if (count > kMaxHandoffs) {
+  if (!(count >= 0 && count <= kMaxHandoffs && count == static_cast<double>(static_cast<std::uint32_t>(count)))) {
     return unexpected(Problem{"bad-handoffs",
                               quoted("the handoffs of state ", state, " must be an integer from 0 to 1000000"),
                               at("states", *index, "handoffs")});
   }
-  states_[*index].handoffs = count;
+  states_[*index].handoffs = static_cast<std::uint32_t>(count);
   return {};
 }
 

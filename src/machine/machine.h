@@ -177,8 +177,9 @@ class Machine {
   Expected<void, EdgeRejection> add_predicate_edge(std::string_view from, std::string_view to,
                                                    std::string_view description = {});
   // Makes `state` handoff-enabled with `count` selections per run (refused once frozen, for an
-  // unknown state, or above kMaxHandoffs).
-  Expected<void, Problem> set_handoffs(std::string_view state, std::uint32_t count);
+  // unknown state, or for a `count`, as the host gave it, that is not an integer from 0 to
+  // kMaxHandoffs: bad-handoffs).
+  Expected<void, Problem> set_handoffs(std::string_view state, double count);
   // A transfer edge (MachineEdge::transfer): to routing, an edge whose condition never holds.
   Expected<void, EdgeRejection> add_transfer_edge(std::string_view from, std::string_view to,
                                                   std::string_view description = {});

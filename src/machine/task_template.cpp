@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "condition/unicode.h"
-#include "core/json_parse.h"
+#include "core/json.h"
 
 namespace handoff::machine {
 namespace {

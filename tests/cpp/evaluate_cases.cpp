@@ -32,6 +32,6 @@ int main(int argc, char** argv) {
     }
     out.push_back(handoff::condition::evaluate(compiled.value(), c["state"], strings));
   }
-  std::cout << out.dump() << "\n";
+  std::cout << handoff::core::dump_json(out) << "\n";
   return 0;
 }

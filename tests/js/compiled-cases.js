@@ -159,8 +159,8 @@ export function compiledTests(api, entry) {
     for (const c of made) c.dispose();
   });
 
-  // The routing module parses numbers and escapes text without the C library's strtod and
-  // snprintf (wasm/router_libc.cpp); both modules must read and write exactly what JavaScript does.
+  // Both modules read numbers with the C library's strtod (the condition scanner, nlohmann's lexer)
+  // and write them with nlohmann's shortest-digits writer: exactly what JavaScript reads and writes.
   test(`${entry}: number literals read as JavaScript reads them; definitions escape control characters as JSON does`, () => {
     const literals = ['0.1', '0.30000000000000004', '1e308', '1.7976931348623157e308', '2.2250738585072014e-308', '5e-324',
       '4.9e-324', '2e-324', '9007199254740993', '123456789012345678901234567890', '1.5e-7', '100.0', '0.000001', '1E5', '7e+2'];

@@ -55,16 +55,26 @@ test('the FinalizationRegistry frees graphs, machines and conditions nobody disp
         compileCondition('z > ' + i).evaluate({ z: 1 });
       }
     };
+    const collect = async (rounds) => { for (let i = 0; i < rounds; i++) { globalThis.gc(); await new Promise((r) => setTimeout(r, 10)); } };
     make();  // warm up: the first round grows the transfer area and the allocator's pools
-    for (let i = 0; i < 5; i++) { globalThis.gc(); await new Promise((r) => setTimeout(r, 10)); }
+    await collect(5);
     const before = heapUsed();
     make();
     const forgotten = heapUsed() - before;
-    for (let i = 0; i < 20; i++) { globalThis.gc(); await new Promise((r) => setTimeout(r, 10)); }
-    console.log(JSON.stringify({ forgotten, left: heapUsed() - before }));`;
+    await collect(20);
+    const afterN = heapUsed() - before;
+    make();
+    await collect(20);
+    console.log(JSON.stringify({ forgotten, afterN, after2N: heapUsed() - before }));`;
   const out = JSON.parse(execFileSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', script], { encoding: 'utf8' }));
   assert.ok(out.forgotten > 1_000_000, `6,000 undisposed objects hold WebAssembly memory (${out.forgotten} bytes)`);
-  assert.ok(out.left <= 0, `after collection ${out.left} bytes are still held`);
+  // heapUsed() is what emmalloc's regions in use add up to (wasm/heap.cpp). Objects freed in the
+  // collector's order leave the free space cut differently, and emmalloc may hand a live region a
+  // few bytes more or less (a remainder too small to split, an alignment step: 8 bytes after the
+  // first round here), however many rounds ran. A leak grows with the rounds instead: a region is
+  // at least 16 bytes, so a leaked object per iteration adds 32,000 bytes or more from round 1 to
+  // round 2; the test allows less than one byte per iteration.
+  assert.ok(out.after2N - out.afterN < 2000, `a second round of 2,000 iterations left ${out.after2N - out.afterN} bytes more (${out.afterN} after the first)`);
 });
 
 // A machine keeps a list of its executions alive (dispose() frees them too), and it must not keep

@@ -1,8 +1,7 @@
-// Doubles read and written by the core, on either module: what proves that the modules' own strtod
-// and snprintf (wasm/router_libc.cpp, linked into both for their size, issue 21) give the C
-// library's answers. The core reads a number with strtod only where a grammar accepted it (a
-// condition's literal, a JSON number in a definition or a session) and writes every double through
-// nlohmann's shortest-digits writer, never printf: these cases go through each of those paths with
+// Doubles read and written by the core, on either module, as JavaScript reads and writes them. The
+// core reads a number with the C library's strtod where a grammar accepted it (a condition's
+// literal; a JSON number in a definition or a session, through nlohmann's lexer) and writes every
+// double through nlohmann's shortest-digits writer: these cases go through each of those paths with
 // numbers that need every digit (subnormals, the largest double, halfway cases).
 import assert from 'node:assert/strict';
 

@@ -1,7 +1,7 @@
-// Definitions on the routing module: it reads and writes them with its own small JSON value
-// (wasm/router_json.h) instead of nlohmann's (issue 21), so its HandoffGraph.fromJSON must accept
-// exactly the texts the full module accepts, to the same graphs, and report the same problems
-// with the same messages; toJSON must give the same documents. Each text below is run on both
+// Definitions on the routing module: it links its own build of the core's definition reader and
+// writer (src/export/definition.cpp, nlohmann's ordered_json), so its HandoffGraph.fromJSON must
+// accept exactly the texts the full module accepts, to the same graphs, and report the same
+// problems with the same messages; toJSON must give the same documents. Each text below is run on both
 // modules (the full one in a child process: a process holds one runtime) and the answers compared.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -13,6 +13,8 @@ import * as router from 'handoff-graph/router';
 const graph = (extra) => JSON.stringify({ format: 'handoff-graph', version: 1, nodes: [], edges: [], ...extra });
 const withVersion = (text) => `{"format":"handoff-graph","version":${text},"nodes":[],"edges":[]}`;
 const deep = (depth, open, close, inner = '1') => open.repeat(depth) + inner + close.repeat(depth);
+const wide = (members) =>
+  Array.from({ length: members + members / 10 }, (_, i) => (i < members ? `"k${i}":${i}` : `"k${(i - members) * 10}":-1`)).join(',');
 
 /** Definition texts: JSON that is not quite JSON, odd numbers, strings, nesting, and faulty documents. */
 const TEXTS = [
@@ -39,6 +41,9 @@ const TEXTS = [
   `{"format":"handoff-graph","version":1,"nodes":[{"id":"a","description":${deep(50_000, '[', ']')}}],"deep":${deep(50_000, '{"k":', '}')}}`,
   `{"format":"handoff-graph","version":1,"nodes":[{"id":"a","description":${deep(50_000, '[', ']')}]}`,
   `{"format":"handoff-graph","version":1,"nodes":${deep(20, '[', ']', '{"id":"a"}')}}`,
+  // 50,000 members, every tenth key again: read in time linear in the text (src/core/json.h), where
+  // nlohmann's own parser compares each key with the members before it (25 s for 40,000).
+  `{"format":"handoff-graph","version":1,"nodes":[],"edges":[],"wide":{${wide(50_000)}}}`,
 ];
 
 /** What fromJSON(text) gives on `api`: the graph's definition, or the problems. */

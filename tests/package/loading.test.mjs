@@ -86,8 +86,10 @@ test('require() and import share one runtime; where Node cannot require an ES mo
 
 test('the glue names the .wasm once, beside itself, in the form bundlers rewrite', async () => {
   const glue = await readFile(path.join(dist, 'handoff-graph.mjs'), 'utf8');
-  const code = glue.replace(/^\s*(\/\/|\/\*\*).*$/gm, '');  // wasm/glue.mjs's comments
+  const code = glue.replace(/^\s*(\/\/|\/\*\*).*$/gm, '');  // wasm/wasm-location.js's comments
   assert.deepEqual(code.match(/import\.meta\.url/g), ['import.meta.url', 'import.meta.url'], 'only wasmLocation reads import.meta.url');
+  const router = await readFile(path.join(dist, 'handoff-graph-router.mjs'), 'utf8');
+  assert.doesNotMatch(router, /import\.meta/, "the routing module's loader: js/router.js names its .wasm");
   assert.equal(code.match(/new URL\('\.\/handoff-graph\.wasm', import\.meta\.url\)/g)?.length, 1);
   assert.doesNotMatch(code, /new URL\("handoff-graph\.wasm"/, "Emscripten's own lookup is off (-sUSE_ES6_IMPORT_META=0)");
 });
