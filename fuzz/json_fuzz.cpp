@@ -9,28 +9,13 @@
 
 #include "common.h"
 #include "core/json.h"
+#include "../tests/cpp/same_json.h"
 
 namespace {
 
 using handoff::json::Value;
 
-// Equal as values and as kinds: nlohmann's == takes 1 and 1.0 (and 1u and 1) for the same.
-bool same(const Value& a, const Value& b) {
-  if (a.type() != b.type() || a.size() != b.size()) return false;
-  if (a.is_object()) {
-    for (auto x = a.begin(), y = b.begin(); x != a.end(); ++x, ++y) {
-      if (x.key() != y.key() || !same(*x, *y)) return false;
-    }
-    return true;
-  }
-  if (a.is_array()) {
-    for (std::size_t i = 0; i < a.size(); ++i) {
-      if (!same(a[i], b[i])) return false;
-    }
-    return true;
-  }
-  return a == b;
-}
+using handoff::testing::same_json;
 
 }  // namespace
 
@@ -49,7 +34,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const handoff::core::ParsedJson parsed = handoff::core::parse_json(text, kLimit);
   FUZZ_CHECK(parsed.value.is_discarded() == expected.is_discarded(), "parse_json accepts what nlohmann accepts");
   if (!expected.is_discarded()) {
-    FUZZ_CHECK(same(parsed.value, expected), "parse_json reads the value nlohmann reads, number kinds included");
+    FUZZ_CHECK(same_json(parsed.value, expected), "parse_json reads the value nlohmann reads, number kinds included");
     FUZZ_CHECK(parsed.too_deep == too_deep, "the depth flag as nlohmann's callback sees it");
     FUZZ_CHECK(handoff::core::dump_json(parsed.value) == expected.dump(-1, ' ', false, Value::error_handler_t::replace),
                "the same text");

@@ -12,12 +12,14 @@
 
 namespace handoff::bindings {
 
-inline emscripten::val render(dag::Dag dag, const std::string& trace, const std::string& format, const std::string& kind,
-                              const std::string& direction, const std::string& generated_at) {
+inline emscripten::val render(dag::Dag dag, const std::string& trace, const std::string& format,
+                              const std::string& kind, const std::string& direction, const std::string& generated_at) {
   auto rendered = dag::render(std::move(dag), trace, format, {kind, direction}, generated_at);
   Json out = Json::object();
-  if (rendered) out["text"] = rendered.value();
-  else out["error"] = rendered.error();
+  if (rendered)
+    out["text"] = rendered.value();
+  else
+    out["error"] = rendered.error();
   return to_js(out);
 }
 

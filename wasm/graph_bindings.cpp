@@ -34,7 +34,8 @@ val add_node(HandoffGraph& g, const std::string& id, const std::string& descript
 }
 
 // `when` is the condition's source, or undefined for an edge that always matches.
-val add_edge(HandoffGraph& g, const std::string& from, const std::string& to, const val& when, const std::string& description) {
+val add_edge(HandoffGraph& g, const std::string& from, const std::string& to, const val& when,
+             const std::string& description) {
   std::optional<std::string> source;
   if (!when.isUndefined()) source = when.as<std::string>();
   auto added = g.add_edge(from, to, source ? std::optional<std::string_view>(*source) : std::nullopt, description);
@@ -59,7 +60,9 @@ bool allows_cycles(const HandoffGraph& g) { return g.cycle_policy() == handoff::
 
 std::uint32_t size(const HandoffGraph& g) { return static_cast<std::uint32_t>(g.size()); }
 
-val strings_since(const HandoffGraph& g, std::uint32_t from) { return to_js(handoff::bindings::strings_since_json(g, from)); }
+val strings_since(const HandoffGraph& g, std::uint32_t from) {
+  return to_js(handoff::bindings::strings_since_json(g, from));
+}
 
 // [evaluated, matched, evaluated, matched, ...] per outgoing edge, on the state marshalled as for
 // a route (slot `first` before the call), every other slot asked for, in order.

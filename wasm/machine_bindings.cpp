@@ -13,12 +13,12 @@
 #include <string_view>
 #include <vector>
 
+#include "dag_render.h"
 #include "export/dag.h"
 #include "export/definition.h"
+#include "js_values.h"
 #include "machine/execution.h"
 #include "machine/machine.h"
-#include "dag_render.h"
-#include "js_values.h"
 
 namespace {
 
@@ -97,7 +97,8 @@ val add_state(Machine& m, const std::string& name, bool feedback_on_revisit, con
   return problem_or_null(m.add_state(name, feedback_on_revisit, view_of(task_text)));
 }
 
-val add_edge(Machine& m, const std::string& from, const std::string& to, const val& when, const std::string& description) {
+val add_edge(Machine& m, const std::string& from, const std::string& to, const val& when,
+             const std::string& description) {
   auto source = optional_string(when);
   return rejection_or_null(m.add_edge(from, to, view_of(source), description));
 }
@@ -115,7 +116,8 @@ val add_fan_out(Machine& m, const std::string& name, const val& branches, const 
   return problem_or_null(m.add_fan_out(name, handoff::bindings::strings_of(branches), optional_number(concurrency)));
 }
 
-val add_map(Machine& m, const std::string& name, const std::string& branch, const std::string& over, const val& concurrency) {
+val add_map(Machine& m, const std::string& name, const std::string& branch, const std::string& over,
+            const val& concurrency) {
   return problem_or_null(m.add_map(name, branch, over, optional_number(concurrency)));
 }
 
@@ -124,9 +126,10 @@ val add_map(Machine& m, const std::string& name, const std::string& branch, cons
 val add_subgraph(Machine& m, const std::string& name, const std::string& child, const val& input, const val& output) {
   auto loaded = handoff::definition::machine_from_json(handoff::bindings::parse(child));
   if (!loaded) {
-    return to_js(problem_json({"bad-subgraph",
-                               "subgraph state '" + name + "': its machine does not load: " + handoff::definition::describe(loaded.error()),
-                               "/states/" + std::to_string(m.states().size()) + "/subgraph"}));
+    return to_js(problem_json(
+        {"bad-subgraph",
+         "subgraph state '" + name + "': its machine does not load: " + handoff::definition::describe(loaded.error()),
+         "/states/" + std::to_string(m.states().size()) + "/subgraph"}));
   }
   auto mapping = [](const val& pairs) -> std::optional<Machine::Mapping> {
     if (pairs.isUndefined()) return std::nullopt;
@@ -136,7 +139,9 @@ val add_subgraph(Machine& m, const std::string& name, const std::string& child, 
 }
 
 // A handoff-enabled state (MAG's handoffs in a workflow); the core judges `count`.
-val set_handoffs(Machine& m, const std::string& state, double count) { return problem_or_null(m.set_handoffs(state, count)); }
+val set_handoffs(Machine& m, const std::string& state, double count) {
+  return problem_or_null(m.set_handoffs(state, count));
+}
 
 // null for a state that is not a subgraph; { input, output }, each null (whole state) or
 // [[key, path steps], ...].
@@ -221,7 +226,9 @@ val out_edges(const Machine& m, std::uint32_t state) {
   return to_js(out);
 }
 
-val strings_since(const Machine& m, std::uint32_t from) { return to_js(handoff::bindings::strings_since_json(m.graph(), from)); }
+val strings_since(const Machine& m, std::uint32_t from) {
+  return to_js(handoff::bindings::strings_since_json(m.graph(), from));
+}
 
 val export_machine(const Machine& m, const std::string& trace, const std::string& format, const std::string& kind,
                    const std::string& direction, const std::string& generated_at) {
@@ -231,8 +238,10 @@ val export_machine(const Machine& m, const std::string& trace, const std::string
 // { text } (the definition), or { error } when the machine has none (an edge is a function).
 val machine_to_json(const Machine& m) {
   Json out = Json::object();
-  if (auto problem = handoff::definition::portability_problem(m)) out["error"] = *problem;
-  else out["text"] = handoff::bindings::text_of(handoff::definition::to_json(m));
+  if (auto problem = handoff::definition::portability_problem(m))
+    out["error"] = *problem;
+  else
+    out["text"] = handoff::bindings::text_of(handoff::definition::to_json(m));
   return to_js(out);
 }
 
@@ -293,8 +302,10 @@ val bind_variables(Execution& e, const std::string& variables) {
   auto bound = e.bind_variables(parsed.is_discarded() ? Json::object() : parsed);
   if (bound) return val::null();
   Json out = Json::object();
-  if (bound.error().missing.empty()) out["problem"] = bound.error().problem;
-  else out["missing"] = bound.error().missing;
+  if (bound.error().missing.empty())
+    out["problem"] = bound.error().problem;
+  else
+    out["missing"] = bound.error().missing;
   return to_js(out);
 }
 

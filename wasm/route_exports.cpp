@@ -4,6 +4,8 @@
 // (hg_condition_*), and the transfer area JavaScript writes a state's values into
 // (wasm/transfer.h), as tree-sitter's web binding marshals through a transfer buffer. JS calls
 // them with numbers only (js/runtime.js, js/marshal.js); everything else is in the embind tables.
+#include "route_exports.h"
+
 #include <emscripten/emscripten.h>
 
 #include <algorithm>
@@ -16,7 +18,6 @@
 #include "core/contract.h"
 #include "graph/handoff_graph.h"
 #include "js_values.h"
-#include "route_exports.h"
 #include "transfer.h"
 
 namespace {
@@ -47,7 +48,8 @@ bool valid_node(const HandoffGraph* g, NodeId node) { return g != nullptr && nod
 }  // namespace
 
 const handoff::condition::ValueRef* handoff::route_exports::transfer_slots(const condition::Interner& strings,
-                                                                          std::uint32_t cell_count, std::size_t slot_count) {
+                                                                           std::uint32_t cell_count,
+                                                                           std::size_t slot_count) {
   return transfer_area.slot_values(strings, cell_count, slot_count);
 }
 
@@ -67,22 +69,26 @@ EMSCRIPTEN_KEEPALIVE std::uint32_t hg_contract_fingerprint() { return handoff::c
 
 // Makes room for at least the given numbers of cells, bytes and slots (contents are kept) and
 // returns the header describing where they are now. Growing may move them and grow memory.
-EMSCRIPTEN_KEEPALIVE const handoff::contract::TransferHeader* hg_transfer_reserve(std::uint32_t cells, std::uint32_t bytes,
-                                                                                    std::uint32_t slots) {
+EMSCRIPTEN_KEEPALIVE const handoff::contract::TransferHeader* hg_transfer_reserve(std::uint32_t cells,
+                                                                                  std::uint32_t bytes,
+                                                                                  std::uint32_t slots) {
   return transfer_area.reserve(cells, bytes, slots);
 }
 
 // The position of the first matching edge among `node`'s outgoing edges, or -1 (also for a null
 // graph). Only slot `first` (or none: -1) is written before the call, from cell 0; the core asks
 // JS for each other slot when the route first needs it (transfer.h LazySlots).
-EMSCRIPTEN_KEEPALIVE std::int32_t hg_route(const HandoffGraph* graph, NodeId node, std::uint32_t cell_count, std::uint32_t first) {
+EMSCRIPTEN_KEEPALIVE std::int32_t hg_route(const HandoffGraph* graph, NodeId node, std::uint32_t cell_count,
+                                           std::uint32_t first) {
   if (!valid_node(graph, node)) return -1;
-  handoff::transfer::LazySlots slots(transfer_area, graph->strings(), graph->route_paths(node).size(), first, cell_count);
+  handoff::transfer::LazySlots slots(transfer_area, graph->strings(), graph->route_paths(node).size(), first,
+                                     cell_count);
   return graph->route(node, slots.slots(), &slots);
 }
 
 // Whether the standalone condition holds, reading lazily as hg_route does.
-EMSCRIPTEN_KEEPALIVE std::int32_t hg_evaluate(const StandaloneCondition* condition, std::uint32_t cell_count, std::uint32_t first) {
+EMSCRIPTEN_KEEPALIVE std::int32_t hg_evaluate(const StandaloneCondition* condition, std::uint32_t cell_count,
+                                              std::uint32_t first) {
   if (condition == nullptr || !condition->compiled()) return 0;
   const auto& c = condition->condition();
   handoff::transfer::LazySlots slots(transfer_area, condition->strings(), c.paths().size(), first, cell_count);
@@ -114,7 +120,8 @@ EMSCRIPTEN_KEEPALIVE char* hg_source_reserve(std::uint32_t bytes) {
 // hg_compile_error() holds [index, message pointer, message length].
 EMSCRIPTEN_KEEPALIVE StandaloneCondition* hg_condition_new(std::uint32_t length) {
   auto* c = new StandaloneCondition();
-  auto compiled = c->compile(std::string_view(source_buffer.data(), std::min<std::size_t>(length, source_buffer.size())));
+  auto compiled =
+      c->compile(std::string_view(source_buffer.data(), std::min<std::size_t>(length, source_buffer.size())));
   if (compiled) return c;
   condition_text = compiled.error().message;
   text_result(compiled.error().index);

@@ -43,7 +43,8 @@ EMSCRIPTEN_KEEPALIVE std::int32_t hg_exec_begin(Execution* execution) {
 // Routes the step begun, on the state JS marshalled; exec_info then holds the step's record.
 // Returns the new status.
 EMSCRIPTEN_KEEPALIVE std::int32_t hg_exec_complete(Execution* execution, std::uint32_t cell_count) {
-  if (execution == nullptr || execution->status() != handoff::machine::Status::InStep || !execution->joined()) return -1;
+  if (execution == nullptr || execution->status() != handoff::machine::Status::InStep || !execution->joined())
+    return -1;
   const Machine& m = execution->machine();
   const auto& state = m.states()[execution->current_state()];
   auto status = execution->complete_step(

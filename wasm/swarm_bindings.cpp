@@ -79,8 +79,8 @@ std::string apply_rules(const SwarmHolder& holder, const std::string& session) {
 std::string apply_tool_call(const SwarmHolder& holder, const std::string& session, const std::string& name,
                             const std::string& arguments, bool approved) {
   return with_session(holder, session, [&](SessionCore& core) {
-    return handoff::swarm::host_record(*holder.swarm,
-                                       handoff::swarm::apply_tool_call_text(*holder.swarm, core, name, arguments, approved));
+    return handoff::swarm::host_record(
+        *holder.swarm, handoff::swarm::apply_tool_call_text(*holder.swarm, core, name, arguments, approved));
   });
 }
 
@@ -95,7 +95,8 @@ std::string tool_result(const SwarmHolder& holder, const std::string& outcome) {
 }
 
 // { error }, or the host record of the handoff the host's validate hook refused.
-std::string refuse_handoff(const SwarmHolder& holder, double edge, const std::string& variable, const std::string& message) {
+std::string refuse_handoff(const SwarmHolder& holder, double edge, const std::string& variable,
+                           const std::string& message) {
   if (!holder.swarm) return error_text("no swarm loaded");
   if (!(edge >= 0 && edge < static_cast<double>(holder.swarm->edges().size()))) return error_text("not an edge index");
   auto outcome = handoff::swarm::refused_handoff(*holder.swarm, static_cast<std::size_t>(edge), variable, message);
@@ -106,8 +107,8 @@ std::string refuse_handoff(const SwarmHolder& holder, double edge, const std::st
 // A picture of the swarm (dag::render): `session` is the JSON text of { active, checkpoints } to
 // mark, or empty; `format` "dag", "mermaid" or "dot"; `kind` Mermaid's "flowchart" or "state".
 // { text } or { error }.
-val export_swarm(const SwarmHolder& holder, const std::string& session, const std::string& format, const std::string& kind,
-                 const std::string& direction) {
+val export_swarm(const SwarmHolder& holder, const std::string& session, const std::string& format,
+                 const std::string& kind, const std::string& direction) {
   if (!holder.swarm) {
     Json out = Json::object();
     out["error"] = "no swarm loaded";

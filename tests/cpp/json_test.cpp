@@ -3,6 +3,7 @@
 // kept apart by kind), in time linear in the text, with the depth flag callers rely on; dump_json
 // writes ill-formed UTF-8 as U+FFFD and never aborts.
 #include "core/json.h"
+#include "same_json.h"
 
 #include <gtest/gtest.h>
 
@@ -18,30 +19,14 @@ using handoff::core::dump_json;
 using handoff::core::parse_json;
 using Json = handoff::json::Value;
 
-// Equal as values and as kinds: nlohmann's == takes 1 and 1.0 for the same.
-bool same(const Json& a, const Json& b) {
-  if (a.type() != b.type() || a.size() != b.size()) return false;
-  if (a.is_object()) {
-    for (auto x = a.begin(), y = b.begin(); x != a.end(); ++x, ++y) {
-      if (x.key() != y.key() || !same(*x, *y)) return false;
-    }
-    return true;
-  }
-  if (a.is_array()) {
-    for (std::size_t i = 0; i < a.size(); ++i) {
-      if (!same(a[i], b[i])) return false;
-    }
-    return true;
-  }
-  return a == b;
-}
+using handoff::testing::same_json;
 
 void expect_as_nlohmann(const std::string& text) {
   Json expected = Json::parse(text, nullptr, /*allow_exceptions=*/false);
   Json parsed = parse_json(text).value;
   ASSERT_EQ(parsed.is_discarded(), expected.is_discarded()) << ::testing::PrintToString(text);
   if (expected.is_discarded()) return;
-  ASSERT_TRUE(same(parsed, expected)) << ::testing::PrintToString(text);
+  ASSERT_TRUE(same_json(parsed, expected)) << ::testing::PrintToString(text);
 }
 
 TEST(Json, ReadsWhatNlohmannReads) {
