@@ -289,3 +289,24 @@ describe('the builder reports concurrency as the definition format does', () => 
     });
   }
 });
+
+describe("the builder reports a state's handoffs as docs/state-machine.md says", () => {
+  test('1.5, -1, 1,000,001, NaN and Infinity are GraphValidationError bad-handoffs at /states/I/handoffs', () => {
+    for (const handoffs of [1.5, -1, 1_000_001, NaN, Infinity]) {
+      assert.throws(() => new StateMachine({ start: 'a' }).addState('web').addState('a', null, { handoffs }), (error) => {
+        assert.ok(error instanceof GraphValidationError, `${handoffs}: ${error}`);
+        assert.deepEqual(error.problems, [{
+          code: 'bad-handoffs',
+          message: "the handoffs of state 'a' must be an integer from 0 to 1000000",
+          pointer: '/states/1/handoffs',
+        }]);
+        return true;
+      });
+    }
+  });
+
+  test('0 and 1,000,000 are accepted', () => {
+    assert.equal(new StateMachine({ start: 'a' }).addState('a', null, { handoffs: 0 }).toJSON().states[0].handoffs, 0);
+    assert.equal(new StateMachine({ start: 'a' }).addState('a', null, { handoffs: 1_000_000 }).toJSON().states[0].handoffs, 1_000_000);
+  });
+});
