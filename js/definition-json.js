@@ -6,7 +6,7 @@
 // data, and every value JSON cannot hold is a DefinitionError problem at its JSON pointer; the
 // callers serialize the copy, which JSON.stringify writes as it is.
 import { DefinitionError } from './errors.js';
-import { describe } from './text.js';
+import { describe, wellFormed } from './text.js';
 import { put } from './values.js';
 
 /**
@@ -132,13 +132,14 @@ export function plainDefinition(definition) {
 
 /**
  * The JSON text of a graph or machine definition given to fromJSON: text as it is (the core reads
- * it), anything else checked and copied by plainDefinition() first.
+ * it; lone surrogates as U+FFFD), anything else checked and copied by plainDefinition() first.
  *
  * @param {unknown} definition
  * @returns {string}
  */
 export function definitionText(definition) {
-  if (typeof definition === 'string') return definition;
+  // Lone surrogates become U+FFFD, as in every string that crosses (js/text.js).
+  if (typeof definition === 'string') return wellFormed(definition);
   if (definition === undefined || typeof definition === 'function' || typeof definition === 'symbol') {
     throw new TypeError(`fromJSON takes a definition object or JSON text, got ${describe(definition)}`);
   }

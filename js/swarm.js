@@ -410,7 +410,9 @@ export class Swarm {
   // (src/handoff/policy.h, host_record).
   #core(session, where, call, ...args) {
     const { active, hops, selections, variables } = checkSession(session, where);
-    const result = JSON.parse(this.#live[call](coreJSON({ active, hops, selections, variables }), ...args));
+    // Strings (a tool's name, its arguments as the model sent them) well formed, as in all that crosses.
+    const texts = args.map((arg) => (typeof arg === 'string' ? wellFormed(arg) : arg));
+    const result = JSON.parse(this.#live[call](coreJSON({ active, hops, selections, variables }), ...texts));
     if (result.error !== undefined) throw new TypeError(`${where}: ${result.error}`);
     return result;
   }
@@ -449,7 +451,7 @@ export class Swarm {
     if (outcome !== null && outcome.type === 'handoff' && Object.keys(record.fromModel).length > 0) {
       const changed = this.#change(session, record.fromModel, 'tool');
       if (!changed.ok) {
-        ({ outcome, result } = JSON.parse(this.#live.refuseHandoff(outcome.edge, changed.key, changed.message)));
+        ({ outcome, result } = JSON.parse(this.#live.refuseHandoff(outcome.edge, wellFormed(changed.key), wellFormed(changed.message))));
         settle?.(outcome, result);
         checkpoint(session, { outcome: clone(outcome) });
         return outcome;

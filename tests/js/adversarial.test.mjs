@@ -147,6 +147,16 @@ describe('hostile conditions', () => {
     assert.equal(g.explain('n\uDFFF', { x: '\uDFFF' }).result, 'm');
   });
 
+  test('lone surrogates in definition text and in a tool call: U+FFFD one for one, nothing after them lost', () => {
+    const text = '{"format":"handoff-graph","version":1,"nodes":[{"id":"a\uD800b"}],"edges":[]}';
+    assert.deepEqual(HandoffGraph.fromJSON(text).toJSON().nodes, [{ id: 'a\uFFFDb' }]);
+    const machine = StateMachine.fromJSON(`{"format":"handoff-graph/state-machine","version":1,"start":"s\uDC00t","states":[{"name":"s\uDC00t"}],"edges":[{"from":"s\uDC00t","to":"__end__"}]}`);
+    assert.equal(machine.toJSON().start, 's\uFFFDt');
+    const swarm = new Swarm({ agents: [{ id: 'a', entry: true }, { id: 'b' }], edges: [{ from: 'a', to: 'b' }] });
+    const outcome = swarm.applyToolCall(swarm.createSession(), { name: 'nope\uD800x', arguments: '{}' });
+    assert.deepEqual(outcome, { type: 'rejected', reason: "'nope\uFFFDx' is not a tool of agent 'a'" });
+  });
+
   test('huge and tiny numbers, and -0, in literals', () => {
     syntaxError('x == 1e309', 'number out of range', 5);
     syntaxError(`x == ${'9'.repeat(400)}`, 'number out of range', 5);
