@@ -64,6 +64,28 @@ class Condition {
   static constexpr auto kTextAll = static_cast<std::uint8_t>(contract::kTextAll);
   void text_levels(std::vector<std::uint8_t>& levels) const;
 
+  // What the condition tests about each slot's value, for check/ (the analysis that decides a
+  // node's conditions by enumerating classes of values): the slot's value is only ever compared
+  // with `constant` by `op`, or tested for truth. A comparison with the boolean result of another
+  // part of the condition (`(a == 1) == b`) is listed twice, with `true` and with `false`; one
+  // between two slots is listed once, with `other` set.
+  struct SlotTest {
+    enum class Op : std::uint8_t {
+      Truthy,    // `slot` used as a condition
+      Equals,    // `==` or `!=`
+      Order,     // `<` `<=` `>` `>=`, with the slot on either side
+      InConstant,  // `slot in constant` (or `not in`)
+      Contains,  // `constant in slot`
+    };
+    Op op = Op::Truthy;
+    std::uint32_t slot = 0;
+    ValueRef constant;  // none for Truthy, and when `other` is set
+    std::uint32_t other = kNoSlot;  // a comparison between `slot` and this other slot
+  };
+  // Appends the tests; their constants read through `constants`, which the call sets to the
+  // condition's own constants and which must stay where it is while they are used.
+  void slot_tests(std::vector<SlotTest>& out, TapeView& constants) const;
+
   struct Guard {
     std::uint32_t slot = 0;
     std::vector<ScalarKey> keys;
@@ -123,5 +145,9 @@ class Condition {
 bool truthy(ValueRef v);
 bool equals(ValueRef a, ValueRef b);
 bool contains(ValueRef container, ValueRef item);  // `item in container`
+// How `<` `<=` `>` `>=` see two values: -1, 0 or 1 for numbers with numbers (NaN: kUnordered) and
+// strings with strings (code point order); kUnordered for every other pair, which all four reject.
+inline constexpr int kUnordered = 2;
+int order(ValueRef a, ValueRef b);
 
 }  // namespace handoff::condition

@@ -176,6 +176,17 @@ bool truthy(ValueRef v) {
 }
 
 bool equals(ValueRef a, ValueRef b) { return Comparison().equals(a, b, 0); }
+
+int order(ValueRef a, ValueRef b) {
+  if (a.kind() == Kind::Number && b.kind() == Kind::Number) {
+    double x = a.number();
+    double y = b.number();
+    return x < y ? -1 : x > y ? 1 : x == y ? 0 : kUnordered;
+  }
+  if (a.kind() != Kind::String || b.kind() != Kind::String) return kUnordered;
+  int c = a.text().compare(b.text());
+  return c < 0 ? -1 : c > 0 ? 1 : 0;
+}
 bool contains(ValueRef container, ValueRef item) { return Comparison().contains(container, item); }
 
 // Operands are evaluated left to right, and a slot is read (SlotReader) when its value is first

@@ -1,0 +1,316 @@
+#include "check/decide.h"
+
+#include <cmath>
+#include <memory>
+
+#include "condition/json_state.h"
+
+namespace handoff::check {
+namespace {
+
+using condition::Kind;
+using condition::ValueRef;
+using Test = condition::Condition::SlotTest;
+
+constexpr condition::Cell kNullCell{static_cast<std::uint32_t>(Kind::Null), 0, {0, 0}};
+constexpr condition::TapeView kNullTape{&kNullCell, 1, nullptr, nullptr};
+
+// The decision tree, walked depth first: read(var) gives the variable's value on the current
+// branch, choosing the first of its domain when this branch has not read it yet; next() moves
+// to the next leaf. Routing is deterministic, so rerunning it after next() reads the variables
+// of the unchanged prefix in the same order and reaches the changed one.
+class Tree {
+ public:
+  explicit Tree(const std::vector<std::vector<ValueRef>>& values) : values_(values), at_(values.size(), kUnread) {}
+
+  ValueRef read(std::uint32_t var) {
+    if (at_[var] == kUnread) {
+      at_[var] = static_cast<std::uint32_t>(choices_.size());
+      choices_.push_back({var, 0});
+    }
+    return values_[var][choices_[at_[var]].value];
+  }
+
+  bool next() {
+    while (!choices_.empty() && choices_.back().value + 1 == values_[choices_.back().var].size()) {
+      at_[choices_.back().var] = kUnread;
+      choices_.pop_back();
+    }
+    if (choices_.empty()) return false;
+    ++choices_.back().value;
+    return true;
+  }
+
+  struct Choice {
+    std::uint32_t var;
+    std::uint32_t value;
+  };
+  const std::vector<Choice>& choices() const { return choices_; }
+
+ private:
+  static constexpr std::uint32_t kUnread = 0xFFFFFFFFu;
+  const std::vector<std::vector<ValueRef>>& values_;
+  std::vector<std::uint32_t> at_;  // per variable: its place in choices_, or kUnread
+  std::vector<Choice> choices_;
+};
+
+class Router {
+ public:
+  Router(const std::vector<Rule>& rules, Tree& tree) : rules_(rules), tree_(tree) {
+    std::size_t slots = 0;
+    for (const Rule& rule : rules) slots = std::max(slots, rule.vars.size());
+    unread_.resize(slots);
+  }
+
+  bool holds(std::size_t index) {
+    const Rule& rule = rules_[index];
+    if (rule.never) return false;
+    if (rule.host) return tree_.read(*rule.host).kind() == Kind::True;
+    if (rule.condition != nullptr) {
+      Reader reader(tree_, rule);
+      if (!rule.condition->evaluate(unread_.data(), &reader)) return false;
+    }
+    for (std::uint32_t var : rule.required) {
+      if (tree_.read(var).kind() == Kind::Null) return false;
+    }
+    return true;
+  }
+
+  std::int32_t route() {
+    for (std::size_t i = 0; i < rules_.size(); ++i) {
+      if (holds(i)) return static_cast<std::int32_t>(i);
+    }
+    return -1;
+  }
+
+ private:
+  class Reader final : public condition::SlotReader {
+   public:
+    Reader(Tree& tree, const Rule& rule) : tree_(tree), rule_(rule) {}
+    ValueRef read(std::uint32_t slot) override { return tree_.read(rule_.vars[slot]); }
+
+   private:
+    Tree& tree_;
+    const Rule& rule_;
+  };
+
+  const std::vector<Rule>& rules_;
+  Tree& tree_;
+  std::vector<ValueRef> unread_;
+};
+
+// Sets the value at `path` in `state`, making the objects on the way; false when an earlier
+// value is in the way (a scalar where the path needs a container).
+bool put(Json& state, const condition::Path& path, const Json& value) {
+  Json* at = &state;
+  for (std::size_t i = 0; i < path.steps.size(); ++i) {
+    const condition::PathStep& step = path.steps[i];
+    if (at->is_null()) *at = Json::object();
+    if (at->is_object()) {
+      at = &(*at)[step.key];
+    } else if (at->is_array() && step.is_index) {
+      auto size = static_cast<std::int64_t>(at->size());
+      std::int64_t index = step.index < 0 ? step.index + size : step.index;
+      if (index < 0 || index > 64) return false;
+      while (static_cast<std::int64_t>(at->size()) <= index) at->push_back(nullptr);
+      at = &(*at)[static_cast<std::size_t>(index)];
+    } else {
+      return false;
+    }
+  }
+  *at = value;
+  return true;
+}
+
+bool finite(const Json& value) {
+  if (value.is_number_float()) return std::isfinite(value.get<double>());
+  if (value.is_array() || value.is_object()) {
+    for (const Json& item : value) {
+      if (!finite(item)) return false;
+    }
+  }
+  return true;
+}
+
+// Holds the node's domains and answers questions about its decision list.
+class Node {
+ public:
+  Node(const std::vector<Rule>& rules, const std::vector<Variable>& variables, const condition::Interner& strings)
+      : rules_(rules), variables_(variables) {
+    std::vector<std::vector<Test>> tests(variables.size());
+    std::vector<Test> found;
+    for (const Rule& rule : rules) {
+      if (rule.condition != nullptr) {
+        found.clear();
+        views_.push_back(std::make_unique<condition::TapeView>());
+        rule.condition->slot_tests(found, *views_.back());
+        for (Test test : found) {
+          std::uint32_t var = rule.vars[test.slot];
+          if (test.other != condition::Condition::kNoSlot) test.other = rule.vars[test.other];
+          test.slot = var;
+          tests[var].push_back(test);
+          if (test.other != condition::Condition::kNoSlot) tests[test.other].push_back(test);
+        }
+      }
+      for (std::uint32_t var : rule.required)
+        tests[var].push_back({Test::Op::Equals, var, ValueRef(&kNullTape, 0), condition::Condition::kNoSlot});
+    }
+    for (std::size_t v = 0; v < variables.size(); ++v) {
+      Domain domain;
+      if (variables[v].host) {
+        domain.values = {false, true};
+      } else {
+        domain = domain_of(tests[v], variables[v].range, strings);
+      }
+      if (domain.values.empty()) domain.values.emplace_back(nullptr);
+      if (!domain.complete && complete_) {
+        complete_ = false;
+        incomplete_because_ = "path `" + variables[v].path.text() + "`: " + domain.incomplete_because;
+      }
+      Json all = Json::array();
+      std::vector<condition::Path> paths(domain.values.size());
+      for (std::size_t i = 0; i < domain.values.size(); ++i) {
+        all.push_back(domain.values[i]);
+        paths[i].steps.push_back({true, std::to_string(i), static_cast<std::int64_t>(i)});
+      }
+      writers_.push_back(std::make_unique<condition::JsonStateWriter>(strings));
+      writers_.back()->write(all, paths);
+      values_.push_back(writers_.back()->slots());
+      domains_.push_back(std::move(domain));
+    }
+  }
+
+  bool complete() const { return complete_; }
+  const std::string& incomplete_because() const { return incomplete_because_; }
+
+  // Walks every leaf of the whole list: `leaf(outcome, tree)` for each; false when the tree
+  // outgrew kMaxLeaves.
+  template <class Leaf>
+  bool each_leaf(Leaf&& leaf) const {
+    Tree tree(values_);
+    Router router(rules_, tree);
+    std::size_t leaves = 0;
+    do {
+      if (++leaves > kMaxLeaves) return false;
+      leaf(router.route(), tree);
+    } while (tree.next());
+    return true;
+  }
+
+  // Whether some combination makes every rule of `which` hold; nullopt when undecided.
+  std::optional<bool> all_hold(const std::vector<std::size_t>& which) const {
+    Tree tree(values_);
+    Router router(rules_, tree);
+    std::size_t leaves = 0;
+    do {
+      if (++leaves > kMaxLeaves) return std::nullopt;
+      bool all = true;
+      for (std::size_t i : which) all = all && router.holds(i);
+      if (all) return true;
+    } while (tree.next());
+    return false;
+  }
+
+  // The leaf's assignment as a state: the paths it read, with their values (null ones left out);
+  // nullopt when it cannot be one (a host's answer, a value JSON cannot hold, paths in each other's way).
+  std::optional<Json> state_of(const Tree& tree) const {
+    std::vector<const Tree::Choice*> choices;
+    for (const Tree::Choice& choice : tree.choices()) {
+      if (variables_[choice.var].host) return std::nullopt;
+      if (!domains_[choice.var].values[choice.value].is_null()) choices.push_back(&choice);
+    }
+    std::stable_sort(choices.begin(), choices.end(), [&](const Tree::Choice* a, const Tree::Choice* b) {
+      return variables_[a->var].path.steps.size() < variables_[b->var].path.steps.size();
+    });
+    Json state = Json::object();
+    for (const Tree::Choice* choice : choices) {
+      const Json& value = domains_[choice->var].values[choice->value];
+      if (!finite(value) || !put(state, variables_[choice->var].path, value)) return std::nullopt;
+    }
+    return state;
+  }
+
+ private:
+  const std::vector<Rule>& rules_;
+  const std::vector<Variable>& variables_;
+  std::vector<std::unique_ptr<condition::TapeView>> views_;           // the rules' constants, for their tests
+  std::vector<std::unique_ptr<condition::JsonStateWriter>> writers_;  // each variable's values, on a tape
+  std::vector<std::vector<ValueRef>> values_;
+  std::vector<Domain> domains_;
+  bool complete_ = true;
+  std::string incomplete_because_;
+};
+
+}  // namespace
+
+NodeVerdict decide(const std::vector<Rule>& rules, const std::vector<Variable>& variables,
+                   const condition::Interner& strings, const Verifier& verify) {
+  Node node(rules, variables, strings);
+  NodeVerdict verdict;
+  verdict.rules.resize(rules.size());
+  std::vector<bool> wins(rules.size(), false);
+  std::vector<bool> witnessed(rules.size(), false);
+  bool gap = false;
+  bool gap_witnessed = false;
+  bool whole = node.each_leaf([&](std::int32_t outcome, const Tree& tree) {
+    const auto rule = static_cast<std::size_t>(outcome);
+    if (outcome < 0)
+      gap = true;
+    else
+      wins[rule] = true;
+    if (outcome < 0 ? gap_witnessed : witnessed[rule]) return;
+    std::optional<Json> state = node.state_of(tree);
+    if (!state || !verify(*state, outcome)) return;
+    if (outcome < 0) {
+      gap_witnessed = true;
+      verdict.gap_witness = std::move(*state);
+    } else {
+      witnessed[rule] = true;
+      verdict.rules[rule].witness = std::move(*state);
+    }
+  });
+  const std::string too_many = "its conditions make more than " + std::to_string(kMaxLeaves) + " combinations to try";
+  for (std::size_t i = 0; i < rules.size(); ++i) {
+    RuleVerdict& rule = verdict.rules[i];
+    if (rules[i].never) {
+      rule.kind = RuleVerdict::Kind::Never;
+    } else if (witnessed[i]) {
+      rule.kind = RuleVerdict::Kind::Case;
+    } else if (rules[i].host) {
+      rule.why = "a host function decides it";
+    } else if (!whole) {
+      rule.why = too_many;
+    } else if (wins[i]) {
+      rule.why =
+          "no state was found that takes it: the values it needs are not all possible at once (paths inside one "
+          "another, or a number JSON cannot hold)";
+    } else if (!node.complete()) {
+      rule.why = node.incomplete_because();
+    } else if (std::optional<bool> sat = node.all_hold({i}); !sat) {
+      rule.why = too_many;
+    } else if (!*sat) {
+      rule.kind = RuleVerdict::Kind::Unsatisfiable;
+    } else {
+      rule.kind = RuleVerdict::Kind::Shadowed;
+      for (std::size_t j = 0; j < i; ++j) {
+        if (rules[j].never || rules[j].host) continue;
+        if (node.all_hold({j, i}).value_or(true)) rule.shadowers.push_back(static_cast<std::uint32_t>(j));
+      }
+    }
+  }
+  if (gap_witnessed) {
+    verdict.gap = NodeVerdict::Gap::Witness;
+  } else if (!whole) {
+    verdict.gap = NodeVerdict::Gap::Undecided;
+    verdict.gap_why = too_many;
+  } else if (gap) {
+    verdict.gap = NodeVerdict::Gap::Undecided;
+    verdict.gap_why = "no state was found that matches none: the values it needs are not all possible at once";
+  } else if (!node.complete()) {
+    verdict.gap = NodeVerdict::Gap::Undecided;
+    verdict.gap_why = node.incomplete_because();
+  }
+  return verdict;
+}
+
+}  // namespace handoff::check

@@ -1,0 +1,308 @@
+#include "check/domain.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <set>
+
+#include "condition/json_state.h"
+
+namespace handoff::check {
+namespace {
+
+using condition::Kind;
+using condition::ValueRef;
+using Test = condition::Condition::SlotTest;
+
+// Bounds past which a domain is incomplete (docs/check.md, "Where it stops"): the `c in x`
+// constants of one path whose every combination is tried, and the length, in code points, of a
+// `x in 'text'` constant whose every substring is tried.
+constexpr std::size_t kMaxContained = 8;
+constexpr std::size_t kMaxWithinLength = 32;
+
+// The constants a path is tested against, sorted by what they constrain.
+struct Constants {
+  std::vector<double> numbers{0};        // compared whole, and 0 for truthiness
+  std::vector<std::string> strings{""};  // compared whole (==, order, an element of a list), and ''
+  std::vector<std::string> within;       // `x in 'text'`
+  std::vector<Json> contained;           // `c in x`
+  std::vector<std::string> contained_strings;
+  std::vector<Json> lists;  // arrays x may equal
+  bool string_order = false;
+  std::string text;  // every string anywhere in the constants, for a character none of them has
+
+  void whole(const Json& c) {
+    if (c.is_number()) numbers.push_back(c.get<double>());
+    if (c.is_string()) strings.push_back(c.get<std::string>());
+    if (c.is_array()) lists.push_back(c);
+  }
+  void note_text(const Json& c) {
+    if (c.is_string()) text += c.get_ref<const std::string&>();
+    if (c.is_array()) {
+      for (const Json& item : c) note_text(item);
+    }
+  }
+};
+
+// A number as JSON writes it best: an integer where it is one (3, not 3.0).
+Json number(double d) {
+  if (std::floor(d) == d && std::fabs(d) < 9007199254740992.0 && !(d == 0 && std::signbit(d))) {
+    return static_cast<std::int64_t>(d);
+  }
+  return d;
+}
+
+// A one-character string that occurs in none of the constants: a filler that adds no match.
+std::string fresh_character(const std::string& text) {
+  for (const char* c : {"_", "~", "#", "x", "q", "z"}) {
+    if (text.find(c) == std::string::npos) return c;
+  }
+  for (std::uint32_t cp = 0x100;; ++cp) {  // UTF-8 of cp; the constants hold fewer characters than this tries
+    std::string s;
+    s += static_cast<char>(0xC0 | (cp >> 6));
+    s += static_cast<char>(0x80 | (cp & 0x3F));
+    if (text.find(s) == std::string::npos) return s;
+  }
+}
+
+// Code point boundaries of a UTF-8 string.
+std::vector<std::size_t> boundaries(const std::string& s) {
+  std::vector<std::size_t> out;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80) out.push_back(i);
+  }
+  out.push_back(s.size());
+  return out;
+}
+
+void add_numbers(std::vector<double> base, std::vector<Json>& out) {
+  std::sort(base.begin(), base.end());
+  base.erase(std::unique(base.begin(), base.end()), base.end());  // -0 == 0: one class
+  auto between = [&](double a, double b) {
+    for (double c : {std::floor(a) + 1, a / 2 + b / 2, std::nextafter(a, b)}) {
+      if (a < c && c < b) {
+        out.push_back(number(c));
+        return;
+      }
+    }
+  };
+  out.push_back(number(base.front() - 1 < base.front() ? base.front() - 1 : std::nextafter(base.front(), -INFINITY)));
+  for (std::size_t i = 0; i < base.size(); ++i) {
+    out.push_back(number(base[i]));
+    if (i + 1 < base.size()) between(base[i], base[i + 1]);
+  }
+  out.push_back(number(base.back() + 1 > base.back() ? base.back() + 1 : std::nextafter(base.back(), INFINITY)));
+  out.emplace_back(std::numeric_limits<double>::quiet_NaN());  // a JavaScript state may hold it
+}
+
+// Integers in [min, max]: each constant's neighbours cover every class the constants make.
+void add_integers(const std::vector<double>& numbers, const Range& range, std::vector<Json>& out) {
+  const double min = range.min;
+  const double max = range.max;
+  std::vector<double> candidates{min, max};
+  for (double c : numbers) {
+    double f = std::floor(c);
+    candidates.insert(candidates.end(), {f - 1, f, f + 1, std::ceil(c)});
+  }
+  std::sort(candidates.begin(), candidates.end());
+  candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
+  if (range.prefer_high) std::reverse(candidates.begin(), candidates.end());
+  for (double c : candidates) {
+    if (c >= min && c <= max) out.push_back(number(c));
+  }
+}
+
+void add_strings(Constants& k, const std::string& filler, Domain& domain, std::vector<Json>& out) {
+  std::vector<std::string> base = k.strings;
+  std::sort(base.begin(), base.end());  // byte order of UTF-8 is code point order
+  base.erase(std::unique(base.begin(), base.end()), base.end());
+  for (std::size_t i = 0; i < base.size(); ++i) {
+    out.emplace_back(base[i]);
+    if (!k.string_order) continue;
+    // A string strictly between this constant and the next, if there is one.
+    for (const std::string& c : {base[i] + "a", base[i] + std::string(1, '\0')}) {
+      if (i + 1 == base.size() || c < base[i + 1]) {
+        out.emplace_back(c);
+        break;
+      }
+    }
+  }
+  if (k.string_order && (!k.within.empty() || !k.contained_strings.empty())) {
+    domain.complete = false;
+    domain.incomplete_because = "it tests both the order and the contents of one string";
+  }
+  for (const std::string& text : k.within) {
+    std::vector<std::size_t> at = boundaries(text);
+    if (at.size() - 1 > kMaxWithinLength) {
+      domain.complete = false;
+      domain.incomplete_because =
+          "a string it looks in is longer than " + std::to_string(kMaxWithinLength) + " characters";
+      continue;
+    }
+    for (std::size_t i = 0; i < at.size(); ++i) {
+      for (std::size_t j = i + 1; j < at.size(); ++j) out.emplace_back(text.substr(at[i], at[j] - at[i]));
+    }
+  }
+  // For each set of the `c in x` strings, one string holding those (and what they hold), joined by
+  // a character none has; with no set, the filler alone: a string equal to no constant.
+  std::size_t n = std::min(k.contained_strings.size(), kMaxContained);
+  for (std::uint32_t mask = 0; mask < (1u << n); ++mask) {
+    std::string s;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (mask & (1u << i)) s += k.contained_strings[i] + filler;
+    }
+    out.emplace_back(s + filler);
+  }
+}
+
+void add_containers(const Constants& k, const std::string& filler, std::vector<Json>& out) {
+  out.emplace_back(Json::array());
+  for (const Json& list : k.lists) out.push_back(list);
+  std::size_t n = std::min(k.contained.size(), kMaxContained);
+  for (std::uint32_t mask = 0; mask < (1u << n); ++mask) {
+    Json array = Json::array();
+    for (std::size_t i = 0; i < n; ++i) {
+      if (mask & (1u << i)) array.push_back(k.contained[i]);
+    }
+    array.push_back(filler);
+    out.push_back(std::move(array));
+  }
+  out.emplace_back(Json::object());
+  n = std::min(k.contained_strings.size(), kMaxContained);
+  for (std::uint32_t mask = 0; mask < (1u << n); ++mask) {
+    Json object = Json::object();
+    for (std::size_t i = 0; i < n; ++i) {
+      if (mask & (1u << i)) object[k.contained_strings[i]] = nullptr;
+    }
+    object[filler] = nullptr;
+    out.push_back(std::move(object));
+  }
+}
+
+std::uint8_t answer(const Test& test, ValueRef v) {
+  switch (test.op) {
+    case Test::Op::Truthy:
+      return condition::truthy(v);
+    case Test::Op::Equals:
+      return condition::equals(v, test.constant);
+    case Test::Op::Order:
+      return static_cast<std::uint8_t>(condition::order(v, test.constant) + 1);
+    case Test::Op::InConstant:
+      return condition::contains(test.constant, v);
+    case Test::Op::Contains:
+      return condition::contains(v, test.constant);
+  }
+  return 0;
+}
+
+}  // namespace
+
+Json json_of(ValueRef value) {
+  switch (value.kind()) {
+    case Kind::Null:
+      return nullptr;
+    case Kind::False:
+      return false;
+    case Kind::True:
+      return true;
+    case Kind::Number:
+      return value.number();
+    case Kind::String:
+      return std::string(value.text());
+    case Kind::Array: {
+      Json out = Json::array();
+      ValueRef item = value.first_child();
+      for (std::uint32_t i = 0; i < value.count(); ++i, item = item.next_sibling()) out.push_back(json_of(item));
+      return out;
+    }
+    case Kind::Object: {
+      Json out = Json::object();
+      ValueRef key = value.first_child();
+      for (std::uint32_t i = 0; i < value.count(); ++i, key = key.next_sibling().next_sibling()) {
+        out[std::string(key.text())] = json_of(key.next_sibling());
+      }
+      return out;
+    }
+  }
+  return nullptr;
+}
+
+Domain domain_of(const std::vector<Test>& tests, const Range& range, const condition::Interner& strings) {
+  Domain domain;
+  if (range.kind == Range::Kind::Constant) {
+    domain.values.push_back(range.constant);
+    return domain;
+  }
+  Constants k;
+  for (const Test& test : tests) {
+    if (test.other != condition::Condition::kNoSlot) {
+      domain.complete = false;
+      domain.incomplete_because = "it compares two paths";
+      continue;
+    }
+    if (test.op == Test::Op::Truthy) continue;
+    Json c = json_of(test.constant);
+    k.note_text(c);
+    switch (test.op) {
+      case Test::Op::Truthy:
+        break;
+      case Test::Op::Equals:
+        k.whole(c);
+        break;
+      case Test::Op::Order:
+        k.whole(c);
+        k.string_order = k.string_order || c.is_string();
+        break;
+      case Test::Op::InConstant:
+        if (c.is_string()) k.within.push_back(c.get<std::string>());
+        if (c.is_array()) {
+          for (const Json& item : c) k.whole(item);
+        }
+        break;
+      case Test::Op::Contains:
+        if (std::find(k.contained.begin(), k.contained.end(), c) != k.contained.end()) break;
+        k.contained.push_back(c);
+        if (c.is_string()) k.contained_strings.push_back(c.get<std::string>());
+        break;
+    }
+  }
+  if (k.contained.size() > kMaxContained) {
+    domain.complete = false;
+    domain.incomplete_because = "it looks for more than " + std::to_string(kMaxContained) + " constants in one path";
+  }
+
+  std::vector<Json> candidates;
+  if (range.kind == Range::Kind::Integer) {
+    add_integers(k.numbers, range, candidates);
+  } else {
+    std::string filler = fresh_character(k.text);
+    candidates.emplace_back(nullptr);
+    candidates.emplace_back(true);
+    candidates.emplace_back(false);
+    add_numbers(k.numbers, candidates);
+    add_strings(k, filler, domain, candidates);
+    add_containers(k, filler, candidates);
+  }
+
+  // One value per class: the first of those every test answers alike.
+  Json all = Json::array();
+  std::vector<condition::Path> paths(candidates.size());
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    all.push_back(candidates[i]);
+    paths[i].steps.push_back({true, std::to_string(i), static_cast<std::int64_t>(i)});
+  }
+  condition::JsonStateWriter writer(strings);
+  writer.write(all, paths);
+  std::set<std::string> seen;
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    std::string signature;  // each test's answer, a byte each
+    for (const Test& test : tests) {
+      signature += static_cast<char>(test.other == condition::Condition::kNoSlot ? answer(test, writer.slots()[i]) : 0);
+    }
+    // An incomplete domain keeps every candidate: a test it cannot see may tell them apart.
+    if (!domain.complete || seen.insert(std::move(signature)).second) domain.values.push_back(std::move(candidates[i]));
+  }
+  return domain;
+}
+
+}  // namespace handoff::check

@@ -1,0 +1,49 @@
+// The values one path can hold, up to what a node's conditions can tell apart (docs/check.md).
+//
+// A condition compares a path's value only with constants (or tests its truth), so the values fall
+// into finitely many classes: for `x < 3 or x == 'a'`, null, each boolean, the numbers below 3, 3
+// itself, those above, 'a', the other strings, and so on. A Domain holds one value of each class
+// that some test can tell apart from the others; two values that every test answers alike are one
+// class, and only the first is kept. When the tests are of a kind whose classes this file cannot
+// enumerate exactly (a comparison between two paths, order and substring tests on one path), the
+// domain says it is incomplete: its values are still real values, good for finding witnesses, but
+// they prove nothing about the values left out.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "condition/condition.h"
+#include "core/json.h"
+
+namespace handoff::check {
+
+using Json = json::Value;
+
+// What a path may hold at all: anything (a state's path), an integer in [min, max] (the machine's
+// $step and $visits counts), or one value (the machine's $state).
+struct Range {
+  enum class Kind : std::uint8_t { Any, Integer, Constant };
+  Kind kind = Kind::Any;
+  double min = 0;
+  double max = 0;
+  bool prefer_high = false;  // Integer: keep the highest value of each class, not the lowest
+  Json constant;
+};
+
+struct Domain {
+  std::vector<Json> values;  // one per class, null first where null is possible
+  bool complete = true;
+  std::string incomplete_because;  // when not complete: why, for the report
+};
+
+// The tests must all be on one path; their constants must be readable (Condition::slot_tests).
+Domain domain_of(const std::vector<condition::Condition::SlotTest>& tests, const Range& range,
+                 const condition::Interner& strings);
+
+// A tape value as JSON (a condition's constant).
+Json json_of(condition::ValueRef value);
+
+}  // namespace handoff::check
