@@ -1,6 +1,7 @@
 // The public API (api.md): HandoffGraph and conditions, adapted to JavaScript idioms. Decisions
 // live in the C++ core; this file checks argument types, turns core errors into the documented
 // error classes, owns disposal, and keeps the per-node routing data the marshaller needs.
+import { checkReport } from './check-symbol.js';
 import { definitionText } from './definition-json.js';
 import { ConditionSyntaxError, CycleError, DefinitionError } from './errors.js';
 import { exportGraph } from './export-slot.js';
@@ -213,6 +214,13 @@ export class HandoffGraph {
   /** Whether the graph has no cycle now. */
   isDag() {
     return this.#live.isDag();
+  }
+
+  /** check()'s report (js/check.js); the full module only. */
+  [checkReport]() {
+    const { module } = requireRuntime();
+    if (module.checkGraph === undefined) throw new Error("check() needs the full module: import it from 'handoff-graph', not 'handoff-graph/router'");
+    return module.checkGraph(this.#live);
   }
 
   /** The definition (docs/format.md): `HandoffGraph.fromJSON(g.toJSON())` rebuilds g. */

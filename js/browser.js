@@ -11,6 +11,7 @@ import { HOW_TO_PASS, makeInit } from './runtime.js';
 export * from './api.js';
 export * from './machine.js';
 export * from './swarm.js';
+export { check } from './check.js';
 export { ConflictError } from './stores/errors.js';
 export { MemoryStore } from './stores/memory.js';
 export * from './errors.js';

@@ -1,13 +1,16 @@
 #!/usr/bin/env node
-// The `handoff-graph` command (the package's bin). One subcommand for now:
+// The `handoff-graph` command (the package's bin):
 //   handoff-graph serve swarm.json --model <spec> [--store redis://…|file:DIR|memory] [--host H] [--port P]
-// serves a swarm definition file over HTTP with handoff-graph/server (docs/server.md#the-command).
+// serves a swarm definition file over HTTP with handoff-graph/server (docs/server.md#the-command);
+//   handoff-graph check FILE… [--strict] [--json]
+// checks definitions (js/cli-check.js, docs/check.md#the-command).
 // Usage mistakes exit with status 2 and say what is wrong; failures to start exit with status 1.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 
+import { CHECK_USAGE, CheckUsageError, checkCommand } from './cli-check.js';
 import { DefinitionError, init, Swarm } from './node.js';
 import { closest } from './options.js';
 import { createHandler, DEFAULT_LIMITS, serve } from './server/index.js';
@@ -220,6 +223,10 @@ async function serveCommand(values, positionals) {
 }
 
 async function main(argv) {
+  if (argv[0] === 'check') {
+    process.exitCode = await checkCommand(argv.slice(1));
+    return;
+  }
   const { values, positionals } = parse(argv);
   if (values.version) {
     const manifest = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
@@ -228,15 +235,18 @@ async function main(argv) {
   }
   const [command, ...rest] = positionals;
   if (values.help || command === undefined || command === 'help') {
-    console.log(USAGE);
+    console.log(`${USAGE}\n\n${CHECK_USAGE}`);
     return;
   }
-  if (command !== 'serve') throw new UsageError(`unknown command '${command}': the one command is serve`);
+  if (command !== 'serve') throw new UsageError(`unknown command '${command}': the commands are serve and check`);
   await serveCommand(values, rest);
 }
 
 main(process.argv.slice(2)).catch((error) => {
-  if (error instanceof UsageError) {
+  if (error instanceof CheckUsageError) {
+    console.error(`handoff-graph: ${error.message}\n\n${CHECK_USAGE}`);
+    process.exitCode = 2;
+  } else if (error instanceof UsageError) {
     console.error(`handoff-graph: ${error.message}\n\n${USAGE}`);
     process.exitCode = 2;
   } else {

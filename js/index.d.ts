@@ -197,6 +197,56 @@ export function evaluateCondition(source: string, state?: State): boolean;
 /** Bytes of WebAssembly heap in use, for leak checks. */
 export function heapUsed(): number;
 
+/** A value JSON can hold. */
+export type CheckJson = null | boolean | number | string | CheckJson[] | { [key: string]: CheckJson };
+
+/** One thing check() found (docs/check.md). */
+export interface CheckFinding {
+  code:
+    | 'unsatisfiable-condition'
+    | 'shadowed-edge'
+    | 'no-match'
+    | 'unreachable'
+    | 'no-exit'
+    | 'undecided'
+    | (string & {});
+  severity: 'error' | 'warning' | 'info';
+  message: string;
+  /** A JSON Pointer into the target's definition (toJSON()), e.g. '/edges/3'. */
+  pointer: string;
+  /** The node, state or agent it concerns. */
+  node?: string;
+  /** The index of the edge it concerns, in the definition's `edges`. */
+  edge?: number;
+  /** A state (plain JSON) showing it: for no-match, one that matches no edge. */
+  witness?: CheckJson;
+  /** shadowed-edge: the earlier edges that take its states first. */
+  shadowedBy?: number[];
+}
+/** A state under which routing takes one edge (docs/check.md). */
+export interface CheckCase {
+  node: string;
+  edge: number;
+  to: string;
+  state: { [key: string]: CheckJson };
+  pointer: string;
+  /** A swarm's continuation edge: taken once the agent has no selections left. */
+  exhausted?: true;
+}
+export interface CheckReport {
+  /** No finding of severity 'error'. */
+  ok: boolean;
+  findings: CheckFinding[];
+  cases: CheckCase[];
+}
+/**
+ * What a routing design does over every possible state, before it runs: dead rules, gaps,
+ * unreachable states and agents, each with a witness where it has one, and one state per edge
+ * that takes it. `target`: a HandoffGraph, StateMachine or Swarm, or a definition (an object or
+ * its JSON text) in any of the three formats.
+ */
+export function check(target: HandoffGraph | StateMachine<any> | Swarm | string | object): CheckReport;
+
 /** The terminal pseudo-state: an edge to END finishes a run. */
 export const END: '__end__';
 

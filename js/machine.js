@@ -9,6 +9,7 @@ import {
   ConditionSyntaxError, DefinitionError, GraphValidationError, MaxStepsError, MissingVariablesError, NoEdgeMatchedError,
 } from './errors.js';
 import { Branch, BranchesHeader, Constants, ExecStatus, StepInfo } from './contract.js';
+import { checkReport } from './check-symbol.js';
 import { definitionText } from './definition-json.js';
 import { exportOf } from './export.js';
 import { adopt, disposable, disposedError, inspection, inspectSymbol, release } from './lifetime.js';
@@ -507,6 +508,11 @@ export class StateMachine {
    * The definition (docs/format.md): structure only; handlers are bound by name in fromJSON.
    * A machine with an edge decided by a function has none: that throws a TypeError.
    */
+  /** check()'s report (js/check.js). */
+  [checkReport]() {
+    return requireRuntime().module.checkMachine(this.#live);
+  }
+
   toJSON() {
     const out = this.#live.toJSON();
     if (out.error !== undefined) throw new TypeError(`toJSON(): ${out.error}`);

@@ -20,6 +20,7 @@ installExportOf(exportOf);
 export * from './api.js';
 export * from './machine.js';
 export * from './swarm.js';
+export { check } from './check.js';
 export { ConflictError } from './stores/errors.js';
 export { MemoryStore } from './stores/memory.js';
 export * from './errors.js';

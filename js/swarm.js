@@ -6,6 +6,7 @@
 // and schemas) are the C++ core's (src/handoff/). This file keeps the session, a plain JSON
 // object the host can store anywhere, and runs the host's model function in runTurn().
 import { checkAgentTools, checkWorkflows, runWorkflow, workflowProblems } from './agent-workflows.js';
+import { checkReport } from './check-symbol.js';
 import { plainDefinition } from './definition-json.js';
 import { DefinitionError } from './errors.js';
 import { pictureLayout } from './export.js';
@@ -366,6 +367,11 @@ export class Swarm {
   get #live() {
     if (this.#native === null) throw disposedError('Swarm');
     return this.#native;
+  }
+
+  /** check()'s report (js/check.js). */
+  [checkReport]() {
+    return this.#live.check();
   }
 
   /** The definition, with every tool name resolved. */

@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 
+#include "check/check.h"
 #include "dag_render.h"
 #include "handoff/policy.h"
 #include "handoff/swarm.h"
@@ -117,6 +118,11 @@ val export_swarm(const SwarmHolder& holder, const std::string& session, const st
   return handoff::bindings::render(handoff::dag::dag_of(*holder.swarm), session, format, kind, direction, "");
 }
 
+// The core's check() report (src/check/check.h).
+val check(const SwarmHolder& holder) {
+  return holder.swarm ? handoff::bindings::to_js(handoff::check::check_swarm(*holder.swarm)) : val::null();
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(handoff_swarm) {
@@ -125,6 +131,7 @@ EMSCRIPTEN_BINDINGS(handoff_swarm) {
       .constructor<>()
       .function("load", &load)
       .function("toJSON", &to_json)
+      .function("check", &check)
       .function("start", &start)
       .function("tools", &tools)
       .function("applyRules", &apply_rules)

@@ -159,11 +159,14 @@ void add_containers(const Constants& k, const std::string& filler, std::vector<J
   out.emplace_back(Json::array());
   for (const Json& list : k.lists) out.push_back(list);
   std::size_t n = std::min(k.contained.size(), kMaxContained);
+  // For each set of the `c in x` constants, a list of just those, and one with a filler too (a
+  // list equal to none of the list constants, when the first is one).
   for (std::uint32_t mask = 0; mask < (1u << n); ++mask) {
     Json array = Json::array();
     for (std::size_t i = 0; i < n; ++i) {
       if (mask & (1u << i)) array.push_back(k.contained[i]);
     }
+    if (mask != 0) out.push_back(array);
     array.push_back(filler);
     out.push_back(std::move(array));
   }
@@ -280,8 +283,10 @@ Domain domain_of(const std::vector<Test>& tests, const Range& range, const condi
     candidates.emplace_back(true);
     candidates.emplace_back(false);
     add_numbers(k.numbers, candidates);
+    // Lists first where the conditions look for members: `'a' in tags` reads best as a list.
+    if (!k.contained.empty()) add_containers(k, filler, candidates);
     add_strings(k, filler, domain, candidates);
-    add_containers(k, filler, candidates);
+    if (k.contained.empty()) add_containers(k, filler, candidates);
   }
 
   // One value per class: the first of those every test answers alike.

@@ -86,6 +86,23 @@ const modes = {
     return { conditionsRun, scenariosRun, machinesRun, handoffsRun, failures, ms: performance.now() - started };
   },
 
+  // tests/vectors/check.json: check()'s findings, witnesses and cases, as natively and in Node.
+  async check() {
+    const api = await import(PACKAGE);
+    await api.init();
+    const { runCheckScenario } = await import('/tests/js/check-runner.js');
+    const { scenarios } = await getJSON('/tests/vectors/check.json');
+    const failures = [];
+    for (const scenario of scenarios) {
+      try {
+        runCheckScenario(api, scenario);
+      } catch (e) {
+        failures.push({ name: scenario.name, message: String(e?.message ?? e) });
+      }
+    }
+    return { run: scenarios.length, failures };
+  },
+
   // tests/vectors/fanout.json and subgraphs.json: branches run concurrently in the browser's
   // event loop too, subgraphs nest.
   async fanout() {

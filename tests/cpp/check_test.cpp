@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -315,6 +317,44 @@ TEST(Check, SwarmRequiredVariablesAndContinuations) {
   ASSERT_EQ(r["cases"].size(), 3u);
   EXPECT_EQ(r["cases"][1]["state"], parse(R"({"x":1})"));
   EXPECT_TRUE(r["cases"][2]["exhausted"].get<bool>());
+}
+
+}  // namespace
+}  // namespace handoff::check
+
+namespace handoff::check {
+namespace {
+
+// tests/vectors/check.json, as Node and Chromium run it (tests/js/check-runner.js).
+TEST(Check, SharedVectors) {
+  std::ifstream in(std::string(HANDOFF_VECTORS_DIR) + "/check.json");
+  std::stringstream text;
+  text << in.rdbuf();
+  Json vectors = parse(text.str());
+  ASSERT_GE(vectors["scenarios"].size(), 10u);
+  for (const Json& s : vectors["scenarios"]) {
+    const Json& definition = s["definition"];
+    const std::string format = definition["format"].get<std::string>();
+    Json report;
+    if (format == "handoff-graph") {
+      report = check_graph(definition::graph_from_json(definition).value());
+    } else if (format == "handoff-graph/state-machine") {
+      report = check_machine(*definition::machine_from_json(definition).value());
+    } else {
+      report = check_swarm(*swarm::Swarm::from_json(definition).value());
+    }
+    Json witnesses = Json::object();
+    Json cases = Json::object();
+    for (const Json& f : report["findings"]) {
+      if (f.contains("witness")) witnesses[f["pointer"].get<std::string>()] = f["witness"];
+    }
+    for (const Json& c : report["cases"]) cases[c["pointer"].get<std::string>()] = c["state"];
+    const std::string name = s["name"].get<std::string>();
+    EXPECT_EQ(report["ok"], s["ok"]) << name;
+    EXPECT_EQ(Json(codes(report)), s["findings"]) << name;
+    EXPECT_EQ(witnesses, s["witnesses"]) << name;
+    EXPECT_EQ(cases, s["cases"]) << name;
+  }
 }
 
 }  // namespace

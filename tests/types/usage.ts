@@ -1,7 +1,7 @@
 // Type-checked (never run) by `tsc -p tests/types`: uses every exported signature, and marks
 // misuse that must NOT compile with @ts-expect-error (tsc fails if such a line compiles).
 import {
-  init, HandoffGraph, Condition, compileCondition, evaluateCondition, heapUsed,
+  init, HandoffGraph, Condition, compileCondition, evaluateCondition, heapUsed, check, type CheckReport,
   ConditionSyntaxError, CycleError, DefinitionError, GraphValidationError, MaxStepsError, NoEdgeMatchedError,
   StateMachine, Execution, END, Swarm, TOOL_FORMATS, type Session, type HandoffOutcome, type AgentStatus, type SwarmDag, type TransferOption, type SwarmEvent, type Approval,
   type Explanation, type EdgeInfo, type GraphDefinition, type WasmSource, type Run, type StepRecord,
@@ -297,3 +297,22 @@ async function main(): Promise<void> {
 }
 
 void main;
+
+// check(): the report's findings narrow by code and severity.
+{
+  const report: CheckReport = check('{"format":"handoff-graph","version":1,"nodes":[],"edges":[]}');
+  const ok: boolean = report.ok;
+  for (const f of report.findings) {
+    const s: 'error' | 'warning' | 'info' = f.severity;
+    const by: number[] | undefined = f.shadowedBy;
+    void s;
+    void by;
+  }
+  for (const c of report.cases) {
+    const to: string = c.to;
+    void to;
+  }
+  void ok;
+}
+// @ts-expect-error: check() takes a graph, machine, swarm or definition
+check(42);

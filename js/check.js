@@ -1,0 +1,78 @@
+// check(target): what a routing design does over every possible state, before it runs
+// (docs/check.md). The core decides and writes the report (src/check/); this file only finds the
+// core object to ask, loading a definition given as data first.
+import { HandoffGraph } from './api.js';
+import { checkReport } from './check-symbol.js';
+import { plainDefinition } from './definition-json.js';
+import { DefinitionError } from './errors.js';
+import { StateMachine } from './machine.js';
+import { describe } from './text.js';
+import { Swarm } from './swarm.js';
+
+const FORMATS = {
+  'handoff-graph': 'graph',
+  'handoff-graph/state-machine': 'machine',
+  'handoff-graph/swarm': 'swarm',
+};
+
+/**
+ * The findings and test cases of a graph, state machine or swarm, or of a definition (an object or
+ * its JSON text) in any of the three formats: `{ ok, findings, cases }` (docs/check.md).
+ *
+ * @param {unknown} target
+ */
+export function check(target) {
+  if (target instanceof HandoffGraph || target instanceof StateMachine || target instanceof Swarm) return target[checkReport]();
+  if (typeof target === 'string' || (typeof target === 'object' && target !== null && !Array.isArray(target))) {
+    return checkDefinition(target, formatOf(target));
+  }
+  throw new TypeError(
+    `check(target) takes a HandoffGraph, StateMachine or Swarm, or a definition (an object or its JSON text), got ${describe(target)}`,
+  );
+}
+
+// Which of the three formats a definition is in: its `format`, or a swarm's `agents` (a swarm
+// definition may leave `format` out).
+function formatOf(definition) {
+  let document = definition;
+  if (typeof definition === 'string') {
+    try {
+      document = JSON.parse(definition);
+    } catch {
+      throw new DefinitionError([{ pointer: '', message: 'not valid JSON' }]);
+    }
+  } else {
+    document = plainDefinition(definition);
+  }
+  if (typeof document !== 'object' || document === null || Array.isArray(document)) {
+    throw new DefinitionError([{ pointer: '', message: 'expected an object' }]);
+  }
+  const format = Object.hasOwn(document, 'format') ? document.format : undefined;
+  if (format === undefined && Object.hasOwn(document, 'agents')) return 'swarm';
+  if (typeof format === 'string' && Object.hasOwn(FORMATS, format)) return FORMATS[format];
+  const expected = Object.keys(FORMATS)
+    .map((name) => `'${name}'`)
+    .join(', ');
+  const message =
+    format === undefined
+      ? `check() needs 'format' to tell the definition's kind: ${expected}`
+      : `unknown format ${typeof format === 'string' ? JSON.stringify(format) : describe(format)}: expected ${expected}`;
+  throw new DefinitionError([{ pointer: '/format', message }]);
+}
+
+function checkDefinition(definition, kind) {
+  if (kind === 'swarm') {
+    const swarm = new Swarm(/** @type {any} */ (definition));
+    try {
+      return swarm[checkReport]();
+    } finally {
+      swarm.dispose();
+    }
+  }
+  const loaded = kind === 'machine' ? StateMachine.fromJSON(definition) : HandoffGraph.fromJSON(definition);
+  try {
+    return loaded[checkReport]();
+  } finally {
+    loaded.dispose();
+  }
+}

@@ -1,0 +1,102 @@
+// check(): the shared vectors (tests/vectors/check.json, also run natively and in Chromium), the
+// targets it takes, its errors, and the `handoff-graph check` command.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { promisify } from 'node:util';
+
+import { check, DefinitionError, END, HandoffGraph, init, StateMachine, Swarm } from '../../js/node.js';
+import { runCheckScenario } from './check-runner.js';
+
+await init();
+const { scenarios } = JSON.parse(readFileSync(new URL('../vectors/check.json', import.meta.url), 'utf8'));
+const cli = new URL('../../js/cli.js', import.meta.url).pathname;
+const run = promisify(execFile);
+
+test('the check vectors', async (t) => {
+  assert.ok(scenarios.length >= 10);
+  for (const scenario of scenarios) await t.test(scenario.name, () => runCheckScenario({ check, HandoffGraph }, scenario));
+});
+
+test('check() takes graphs, machines and swarms, and their definitions as objects or text', () => {
+  const g = new HandoffGraph().addEdge('triage', 'billing', "category == 'billing'").addEdge('triage', 'vip', 'priority > 3').addEdge('triage', 'vip', 'priority > 5');
+  const report = check(g);
+  assert.deepEqual(check(g.toJSON()), report);
+  assert.deepEqual(check(JSON.stringify(g.toJSON())), report);
+  assert.deepEqual(report.findings.map((f) => f.code), ['shadowed-edge', 'no-match']);
+  assert.deepEqual(report.findings[0].shadowedBy, [0, 1]);
+  g.dispose();
+
+  // A machine with a host function: its edge is decided by the function, so nothing is claimed of it.
+  const m = new StateMachine({ start: 'a' })
+    .addState('a', () => ({}))
+    .addState('b', () => ({}))
+    .addEdge('a', 'b', 'x == 1')
+    .addEdge('a', END, 'x != 1')
+    .addEdge('b', END, () => true);
+  const mr = check(m);
+  assert.equal(mr.ok, true);
+  assert.deepEqual(
+    mr.cases.map((c) => [c.edge, c.state]),
+    [
+      [0, { x: 1 }],
+      [1, {}],
+    ],
+  );
+  m.dispose();
+
+  const s = new Swarm({ agents: [{ id: 'a', entry: true }, { id: 'b' }], edges: [{ from: 'a', to: 'b', when: "topic == 'b'" }] });
+  assert.deepEqual(check(s).cases, [{ node: 'a', edge: 0, to: 'b', state: { topic: 'b' }, pointer: '/edges/0' }]);
+  // A swarm definition may leave its format out, as new Swarm() allows.
+  assert.deepEqual(check({ agents: [{ id: 'a', entry: true }], edges: [] }), { ok: true, findings: [], cases: [] });
+  s.dispose();
+});
+
+test('check() says what is wrong with what it cannot check', () => {
+  assert.throws(() => check(42), { name: 'TypeError', message: /takes a HandoffGraph, StateMachine or Swarm/ });
+  assert.throws(() => check(null), TypeError);
+  assert.throws(() => check([]), TypeError);
+  assert.throws(() => check('{'), (e) => e instanceof DefinitionError && e.problems[0].message === 'not valid JSON');
+  assert.throws(() => check({ nodes: [] }), (e) => e instanceof DefinitionError && e.problems[0].pointer === '/format');
+  assert.throws(() => check({ format: 'nope' }), (e) => e instanceof DefinitionError && /unknown format "nope"/.test(e.problems[0].message));
+  assert.throws(() => check({ format: 'handoff-graph', version: 1, nodes: [], edges: [{ from: 'a', to: 'b', when: 'x ==' }] }), DefinitionError);
+  assert.throws(() => check({ format: 'handoff-graph', version: 1, nodes: [], edges: [], extra: NaN }), DefinitionError);
+  // An own __proto__ is a member, never the prototype.
+  assert.throws(() => check(JSON.parse('{"__proto__": {"format": "handoff-graph"}}')), DefinitionError);
+});
+
+test('handoff-graph check: one line per finding, exit 1 on errors (--strict: warnings), --json', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'hg-check-'));
+  const graph = path.join(dir, 'graph.json');
+  const machine = path.join(dir, 'machine.json');
+  const broken = path.join(dir, 'broken.json');
+  writeFileSync(graph, JSON.stringify(scenarios.find((s) => s.name.startsWith('a narrower')).definition));
+  writeFileSync(machine, JSON.stringify(scenarios.find((s) => s.name.startsWith('machine: a gap')).definition));
+  writeFileSync(broken, '{');
+
+  const ok = await run(process.execPath, [cli, 'check', graph]);
+  assert.equal(
+    ok.stdout,
+    `${graph}:/edges/1: warning shadowed-edge: edge 1 (n -> b when \`priority > 5\`) is never taken: every state that satisfies it is taken first by the earlier edge 0\n` +
+      `${graph}:/nodes/4: warning no-match: some states match no edge from node 'n' (route() gives null), for example {}\n` +
+      '  witness: {}\n' +
+      '1 file checked, 2 findings\n',
+  );
+  await assert.rejects(run(process.execPath, [cli, 'check', graph, '--strict']), { code: 1 });
+  const failed = await run(process.execPath, [cli, 'check', machine, graph]).catch((e) => e);
+  assert.equal(failed.code, 1);
+  assert.match(failed.stdout, /machine\.json:\/states\/0: error no-match:/);
+  const json = await run(process.execPath, [cli, 'check', '--json', graph, broken]).catch((e) => e);
+  assert.equal(json.code, 1);
+  const reports = JSON.parse(json.stdout);
+  assert.deepEqual(reports.map((r) => [path.basename(r.file), r.ok ?? r.error]), [
+    ['graph.json', true],
+    ['broken.json', 'invalid definition:\n(root): not valid JSON'],
+  ]);
+  const usage = await run(process.execPath, [cli, 'check']).catch((e) => e);
+  assert.equal(usage.code, 2);
+  assert.match(usage.stderr, /check needs at least one definition file/);
+});
