@@ -30,6 +30,7 @@ node bench/route.mjs --native "$native_json" "$@"
 node bench/machine.mjs "$@"
 node bench/fanout.mjs "$@"
 node bench/swarm.mjs "$@"
+node bench/check.mjs "$@"
 # The payload per entry and per part (issue 21): build/bench/size-report.md, and `payload` in --json.
 node scripts/size-report.mjs "$@"
 if [ -n "$json" ]; then

@@ -389,6 +389,16 @@ if (Array.isArray(d.fanout?.rows)) {
 }
 
 // ---------------------------------------------------------------------------------------------
+if (d.check?.medianMs !== undefined) {
+  const c = d.check;
+  p('## check()');
+  p(`\`check(graph)\` on a ${c.edges}-edge graph of ${c.nodes} nodes (bench/check.mjs: a switch, thresholds, membership, a ` +
+    `conjunction and a default per node): median ${c.medianMs.toFixed(1)} ms (${c.minMs.toFixed(1)}–${c.maxMs.toFixed(1)}) over ` +
+    `${c.repetitions} runs, the report (${c.cases} cases, ${c.findings} findings, ${c.undecided} undecided) included. Issue 31's ` +
+    `goal: under ${c.targetMs} ms in Node: ${c.medianMs < c.targetMs ? 'met' : '**missed**'}. No other engine decides its conditions ahead of a run, so there is nothing to set beside it.`);
+}
+
+// ---------------------------------------------------------------------------------------------
 if (Array.isArray(d.swarm?.cases)) {
   const s = d.swarm;
   const us = (x) => (x >= 1e5 ? `${Math.round(x / 1000).toLocaleString('en')} µs` : `${(x / 1000).toFixed(1)} µs`);

@@ -100,3 +100,20 @@ test('handoff-graph check: one line per finding, exit 1 on errors (--strict: war
   assert.equal(usage.code, 2);
   assert.match(usage.stderr, /check needs at least one definition file/);
 });
+
+test("docs/check.md's command example is what the command prints", async () => {
+  const doc = readFileSync(new URL('../../docs/check.md', import.meta.url), 'utf8');
+  const block = doc.match(/```text\n\$ npx handoff-graph check triage\.json\n([\s\S]*?)```/);
+  assert.ok(block, 'the example is in docs/check.md');
+  const dir = mkdtempSync(path.join(tmpdir(), 'hg-check-doc-'));
+  // The graph of the document's first snippet.
+  const g = new HandoffGraph()
+    .addEdge('triage', 'billing', "category == 'billing'")
+    .addEdge('triage', 'urgent', 'priority > 3')
+    .addEdge('triage', 'urgent', 'priority > 5')
+    .addEdge('triage', 'vip', "tier == 'gold' and tier == 'silver'");
+  writeFileSync(path.join(dir, 'triage.json'), JSON.stringify(g.toJSON()));
+  g.dispose();
+  const { stdout } = await run(process.execPath, [cli, 'check', 'triage.json'], { cwd: dir });
+  assert.equal(stdout, block[1]);
+});
