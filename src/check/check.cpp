@@ -154,9 +154,10 @@ bool report_edge(Report& report, const RuleVerdict& verdict, std::size_t edge, c
     case Kind::Shadowed: {
       std::vector<std::size_t> by;
       for (std::uint32_t rule : verdict.shadowers) by.push_back(edge_of_rule[rule]);
-      Json& f = report.finding(
-          "shadowed-edge", "warning",
-          text + " is never taken: every state that satisfies it is taken first by the earlier " + edge_list(by), at);
+      std::string why =
+          verdict.alone ? "every state that satisfies it also satisfies the earlier " + edge_list(by) + ", tried first"
+                        : "every state that satisfies it is taken first by one of the earlier " + edge_list(by);
+      Json& f = report.finding("shadowed-edge", "warning", text + " is never taken: " + why, at);
       f["node"] = node;
       f["edge"] = edge;
       f["shadowedBy"] = by;
@@ -501,6 +502,7 @@ Json check_swarm(const swarm::Swarm& swarm) {
         merged = d->second;
       } else {
         merged.kind = Kind::Shadowed;
+        merged.alone = std::all_of(seen[r].begin(), seen[r].end(), [](const auto& s) { return s.second.alone; });
         for (const auto& s : seen[r]) {
           for (std::uint32_t by : s.second.shadowers) {
             if (std::find(merged.shadowers.begin(), merged.shadowers.end(), by) == merged.shadowers.end())

@@ -197,8 +197,10 @@ class Node {
     return true;
   }
 
-  // Whether some combination makes every rule of `which` hold; nullopt when undecided.
-  std::optional<bool> all_hold(const std::vector<std::size_t>& which) const {
+  // Whether some combination makes every rule of `which` hold and none of `unless`; nullopt when
+  // undecided.
+  std::optional<bool> all_hold(const std::vector<std::size_t>& which,
+                               const std::vector<std::size_t>& unless = {}) const {
     Tree tree(values_);
     Router router(rules_, tree);
     std::size_t leaves = 0;
@@ -206,6 +208,7 @@ class Node {
       if (++leaves > kMaxLeaves) return std::nullopt;
       bool all = true;
       for (std::size_t i : which) all = all && router.holds(i);
+      for (std::size_t i : unless) all = all && !router.holds(i);
       if (all) return true;
     } while (tree.next());
     return false;
@@ -291,11 +294,17 @@ NodeVerdict decide(const std::vector<Rule>& rules, const std::vector<Variable>& 
     } else if (!*sat) {
       rule.kind = RuleVerdict::Kind::Unsatisfiable;
     } else {
+      // Named: the earlier rules that hold wherever this one does, each alone; where none does,
+      // every earlier rule that holds somewhere this one does.
       rule.kind = RuleVerdict::Kind::Shadowed;
+      std::vector<std::uint32_t> overlapping;
       for (std::size_t j = 0; j < i; ++j) {
-        if (rules[j].never || rules[j].host) continue;
-        if (node.all_hold({j, i}).value_or(true)) rule.shadowers.push_back(static_cast<std::uint32_t>(j));
+        if (rules[j].never || rules[j].host || !node.all_hold({j, i}).value_or(true)) continue;
+        overlapping.push_back(static_cast<std::uint32_t>(j));
+        if (!node.all_hold({i}, {j}).value_or(true)) rule.shadowers.push_back(static_cast<std::uint32_t>(j));
       }
+      rule.alone = !rule.shadowers.empty();
+      if (!rule.alone) rule.shadowers = std::move(overlapping);
     }
   }
   if (gap_witnessed) {

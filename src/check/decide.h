@@ -46,9 +46,12 @@ struct Rule {
 struct RuleVerdict {
   enum class Kind : std::uint8_t { Case, Unsatisfiable, Shadowed, Undecided, Never };
   Kind kind = Kind::Undecided;
-  Json witness;                          // Case: a state under which routing takes this rule
-  std::vector<std::uint32_t> shadowers;  // Shadowed: earlier rules that hold where this one does
-  std::string why;                       // Undecided: what stopped the analysis
+  Json witness;  // Case: a state under which routing takes this rule
+  // Shadowed: the earlier rules that each hold wherever this one does (`alone`); where no single
+  // one does, every earlier rule that holds somewhere this one does.
+  std::vector<std::uint32_t> shadowers;
+  bool alone = false;
+  std::string why;  // Undecided: what stopped the analysis
 };
 
 struct NodeVerdict {

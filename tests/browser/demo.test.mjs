@@ -161,6 +161,30 @@ test('web demo in Chromium', { timeout: 60_000 }, async (t) => {
       assert.deepEqual(JSON.parse(await byId(page, 'graph-editor').inputValue()).edges[0], { from: 'triage', to: 'vip', when: "tier == 'gold'" });
     });
 
+    await t.test('check() runs as you type: findings beside their edges, and a state that takes each edge', async () => {
+      await byId(page, 'example-triage').click();
+      assert.match(await text(page, 'check-summary'), /No findings/);
+      const cases = await page.locator('[data-testid="check-cases"] tbody tr').evaluateAll((trs) => trs.map((tr) => tr.dataset.edge));
+      assert.deepEqual(cases, ['0', '1', '2']);
+      // A case's state, loaded into the route panel, takes its edge.
+      await byId(page, 'load-case-1').click();
+      assert.equal(await text(page, 'route-winner'), 'support');
+      // An edge after the unconditional one is never taken, and is flagged beside it.
+      const definition = JSON.parse(await byId(page, 'graph-editor').inputValue());
+      definition.edges.push({ from: 'triage', to: 'vip', when: "tier == 'gold'" });
+      await byId(page, 'graph-editor').fill(JSON.stringify(definition, null, 2));
+      assert.equal(await byId(page, 'edge-finding-3').getAttribute('data-code'), 'shadowed-edge');
+      assert.match(await text(page, 'edge-finding-3'), /never taken: every state that satisfies it also satisfies the earlier edge 2, tried first/);
+      assert.match(await text(page, 'check-summary'), /^1 finding \(1 beside the edges above\)/);
+      await shot(page, 'rules-check');
+      // Without the default, some states match nothing: a witness to load.
+      definition.edges.splice(2, 2);
+      await byId(page, 'graph-editor').fill(JSON.stringify(definition, null, 2));
+      assert.equal(await byId(page, 'node-finding').getAttribute('data-code'), 'no-match');
+      await byId(page, 'load-witness').click();
+      assert.equal(await text(page, 'route-winner'), 'null');
+    });
+
     await t.test('a machine steps to END, with the trace growing step by step', async () => {
       await byId(page, 'example-tool-router').click();
       await byId(page, 'speed').selectOption('0');

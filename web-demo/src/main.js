@@ -56,6 +56,7 @@ const rulesPanel = section(
   r.graphEditor.el,
   r.errorBox,
   sub('Edges', h('p.hint', {}, "Reorder a node's edges to change which one is tried first."), r.edgeList, r.form),
+  sub('Check', h('p.hint', {}, 'check() decides every edge over every possible state: rules that never fire, states no edge matches, and a state that takes each edge.'), r.checkBox),
   sub(
     'Route',
     h('div.route-inputs', {}, h('label.field-label', {}, 'From node', r.nodeSelect), r.stateEditor.el),

@@ -1,6 +1,7 @@
 // Panel 1, Rules: the graph definition (JSON, validated by HandoffGraph.fromJSON as you type), a
-// form to add and reorder edges, a state and a node; route() + explain() recomputed on every edit.
-import { DefinitionError, HandoffGraph, compileCondition } from 'handoff-graph';
+// form to add and reorder edges, a state and a node; route() + explain() recomputed on every edit,
+// and check() on every edit: findings beside their edges, and the states that take each edge.
+import { DefinitionError, HandoffGraph, check, compileCondition } from 'handoff-graph';
 
 import { h, clear } from './dom.js';
 import { createEditor } from './editor.js';
@@ -25,6 +26,7 @@ export function createRulesPanel({ onChange }) {
   let parsedState = null;
   let explanation = null;
   let preferredNode = null;
+  let report = null;           // check(graph) of the valid graph
 
   const graphEditor = createEditor({
     testid: 'graph-editor',
@@ -53,6 +55,7 @@ export function createRulesPanel({ onChange }) {
   const errorBox = h('div.problems', { testid: 'error', role: 'alert', hidden: true });
   const routeResult = h('div.route-result', { testid: 'route-result', 'aria-live': 'polite' });
   const edgeList = h('div.edge-list', { testid: 'edge-list' });
+  const checkBox = h('div.check-report', { testid: 'check-report', 'aria-live': 'polite' });
 
   // The add-edge form.
   const nodesList = h('datalist', { id: 'hg-node-names' });
@@ -149,12 +152,18 @@ export function createRulesPanel({ onChange }) {
       const sameFrom = edges.map((x, k) => (x?.from === from ? k : -1)).filter((k) => k >= 0);
       const rank = sameFrom.indexOf(i);
       const bad = typeof e?.when === 'string' && conditionError(e.when) !== null;
+      const findings = graphValid && report ? report.findings.filter((f) => f.edge === i) : [];
       return h(
         'li.edge-row',
-        { 'data-index': i, class: bad ? 'invalid' : '' },
+        { 'data-index': i, class: bad ? 'invalid' : findings.length ? 'flagged' : '' },
         h('span.edge-pos', { title: `edge #${rank} of '${from}'` }, `#${rank}`),
         h('span.edge-ends', {}, h('b', {}, String(from)), ' → ', h('b', {}, String(e?.to))),
-        h('code.edge-when', {}, e?.when == null ? h('i', {}, 'always') : String(e.when)),
+        h(
+          'span.edge-body',
+          {},
+          h('code.edge-when', {}, e?.when == null ? h('i', {}, 'always') : String(e.when)),
+          findings.map((f) => h(`div.edge-finding.${f.severity}`, { testid: `edge-finding-${i}`, 'data-code': f.code }, h('b', {}, f.code), ' ', f.message)),
+        ),
         h(
           'span.edge-actions',
           {},
@@ -183,6 +192,63 @@ export function createRulesPanel({ onChange }) {
     nodeSelect.value = chosen;
     clear(nodesList, nodes.map((n) => h('option', { value: n })));
     if (fromInput.value === '' && chosen) fromInput.placeholder = `from (e.g. ${chosen})`;
+  }
+
+  /** Loads a state into the route panel, routing from `node`. */
+  function loadState(node, state) {
+    preferredNode = node;
+    stateEditor.value = formatState(state);
+    update(true);
+  }
+
+  function renderCheck() {
+    if (!graphValid || report === null) {
+      clear(checkBox, h('p.muted', {}, 'Fix the problems in the definition to check it again.'));
+      return;
+    }
+    const nodeFindings = report.findings.filter((f) => f.edge === undefined);
+    const edgeFindings = report.findings.length - nodeFindings.length;
+    const summary =
+      report.findings.length === 0
+        ? h('p.check-ok', { testid: 'check-summary' }, `No findings: every edge can be taken, and every state matches an edge.`)
+        : h('p.check-summary', { testid: 'check-summary' }, `${report.findings.length} finding${report.findings.length === 1 ? '' : 's'}` +
+            (edgeFindings ? ` (${edgeFindings} beside the edges above)` : ''));
+    const nodes = nodeFindings.map((f) =>
+      h(
+        `div.edge-finding.${f.severity}`,
+        { testid: 'node-finding', 'data-code': f.code },
+        h('b', {}, f.code),
+        ' ',
+        f.message,
+        f.witness !== undefined && f.node !== undefined
+          ? h('button.small', { type: 'button', testid: 'load-witness', on: { click: () => loadState(f.node, f.witness) } }, 'Load this state')
+          : null,
+      ),
+    );
+    const rows = report.cases.map((c) =>
+      h(
+        'tr',
+        { 'data-edge': c.edge },
+        h('td.num', {}, `${c.edge}`),
+        h('td', {}, h('b', {}, c.node), ' → ', h('b', {}, c.to)),
+        h('td', {}, h('code', {}, JSON.stringify(c.state))),
+        h('td', {}, h('button.small', { type: 'button', testid: `load-case-${c.edge}`, on: { click: () => loadState(c.node, c.state) } }, 'Route it')),
+      ),
+    );
+    clear(
+      checkBox,
+      summary,
+      nodes,
+      rows.length
+        ? h(
+            'table.explain.cases',
+            { testid: 'check-cases' },
+            h('caption', {}, 'States that take each edge'),
+            h('thead', {}, h('tr', {}, h('th', {}, 'edge'), h('th', {}, 'route'), h('th', {}, 'state'), h('th'))),
+            h('tbody', {}, rows),
+          )
+        : null,
+    );
   }
 
   function renderRoute() {
@@ -273,6 +339,7 @@ export function createRulesPanel({ onChange }) {
       }
     }
     if (definitionProblems.length > 0) graphValid = false;
+    report = graphValid ? check(graph) : null;
     for (const p of definitionProblems) if (p.line === undefined && p.start !== undefined) Object.assign(p, lineColumn(text, p.start));
     graphEditor.setMarks(definitionProblems.filter((p) => p.start !== undefined).map((p) => ({ start: p.start, end: p.end, message: p.message })));
     problems.push(...definitionProblems);
@@ -293,12 +360,13 @@ export function createRulesPanel({ onChange }) {
     renderEdgeList();
     renderNodes();
     renderRoute();
+    renderCheck();
     checkForm();
     onChange?.(user);
   }
 
   return {
-    sections: { graphEditor, stateEditor, nodeSelect, errorBox, routeResult, edgeList, form },
+    sections: { graphEditor, stateEditor, nodeSelect, errorBox, routeResult, edgeList, form, checkBox },
     /** @param {{ graph?: unknown, state?: unknown, node?: string }} example */
     load({ graph: definition, state, node }) {
       graphEditor.value = typeof definition === 'string' ? definition : formatJSON(definition);
@@ -325,6 +393,9 @@ export function createRulesPanel({ onChange }) {
     },
     get explanation() {
       return explanation;
+    },
+    get report() {
+      return report;
     },
     /** Export options that mark the route just taken. */
     exportOptions() {
