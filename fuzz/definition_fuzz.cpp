@@ -3,12 +3,14 @@
 // to_json: the same document). The input is `definition [\0 extra]`, where `extra` (JSON, or
 // null) is what a host passes along with a loaded definition: a trace to draw on its export, a
 // machine state to route on and a snapshot to resume, a swarm session and a tool call's arguments (also passed
-// as raw text to apply_tool_call_text).
+// as raw text to apply_tool_call_text). Whatever loads is also checked (check/): every case the
+// report gives is routed and must take its edge, every no-match witness must match no edge.
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
 
+#include "check/check.h"
 #include "common.h"
 #include "condition/json_state.h"
 #include "export/dag.h"
@@ -52,6 +54,14 @@ void graph(const Json& document, const Json& extra) {
   FUZZ_CHECK(definition::to_json(again.value()) == saved, "graph definition round-trips");
   draw(handoff::dag::dag_of(loaded.value()), extra);
   for (const std::string& node : loaded.value().node_names()) (void)loaded.value().route(node, member(extra, "state"));
+  Json report = handoff::check::check_graph(loaded.value());
+  for (const Json& c : report["cases"]) {
+    auto to = loaded.value().route(c["node"].get<std::string>(), c["state"]);
+    FUZZ_CHECK(to && *to == c["to"].get<std::string>(), "a case takes its edge");
+  }
+  for (const Json& f : report["findings"]) {
+    if (f["code"] == "no-match") FUZZ_CHECK(!loaded.value().route(f["node"].get<std::string>(), f["witness"]), "a gap's witness matches nothing");
+  }
 }
 
 void machine(const Json& document, const Json& extra) {
@@ -66,6 +76,7 @@ void machine(const Json& document, const Json& extra) {
   FUZZ_CHECK(again.ok(), definition::describe(again.error()));
   FUZZ_CHECK(definition::to_json(*again.value()) == saved, "machine definition round-trips");
   draw(handoff::dag::dag_of(m), extra);
+  (void)handoff::check::check_machine(m);
   if (!m.validate().empty()) return;
 
   // A few steps on the state in `extra`, then a snapshot that must resume where it was taken.
@@ -104,6 +115,7 @@ void swarm(const Json& document, const Json& extra, const std::string& arguments
   auto again = Swarm::from_json(saved);
   FUZZ_CHECK(again.ok(), definition::describe(again.error()));
   FUZZ_CHECK(again.value()->to_json() == saved, "swarm definition round-trips");
+  (void)handoff::check::check_swarm(s);
 
   Json session_json = member(extra, "session");
   if (session_json.is_null()) session_json = {{"active", s.entry().id}};

@@ -179,6 +179,7 @@ bool report_edge(Report& report, const RuleVerdict& verdict, std::size_t edge, c
 void graph_rules(const graph::HandoffGraph& graph, graph::NodeId node, std::vector<Rule>& rules, Variables& vars) {
   const auto& paths = graph.route_paths(node);
   std::vector<std::uint32_t> slots;
+  slots.reserve(paths.size());
   for (const auto& path : paths) slots.push_back(vars.of(path));
   for (std::uint32_t e : graph.out_edges(node)) {
     const graph::Edge& edge = graph.edges()[e];
@@ -199,6 +200,7 @@ std::int32_t route_json(const graph::HandoffGraph& graph, graph::NodeId node, co
 
 Json check_graph(const graph::HandoffGraph& graph) {
   Report report;
+  Budget budget;
   const std::vector<std::string> names = graph.node_names();  // the definition's order
   for (std::size_t n = 0; n < names.size(); ++n) {
     graph::NodeId node = graph.find(names[n]);
@@ -207,9 +209,9 @@ Json check_graph(const graph::HandoffGraph& graph) {
     std::vector<Rule> rules;
     Variables vars;
     graph_rules(graph, node, rules, vars);
-    NodeVerdict verdict = decide(rules, vars.list(), graph.strings(), [&](const Json& state, std::int32_t rule) {
-      return route_json(graph, node, state) == rule;
-    });
+    NodeVerdict verdict = decide(
+        rules, vars.list(), graph.strings(),
+        [&](const Json& state, std::int32_t rule) { return route_json(graph, node, state) == rule; }, budget);
     std::vector<std::size_t> edge_of_rule(out.begin(), out.end());
     for (std::size_t r = 0; r < rules.size(); ++r) {
       const graph::Edge& edge = graph.edges()[out[r]];
@@ -278,9 +280,8 @@ bool possible_moment(const machine::Machine& machine, const Json& state) {
   return total <= step->get<double>();
 }
 
-}  // namespace
-
-Json check_machine(const machine::Machine& machine) {
+// A machine and its subgraphs' machines share one budget.
+Json check_machine_within(const machine::Machine& machine, Budget& budget) {
   Report report;
   const auto problems = machine.validate();
   if (!problems.empty()) {
@@ -310,9 +311,12 @@ Json check_machine(const machine::Machine& machine) {
     for (Variable& v : vars.list()) {
       if (!v.host && machine::is_reserved(v.path)) v.range = reserved_range(machine, s, v.path);
     }
-    verdicts[s] = decide(rules, vars.list(), graph.strings(), [&](const Json& moment, std::int32_t rule) {
-      return possible_moment(machine, moment) && route_json(graph, state.node, moment) == rule;
-    });
+    verdicts[s] = decide(
+        rules, vars.list(), graph.strings(),
+        [&](const Json& moment, std::int32_t rule) {
+          return possible_moment(machine, moment) && route_json(graph, state.node, moment) == rule;
+        },
+        budget);
     if (host && verdicts[s].gap == NodeVerdict::Gap::Undecided) verdicts[s].gap_why = "a host function decides an edge";
     std::vector<std::size_t> edge_of_rule(out.begin(), out.end());
     for (std::size_t r = 0; r < rules.size(); ++r) {
@@ -402,7 +406,7 @@ Json check_machine(const machine::Machine& machine) {
   // Subgraphs: each child machine is checked as a machine of its own.
   for (std::uint32_t s = 0; s < states.size(); ++s) {
     if (!states[s].subgraph) continue;
-    Json child = check_machine(*states[s].subgraph->machine);
+    Json child = check_machine_within(*states[s].subgraph->machine, budget);
     const std::string prefix = pointer("states", s) + "/subgraph";
     for (Json& f : child["findings"]) f["pointer"] = prefix + f["pointer"].get<std::string>();
     for (Json& c : child["cases"]) c["pointer"] = prefix + c["pointer"].get<std::string>();
@@ -411,13 +415,20 @@ Json check_machine(const machine::Machine& machine) {
   return report.done();
 }
 
+}  // namespace
+
+Json check_machine(const machine::Machine& machine) {
+  Budget budget;
+  return check_machine_within(machine, budget);
+}
+
 Json check_swarm(const swarm::Swarm& swarm) {
   Report report;
+  Budget budget;
   const auto& agents = swarm.agents();
   const auto& edges = swarm.edges();
   std::vector<bool> fires(edges.size(), false);
-  for (std::size_t a = 0; a < agents.size(); ++a) {
-    const swarm::Agent& agent = agents[a];
+  for (const swarm::Agent& agent : agents) {
     // The agent's rule list, and which of its edges are rules or continuations.
     std::vector<std::size_t> listed;
     for (std::size_t e = 0; e < edges.size(); ++e) {
@@ -436,10 +447,13 @@ Json check_swarm(const swarm::Swarm& swarm) {
         Rule rule;
         rule.condition = &*edge.when;
         for (const auto& path : edge.when->paths()) rule.vars.push_back(vars.of(path));
-        NodeVerdict v = decide({rule}, vars.list(), swarm.strings(), [&](const Json& state, std::int32_t r) {
-          return r == 0 ? condition::evaluate(*edge.when, state, swarm.strings())
-                        : !condition::evaluate(*edge.when, state, swarm.strings());
-        });
+        NodeVerdict v = decide(
+            {rule}, vars.list(), swarm.strings(),
+            [&](const Json& state, std::int32_t r) {
+              return r == 0 ? condition::evaluate(*edge.when, state, swarm.strings())
+                            : !condition::evaluate(*edge.when, state, swarm.strings());
+            },
+            budget);
         may = report_edge(report, v.rules[0], e, edge_text(e, edge.from, edge.to, &edge.when->source()), agent.id, {e});
       }
       fires[e] = may;
@@ -470,15 +484,18 @@ Json check_swarm(const swarm::Swarm& swarm) {
         }
         rules.push_back(std::move(rule));
       }
-      NodeVerdict v = decide(rules, vars.list(), swarm.strings(), [&](const Json& state, std::int32_t r) {
-        swarm::SessionCore session = swarm::SessionCore::start(swarm);
-        session.active = agent.id;
-        if (exhausted && agent.handoffs) session.selections[agent.id] = *agent.handoffs;
-        session.variables = state;
-        Json outcome = swarm::apply_rules(swarm, session);
-        if (r < 0) return outcome.is_null();
-        return outcome.is_object() && outcome["edge"] == listed[static_cast<std::size_t>(r)];
-      });
+      NodeVerdict v = decide(
+          rules, vars.list(), swarm.strings(),
+          [&](const Json& state, std::int32_t r) {
+            swarm::SessionCore session = swarm::SessionCore::start(swarm);
+            session.active = agent.id;
+            if (exhausted && agent.handoffs) session.selections[agent.id] = *agent.handoffs;
+            session.variables = state;
+            Json outcome = swarm::apply_rules(swarm, session);
+            if (r < 0) return outcome.is_null();
+            return outcome.is_object() && outcome["edge"] == listed[static_cast<std::size_t>(r)];
+          },
+          budget);
       for (std::size_t r = 0; r < listed.size(); ++r) {
         if (!rules[r].never) seen[r].emplace_back(exhausted, std::move(v.rules[r]));
       }

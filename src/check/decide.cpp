@@ -62,8 +62,12 @@ class Router {
     unread_.resize(slots);
   }
 
+  // Condition nodes evaluated so far, at most (one more per rule tried).
+  std::uint64_t work = 0;
+
   bool holds(std::size_t index) {
     const Rule& rule = rules_[index];
+    work += 1 + (rule.condition != nullptr ? rule.condition->size() : 0);
     if (rule.never) return false;
     if (rule.host) return tree_.read(*rule.host).kind() == Kind::True;
     if (rule.condition != nullptr) {
@@ -103,8 +107,7 @@ class Router {
 // value is in the way (a scalar where the path needs a container).
 bool put(Json& state, const condition::Path& path, const Json& value) {
   Json* at = &state;
-  for (std::size_t i = 0; i < path.steps.size(); ++i) {
-    const condition::PathStep& step = path.steps[i];
+  for (const condition::PathStep& step : path.steps) {
     if (at->is_null()) *at = Json::object();
     if (at->is_object()) {
       at = &(*at)[step.key];
@@ -186,32 +189,45 @@ class Node {
   // Walks every leaf of the whole list: `leaf(outcome, tree)` for each; false when the tree
   // outgrew kMaxLeaves.
   template <class Leaf>
-  bool each_leaf(Leaf&& leaf) const {
+  bool each_leaf(Leaf&& leaf, Budget& budget) const {
     Tree tree(values_);
     Router router(rules_, tree);
     std::size_t leaves = 0;
+    bool whole = true;
     do {
-      if (++leaves > kMaxLeaves) return false;
+      if (++leaves > kMaxLeaves || router.work > budget.left) {
+        whole = false;
+        break;
+      }
       leaf(router.route(), tree);
     } while (tree.next());
-    return true;
+    budget.left -= std::min(router.work, budget.left);
+    return whole;
   }
 
   // Whether some combination makes every rule of `which` hold and none of `unless`; nullopt when
   // undecided.
-  std::optional<bool> all_hold(const std::vector<std::size_t>& which,
+  std::optional<bool> all_hold(Budget& budget, const std::vector<std::size_t>& which,
                                const std::vector<std::size_t>& unless = {}) const {
     Tree tree(values_);
     Router router(rules_, tree);
     std::size_t leaves = 0;
+    std::optional<bool> found = false;
     do {
-      if (++leaves > kMaxLeaves) return std::nullopt;
+      if (++leaves > kMaxLeaves || router.work > budget.left) {
+        found = std::nullopt;
+        break;
+      }
       bool all = true;
       for (std::size_t i : which) all = all && router.holds(i);
       for (std::size_t i : unless) all = all && !router.holds(i);
-      if (all) return true;
+      if (all) {
+        found = true;
+        break;
+      }
     } while (tree.next());
-    return false;
+    budget.left -= std::min(router.work, budget.left);
+    return found;
   }
 
   // The leaf's assignment as a state: the paths it read, with their values (null ones left out);
@@ -247,7 +263,7 @@ class Node {
 }  // namespace
 
 NodeVerdict decide(const std::vector<Rule>& rules, const std::vector<Variable>& variables,
-                   const condition::Interner& strings, const Verifier& verify) {
+                   const condition::Interner& strings, const Verifier& verify, Budget& budget) {
   Node node(rules, variables, strings);
   NodeVerdict verdict;
   verdict.rules.resize(rules.size());
@@ -255,24 +271,28 @@ NodeVerdict decide(const std::vector<Rule>& rules, const std::vector<Variable>& 
   std::vector<bool> witnessed(rules.size(), false);
   bool gap = false;
   bool gap_witnessed = false;
-  bool whole = node.each_leaf([&](std::int32_t outcome, const Tree& tree) {
-    const auto rule = static_cast<std::size_t>(outcome);
-    if (outcome < 0)
-      gap = true;
-    else
-      wins[rule] = true;
-    if (outcome < 0 ? gap_witnessed : witnessed[rule]) return;
-    std::optional<Json> state = node.state_of(tree);
-    if (!state || !verify(*state, outcome)) return;
-    if (outcome < 0) {
-      gap_witnessed = true;
-      verdict.gap_witness = std::move(*state);
-    } else {
-      witnessed[rule] = true;
-      verdict.rules[rule].witness = std::move(*state);
-    }
-  });
-  const std::string too_many = "its conditions make more than " + std::to_string(kMaxLeaves) + " combinations to try";
+  bool whole = node.each_leaf(
+      [&](std::int32_t outcome, const Tree& tree) {
+        const auto rule = static_cast<std::size_t>(outcome);
+        if (outcome < 0)
+          gap = true;
+        else
+          wins[rule] = true;
+        if (outcome < 0 ? gap_witnessed : witnessed[rule]) return;
+        std::optional<Json> state = node.state_of(tree);
+        if (!state || !verify(*state, outcome)) return;
+        if (outcome < 0) {
+          gap_witnessed = true;
+          verdict.gap_witness = std::move(*state);
+        } else {
+          witnessed[rule] = true;
+          verdict.rules[rule].witness = std::move(*state);
+        }
+      },
+      budget);
+  const std::string too_many =
+      budget.left == 0 ? "check's work budget for this definition ran out"
+                       : "its conditions make more than " + std::to_string(kMaxLeaves) + " combinations to try";
   for (std::size_t i = 0; i < rules.size(); ++i) {
     RuleVerdict& rule = verdict.rules[i];
     if (rules[i].never) {
@@ -281,27 +301,25 @@ NodeVerdict decide(const std::vector<Rule>& rules, const std::vector<Variable>& 
       rule.kind = RuleVerdict::Kind::Case;
     } else if (rules[i].host) {
       rule.why = "a host function decides it";
-    } else if (!whole) {
-      rule.why = too_many;
-    } else if (wins[i]) {
-      rule.why =
-          "no state was found that takes it: the values it needs are not all possible at once (paths inside one "
-          "another, or a number JSON cannot hold)";
+    } else if (!whole || wins[i]) {
+      rule.why = !whole ? too_many
+                        : "no state was found that takes it: the values it needs are not all possible at once (paths "
+                          "inside one another, or a number JSON cannot hold)";
     } else if (!node.complete()) {
       rule.why = node.incomplete_because();
-    } else if (std::optional<bool> sat = node.all_hold({i}); !sat) {
-      rule.why = too_many;
-    } else if (!*sat) {
+    } else if (std::optional<bool> sat = node.all_hold(budget, {i}); !sat.value_or(true)) {
       rule.kind = RuleVerdict::Kind::Unsatisfiable;
+    } else if (!sat.has_value()) {
+      rule.why = too_many;  // the budget ran out while deciding this rule alone
     } else {
       // Named: the earlier rules that hold wherever this one does, each alone; where none does,
       // every earlier rule that holds somewhere this one does.
       rule.kind = RuleVerdict::Kind::Shadowed;
       std::vector<std::uint32_t> overlapping;
       for (std::size_t j = 0; j < i; ++j) {
-        if (rules[j].never || rules[j].host || !node.all_hold({j, i}).value_or(true)) continue;
+        if (rules[j].never || rules[j].host || !node.all_hold(budget, {j, i}).value_or(true)) continue;
         overlapping.push_back(static_cast<std::uint32_t>(j));
-        if (!node.all_hold({i}, {j}).value_or(true)) rule.shadowers.push_back(static_cast<std::uint32_t>(j));
+        if (!node.all_hold(budget, {i}, {j}).value_or(true)) rule.shadowers.push_back(static_cast<std::uint32_t>(j));
       }
       rule.alone = !rule.shadowers.empty();
       if (!rule.alone) rule.shadowers = std::move(overlapping);

@@ -29,6 +29,14 @@ namespace handoff::check {
 // The largest decision tree one node's search may grow (leaves); past it the node is undecided.
 inline constexpr std::size_t kMaxLeaves = std::size_t{1} << 16;
 
+// The work one check() may do in all, in condition nodes evaluated (Condition::size, and one more
+// per rule tried): what bounds a hostile definition's time (thousands of nodes, each with long
+// conditions that make many combinations). Once spent, every node left is undecided.
+inline constexpr std::uint64_t kMaxWork = std::uint64_t{1} << 27;
+struct Budget {
+  std::uint64_t left = kMaxWork;
+};
+
 struct Variable {
   condition::Path path;
   Range range;
@@ -65,6 +73,6 @@ struct NodeVerdict {
 using Verifier = std::function<bool(const Json& state, std::int32_t rule)>;
 
 NodeVerdict decide(const std::vector<Rule>& rules, const std::vector<Variable>& variables,
-                   const condition::Interner& strings, const Verifier& verify);
+                   const condition::Interner& strings, const Verifier& verify, Budget& budget);
 
 }  // namespace handoff::check

@@ -19,6 +19,11 @@ using Test = condition::Condition::SlotTest;
 // `x in 'text'` constant whose every substring is tried.
 constexpr std::size_t kMaxContained = 8;
 constexpr std::size_t kMaxWithinLength = 32;
+// Values tried per path at most (a list literal of 65,536 numbers makes twice that many classes),
+// and the work of telling candidates apart (candidates times the tests' constants, in items), past
+// which every candidate is kept: more combinations to try, the same answers.
+constexpr std::size_t kMaxValues = std::size_t{1} << 17;
+constexpr std::size_t kMaxSignatureWork = std::size_t{1} << 24;
 
 // The constants a path is tested against, sorted by what they constrain.
 struct Constants {
@@ -237,7 +242,9 @@ Domain domain_of(const std::vector<Test>& tests, const Range& range, const condi
     return domain;
   }
   Constants k;
+  std::size_t test_cost = 0;
   for (const Test& test : tests) {
+    ++test_cost;
     if (test.other != condition::Condition::kNoSlot) {
       domain.complete = false;
       domain.incomplete_because = "it compares two paths";
@@ -245,6 +252,7 @@ Domain domain_of(const std::vector<Test>& tests, const Range& range, const condi
     }
     if (test.op == Test::Op::Truthy) continue;
     Json c = json_of(test.constant);
+    test_cost += c.is_array() ? c.size() : 0;
     k.note_text(c);
     switch (test.op) {
       case Test::Op::Truthy:
@@ -289,6 +297,16 @@ Domain domain_of(const std::vector<Test>& tests, const Range& range, const condi
     if (k.contained.empty()) add_containers(k, filler, candidates);
   }
 
+  if (candidates.size() > kMaxValues) {
+    candidates.resize(kMaxValues);
+    domain.complete = false;
+    domain.incomplete_because = "its constants make more than " + std::to_string(kMaxValues) + " values to try";
+  }
+  // An incomplete domain keeps every candidate: a test it cannot see may tell them apart.
+  if (!domain.complete || candidates.size() * test_cost > kMaxSignatureWork) {
+    domain.values = std::move(candidates);
+    return domain;
+  }
   // One value per class: the first of those every test answers alike.
   Json all = Json::array();
   std::vector<condition::Path> paths(candidates.size());
@@ -304,8 +322,7 @@ Domain domain_of(const std::vector<Test>& tests, const Range& range, const condi
     for (const Test& test : tests) {
       signature += static_cast<char>(test.other == condition::Condition::kNoSlot ? answer(test, writer.slots()[i]) : 0);
     }
-    // An incomplete domain keeps every candidate: a test it cannot see may tell them apart.
-    if (!domain.complete || seen.insert(std::move(signature)).second) domain.values.push_back(std::move(candidates[i]));
+    if (seen.insert(std::move(signature)).second) domain.values.push_back(std::move(candidates[i]));
   }
   return domain;
 }

@@ -31,6 +31,9 @@ class Condition {
   static Expected<Condition, SyntaxError> compile(std::string_view source, Interner& strings);
 
   const std::string& source() const { return source_; }
+  // The size of the compiled tree (its nodes and their operands): a bound on the steps of one
+  // evaluation, apart from the comparisons of arrays and objects, which limits.h bounds.
+  std::size_t size() const { return nodes_.size() + children_.size() + 1; }
   // The distinct paths read, sorted by their text. Slot i holds the value at paths()[i] until
   // bind_slots renumbers the slots.
   const std::vector<Path>& paths() const { return paths_; }

@@ -359,3 +359,37 @@ TEST(Check, SharedVectors) {
 
 }  // namespace
 }  // namespace handoff::check
+
+namespace handoff::check {
+namespace {
+
+// Hostile definitions end, quickly enough for a test, and claim nothing they did not decide.
+TEST(Check, BoundedOnHostileDefinitions) {
+  {  // a long allow-list: 20,001 classes for one path, more than a node may try
+    std::string list = "x in [";
+    for (int i = 0; i < 10000; ++i) list += (i ? ", " : "") + std::to_string(i);
+    list += "]";
+    auto g = graph_of({{"", list}, {"", "x == 5"}, {"", std::nullopt}});
+    Json r = check_graph(g);
+    EXPECT_EQ(codes(r), (Codes{"shadowed-edge@/edges/1"})) << core::dump_json(r["findings"]);
+  }
+  {  // many nodes, each with many long conditions over many paths: the work budget runs out
+    graph::HandoffGraph g(graph::CyclePolicy::Allow);
+    std::string when;
+    for (int p = 0; p < 12; ++p)
+      when += (p ? " or " : "") + std::string("(p") + std::to_string(p) + " > 1 and p" + std::to_string(p) + " < 3)";
+    for (int n = 0; n < 200; ++n) {
+      for (int e = 0; e < 20; ++e)
+        ASSERT_TRUE(g.add_edge("n" + std::to_string(n), "t", when + " and q" + std::to_string(e)));
+    }
+    Json r = check_graph(g);
+    int undecided = 0;
+    for (const Json& f : r["findings"]) undecided += f["code"] == "undecided";
+    EXPECT_GT(undecided, 0);
+    for (const Json& f : r["findings"])
+      EXPECT_TRUE(f["code"] == "undecided" || f["code"] == "no-match") << core::dump_json(f);
+  }
+}
+
+}  // namespace
+}  // namespace handoff::check
