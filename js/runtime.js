@@ -214,7 +214,8 @@ export async function instantiate(createModule, wasmModule) {
 
 async function load(platform, options) {
   const isDefault = options.wasm === undefined;
-  const wasmModule = await toModule(isDefault ? platform.defaultWasm() : options.wasm, platform, isDefault);
+  // An entry's default may come from a dynamic import (js/deno.js).
+  const wasmModule = await toModule(isDefault ? await platform.defaultWasm() : options.wasm, platform, isDefault);
   // The entry instantiates its module with its loader (so neither entry's bundle carries the
   // other's code).
   const module = await platform.instantiate(wasmModule);

@@ -401,6 +401,8 @@ const CONSUMERS = [
         runTool('esbuild', ['router.mjs', '--bundle', '--platform=node', `--format=${format}`, `--outfile=${bundle}`, '--log-level=error'], { cwd: project }));
       const missing = await runNode(project, [bundle]);
       assert.match(missing.initError ?? '', /deploy-router[\\/]handoff-graph-router\.wasm \(ENOENT\)/);
+      assert.match(missing.initError, /copy node_modules\/handoff-graph\/dist\/handoff-graph-router\.wasm there/, 'the routing module\'s file');
+      assert.doesNotMatch(missing.initError, /inline/, 'handoff-graph/inline is the full module');
       await copyFile(path.join(project, 'node_modules/handoff-graph/dist/handoff-graph-router.wasm'), path.join(project, 'deploy-router/handoff-graph-router.wasm'));
       const out = await runNode(project, [bundle]);
       return { out, firstRouteMs: out.firstRouteMs, buildMs, size: await sizes(await filesUnder(path.join(project, 'deploy-router'), /\.(mjs|cjs|wasm)$/)) };
