@@ -50,9 +50,10 @@ test('js/contract.js is generated from src/core/contract.h and up to date', () =
   assert.doesNotThrow(() => execFileSync(process.execPath, [script, '--check'], { stdio: 'pipe' }));
 });
 
-// src/core/string_index.h: node ids, JSON members and state keys are hashed under a key init()
-// draws at random, so that nobody can choose keys whose hashes collide. Keyed once: a second key
-// (which could be a known one) is refused, in both modules.
+// src/core/string_index.h: node ids, JSON members and state keys are hashed under a key drawn at
+// random (by the first call that needs the runtime: requireRuntime() here), so that nobody can
+// choose keys whose hashes collide. Keyed once: a second key (which could be a known one) is
+// refused, in both modules.
 test('init() keys the string hashing of either module once, and a second key is refused', () => {
   const program = (entry) => `
     const api = await import(${JSON.stringify(entry)});
