@@ -219,7 +219,7 @@ async function load(platform, options) {
   // The entry instantiates its module with its loader (so neither entry's bundle carries the
   // other's code).
   const module = await platform.instantiate(wasmModule);
-  checkContract(module);
+  checkContract(module, platform.kind ?? 'full');
   const writer = new StateWriter({
     reserve: module._hg_transfer_reserve,
     memory: () => module.HEAPU8,
@@ -242,13 +242,13 @@ async function load(platform, options) {
  * Refuses a module built from another version of src/core/contract.h: its memory layouts may
  * differ from the ones js/contract.js describes, and reading them would give wrong answers.
  */
-export function checkContract(module) {
+export function checkContract(module, kind = 'full') {
   const exported = typeof module._hg_contract_fingerprint === 'function' ? module._hg_contract_fingerprint() >>> 0 : undefined;
   if (exported === FINGERPRINT) return;
   const found = exported === undefined ? 'has no contract fingerprint' : `was built with contract ${exported.toString(16).padStart(8, '0')}`;
   throw new Error(
     `this WebAssembly module ${found}, but this handoff-graph JavaScript expects ${FINGERPRINT.toString(16).padStart(8, '0')}: ` +
-      'the .wasm and the JavaScript come from different versions. Load the handoff-graph.wasm shipped with this package ' +
+      `the .wasm and the JavaScript come from different versions. Load the ${WASM_FILE[kind]} shipped with this package ` +
       '(init({ wasm }) with the file from the same install), or rebuild both (npm run build).',
   );
 }

@@ -43,6 +43,7 @@ test('init() refuses a module built from another contract, saying what to do', (
   assert.doesNotThrow(() => checkContract({ _hg_contract_fingerprint: () => FINGERPRINT }));
   assert.throws(() => checkContract({ _hg_contract_fingerprint: () => FINGERPRINT ^ 1 }), /built with contract .* expects .*different versions/);
   assert.throws(() => checkContract({}), /has no contract fingerprint/);
+  assert.throws(() => checkContract({}, 'router'), /Load the handoff-graph-router\.wasm shipped with this package/, "the routing module's own file");
 });
 
 test('js/contract.js is generated from src/core/contract.h and up to date', () => {
