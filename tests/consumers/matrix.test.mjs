@@ -502,7 +502,7 @@ const CONSUMERS = [
       }
       assert.match(errors.graphAtTopLevel, /refused .*create it inside a request handler/);
       assert.equal(errors.routeInHandler, 'b', 'the same Worker builds graphs inside its handler');
-      const workerd = await versionOf('workerd');
+      const workerd = `${await versionOf('workerd')}, miniflare ${JSON.parse(await readFile(path.join(runtimes, 'miniflare/package.json'), 'utf8')).version}`;
       const size = await sizes(await filesUnder(path.join(project, 'deploy'), /^(worker\.mjs|handoff-graph\.wasm)$/));
       return { out: worker, firstRouteMs: firstAnswerMs, buildMs, size, note: `${workerd}, first route = first answer after workerd started` };
     },

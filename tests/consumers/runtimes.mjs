@@ -137,8 +137,9 @@ export async function runInEdgeRuntime({ script, bindings }) {
   return { answer: JSON.parse(text), firstAnswerMs: performance.now() - started };
 }
 
-/** The version a runtime reports (for the report). */
+/** A runtime's name and version, as its binary reports them ("deno 2.9.6", for the report). */
 export async function versionOf(name) {
   const { stdout } = await runTool(name, ['--version'], { cwd: repo });
-  return stdout.split('\n')[0].trim();
+  const version = stdout.match(/\d[\w.-]*/)?.[0] ?? stdout.trim();
+  return `${name} ${version}`;
 }
