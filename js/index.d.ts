@@ -29,7 +29,11 @@ export interface InitOptions {
   wasm?: WasmSource;
 }
 
-/** Loads and instantiates the WebAssembly module once; later calls return the same promise. */
+/**
+ * Loads and instantiates the WebAssembly module once; later calls return the same promise. Draws
+ * no random value (the first graph, condition, machine or swarm draws the hash key), so a
+ * Cloudflare Worker may await it at its top level.
+ */
 export function init(options?: InitOptions): Promise<void>;
 
 /** A JSON-like state; only the paths a condition names are ever read. */
