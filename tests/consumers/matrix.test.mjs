@@ -515,6 +515,7 @@ const CONSUMERS = [
       const [main, router] = [await bundleEdgeFunction(project, 'edge.mjs'), await bundleEdgeFunction(project, 'router-edge.mjs')];
       const buildMs = performance.now() - started;
       const { answer: out, firstAnswerMs } = await runInEdgeRuntime(main);
+      assert.equal(out.foreignModule, true, "the module came from the host's realm");
       assert.deepEqual(out.swarm, SWARM_EXPECTED, 'a swarm turn with a scripted model');
       assert.deepEqual((await runInEdgeRuntime(router)).answer.routes, EXPECTED, 'handoff-graph/router');
       const { version } = JSON.parse(await readFile(path.join(runtimes, 'edge-runtime/package.json'), 'utf8'));
