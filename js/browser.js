@@ -6,7 +6,7 @@ import { installExportOf } from './export-slot.js';
 import { exportOf } from './export.js';
 import { fullPlatform, instantiateFull } from './full-module.js';
 import { compileFetched } from './fetch-wasm.js';
-import { HOW_TO_PASS, makeInit } from './runtime.js';
+import { howToPass, makeInit } from './runtime.js';
 
 export * from './api.js';
 export * from './machine.js';
@@ -21,7 +21,7 @@ installExportOf(exportOf);
 
 function defaultWasm() {
   const url = wasmLocation();
-  if (url === null) throw new Error(`handoff-graph: cannot tell where its WebAssembly module is (no import.meta.url): ${HOW_TO_PASS}`);
+  if (url === null) throw new Error(`handoff-graph: cannot tell where its WebAssembly module is (no import.meta.url): ${howToPass()}`);
   return url;
 }
 

@@ -19,13 +19,21 @@ export type DisposableWhereDeclared = {
 };
 
 /** Where the WebAssembly module comes from; by default the .wasm beside the package's JS. */
-export type WasmSource = URL | string | ArrayBuffer | Uint8Array | CompiledWasmModule;
+/** A fetch `Response` where the environment's typings declare one (DOM, @types/node); `never` elsewhere. */
+export type WasmResponse = typeof globalThis extends { Response: abstract new (...args: never) => infer R } ? R : never;
+
+/** What init({ wasm }) takes, from this realm or another (an edge runtime's host, an iframe). */
+export type WasmSource = URL | string | ArrayBuffer | Uint8Array | WasmResponse | CompiledWasmModule;
 
 export interface InitOptions {
   wasm?: WasmSource;
 }
 
-/** Loads and instantiates the WebAssembly module once; later calls return the same promise. */
+/**
+ * Loads and instantiates the WebAssembly module once; later calls return the same promise. Draws
+ * no random value (the first graph, condition, machine or swarm draws the hash key), so a
+ * Cloudflare Worker may await it at its top level.
+ */
 export function init(options?: InitOptions): Promise<void>;
 
 /** A JSON-like state; only the paths a condition names are ever read. */

@@ -4,27 +4,26 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { compileBytes, loadError } from './runtime.js';
+import { compileBytes, compileResponse, loadError } from './runtime.js';
 
 /** Compiles the module at `location` (a path, or a file:, http: or https: URL). */
-export async function compileFrom(location, { isDefault }) {
+export async function compileFrom(location, { isDefault, kind }) {
   const url = location instanceof URL ? location : /^[a-z][a-z0-9+.-]*:/i.test(location) && !/^[a-z]:[\\/]/i.test(location) ? new URL(location) : null;
   if (url !== null && url.protocol !== 'file:') {
     let response;
     try {
       response = await fetch(url);
     } catch (error) {
-      throw loadError(url, error.cause?.code ?? error.message, { isDefault, cause: error });
+      throw loadError(url, error.cause?.code ?? error.message, { isDefault, kind, cause: error });
     }
-    if (!response.ok) throw loadError(url, `HTTP ${response.status}`, { isDefault });
-    return compileBytes(await response.arrayBuffer(), String(url));
+    return compileResponse(response, url, { isDefault, kind });
   }
   const file = url === null ? path.resolve(location) : fileURLToPath(url);
   let bytes;
   try {
     bytes = await readFile(file);
   } catch (error) {
-    throw loadError(file, error.code ?? error.message, { isDefault, cause: error });
+    throw loadError(file, error.code ?? error.message, { isDefault, kind, cause: error });
   }
-  return compileBytes(bytes, file);
+  return compileBytes(bytes, file, '', kind);
 }

@@ -10,7 +10,7 @@ import { installExportOf } from './export-slot.js';
 import { exportOf } from './export.js';
 import { fullPlatform, instantiateFull } from './full-module.js';
 import { compileFrom } from './node-wasm.js';
-import { HOW_TO_PASS, makeInit } from './runtime.js';
+import { howToPass, makeInit } from './runtime.js';
 import { openTraceLog } from './trace-log.js';
 import { configureTracingHost } from './tracing.js';
 
@@ -32,7 +32,7 @@ function defaultWasm() {
   // A CommonJS bundle (dist/index.cjs, or an application's esbuild --format=cjs): import.meta is
   // empty there, and __filename names the bundle.
   if (typeof __filename === 'string') return pathToFileURL(path.join(path.dirname(__filename), 'handoff-graph.wasm'));
-  throw new Error(`handoff-graph: cannot tell where its WebAssembly module is (no import.meta.url, no __filename): ${HOW_TO_PASS}`);
+  throw new Error(`handoff-graph: cannot tell where its WebAssembly module is (no import.meta.url, no __filename): ${howToPass()}`);
 }
 
 // Spans go through the application's @opentelemetry/api when it has one (an optional peer

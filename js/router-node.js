@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 
 import createHandoffGraphRouter from '../dist/handoff-graph-router.mjs';
 import { compileFrom } from './node-wasm.js';
-import { HOW_TO_PASS, instantiate, makeInit } from './runtime.js';
+import { howToPass, instantiate, makeInit } from './runtime.js';
 
 export * from './api.js';
 export * from './errors.js';
@@ -19,7 +19,7 @@ function defaultWasm() {
     return new URL(unbundled ? '../dist/handoff-graph-router.wasm' : 'handoff-graph-router.wasm', import.meta.url);
   }
   if (typeof __filename === 'string') return pathToFileURL(path.join(path.dirname(__filename), 'handoff-graph-router.wasm'));
-  throw new Error(`handoff-graph/router: cannot tell where its WebAssembly module is (no import.meta.url, no __filename): ${HOW_TO_PASS}`);
+  throw new Error(`handoff-graph/router: cannot tell where its WebAssembly module is (no import.meta.url, no __filename): ${howToPass('router')}`);
 }
 
 /** Loads and instantiates the routing module once; later calls return the same promise. */

@@ -5,14 +5,14 @@
 // the full entry's (js/api.js): the same objects, the same answers, on a smaller module.
 import createHandoffGraphRouter from '../dist/handoff-graph-router.mjs';
 import { compileFetched } from './fetch-wasm.js';
-import { HOW_TO_PASS, instantiate, makeInit } from './runtime.js';
+import { howToPass, instantiate, makeInit } from './runtime.js';
 
 export * from './api.js';
 export * from './errors.js';
 
 /** The routing module beside this code (bundlers emit it and rewrite this URL). */
 function defaultWasm() {
-  if (!import.meta.url) throw new Error(`handoff-graph/router: cannot tell where its WebAssembly module is (no import.meta.url): ${HOW_TO_PASS}`);
+  if (!import.meta.url) throw new Error(`handoff-graph/router: cannot tell where its WebAssembly module is (no import.meta.url): ${howToPass('router')}`);
   return new URL('../dist/handoff-graph-router.wasm', import.meta.url);
 }
 

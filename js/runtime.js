@@ -9,60 +9,175 @@ import { FINGERPRINT } from './contract.js';
 import { StateWriter } from './marshal.js';
 import { checkOptions } from './options.js';
 
+// `runtime` is what the API reads; `loaded` is the instantiated module before the hash key of its
+// string tables is drawn, which happens at the first call that needs the runtime, not in init():
+// a Cloudflare Worker refuses random values in its global scope, where init() may be awaited.
 let runtime = null;
+let loaded = null;
 let pending = null;
 let pendingKind = null;
 
 /** The loaded runtime; throws the error users see when they forget `await init()`. */
 export function requireRuntime() {
-  if (runtime === null) {
+  if (runtime !== null) return runtime;
+  if (loaded === null) {
     throw new Error('handoff-graph is not initialized: `await init()` before creating graphs or conditions');
   }
+  keyHashes(loaded.module);
+  runtime = loaded;
   return runtime;
+}
+
+/**
+ * Keys the core's string hashing (src/core/string_index.h) with random bits before any table
+ * exists, so that no one can choose node ids or JSON keys whose hashes collide. Every call that
+ * makes a graph, condition, machine or swarm goes through requireRuntime(), so this runs before
+ * the first string is hashed; a refused draw throws and leaves the next call to try again.
+ */
+function keyHashes(module) {
+  let key;
+  try {
+    key = globalThis.crypto.getRandomValues(new Uint32Array(4));
+  } catch (error) {
+    throw new Error(
+      'handoff-graph: the first graph, condition, state machine or swarm needs a random key for its string hashing, ' +
+        `and this runtime refused to draw one here (crypto.getRandomValues: ${error?.message ?? error}): create it inside a ` +
+        'request handler instead (a Cloudflare Worker refuses random values in its global scope; init() may stay there)',
+      { cause: error },
+    );
+  }
+  if (!module._hg_seed_hashes(...key)) {
+    throw new Error('handoff-graph: internal error: the WebAssembly module hashed strings before init() keyed it');
+  }
 }
 
 const INIT_OPTIONS = ['wasm'];
 
-/** How every "the module could not be loaded" error ends. */
-export const HOW_TO_PASS =
-  "pass the module yourself with init({ wasm }): its URL or path, its bytes, or a WebAssembly.Module; " +
-  "or import from 'handoff-graph/inline', which embeds it";
+/** Each module's file, as the package ships it (dist/) and exports it (handoff-graph/<file>). */
+const WASM_FILE = { full: 'handoff-graph.wasm', router: 'handoff-graph-router.wasm' };
+
+// Cloudflare Workers (workerd, which says so in navigator.userAgent, as its documentation tells
+// programs to check) compile WebAssembly only from the modules a Worker imports: from bytes, it is
+// refused inside a handler and never settles in the global scope (a top-level await of it fails
+// the Worker's startup), so bytes are not even tried there.
+const WORKERS = globalThis.navigator?.userAgent === 'Cloudflare-Workers';
+
+let compileRefusal;
+
+/**
+ * Why this runtime refuses to compile WebAssembly from bytes ('embedder': it compiles only the
+ * modules a platform loads, as Cloudflare Workers do; 'csp': a page's Content-Security-Policy), or
+ * null where it does not. Asked only when an error is worded, or bytes are to be compiled in a
+ * Worker: the advice depends on it.
+ */
+function refusesBytes() {
+  if (compileRefusal === undefined) {
+    if (WORKERS) {
+      compileRefusal = 'embedder';
+    } else {
+      try {
+        new WebAssembly.Module(new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]));
+        compileRefusal = null;
+      } catch (error) {
+        compileRefusal = /content.security.policy|\bCSP\b|unsafe-eval/i.test(String(error?.message)) ? 'csp' : 'embedder';
+      }
+    }
+  }
+  return compileRefusal;
+}
+
+/**
+ * How every "the module could not be loaded" error ends: how to pass the module (`kind`: 'full'
+ * or 'router'), in words that work in this runtime.
+ */
+export function howToPass(kind = 'full') {
+  const file = WASM_FILE[kind];
+  const refusal = refusesBytes();
+  if (refusal === 'csp') {
+    return "this page's Content-Security-Policy refuses to compile WebAssembly: allow it with script-src 'wasm-unsafe-eval'";
+  }
+  if (refusal === 'embedder') {
+    const how = WORKERS ? `import wasm from 'handoff-graph/${file}'` : `import it as the platform documents (Vercel: 'handoff-graph/${file}?module')`;
+    return `this runtime compiles no WebAssembly from bytes, only modules the platform loads: ${how}, which gives a ` +
+      'WebAssembly.Module, and pass it: init({ wasm })';
+  }
+  return `pass the module yourself with init({ wasm }): its URL or path, its bytes, a Response, or a WebAssembly.Module` +
+    (kind === 'router' ? '' : "; or import from 'handoff-graph/inline', which embeds it");
+}
 
 /**
  * The error for a module that could not be fetched or read from `where`.
  * @param {string | URL} where
  * @param {string} why
- * @param {{ isDefault: boolean, cause?: unknown, hint?: string }} details
+ * @param {{ isDefault: boolean, kind?: string, cause?: unknown, hint?: string }} details
  */
-export function loadError(where, why, { isDefault, cause, hint = '' }) {
-  const place = hint !== '' ? `${hint}, or ` : isDefault
+export function loadError(where, why, { isDefault, kind = 'full', cause, hint = '' }) {
+  const place = hint !== '' ? `${hint}, or ` : isDefault && refusesBytes() === null
     ? "it is looked for beside the file that holds handoff-graph's code (in a bundle: beside the bundle); " +
-      'copy node_modules/handoff-graph/dist/handoff-graph.wasm there, or '
+      `copy node_modules/handoff-graph/dist/${WASM_FILE[kind]} there, or `
     : '';
-  return new Error(`handoff-graph: could not load its WebAssembly module from ${where} (${why}): ${place}${HOW_TO_PASS}`, { cause });
+  return new Error(`handoff-graph: could not load its WebAssembly module from ${where} (${why}): ${place}${howToPass(kind)}`, { cause });
 }
 
+const tagOf = (value) => Object.prototype.toString.call(value);
+
 /** Compiles bytes, first checking they are WebAssembly at all (a dev server's HTML fallback page is not). */
-export async function compileBytes(bytes, where, hint = '') {
-  const view = bytes instanceof ArrayBuffer ? new Uint8Array(bytes) : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+export async function compileBytes(bytes, where, hint = '', kind = 'full') {
+  const view = ArrayBuffer.isView(bytes) ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) : new Uint8Array(bytes);
   const magic = view.length >= 4 && view[0] === 0 && view[1] === 0x61 && view[2] === 0x73 && view[3] === 0x6d;
   if (!magic) {
     const start = Array.from(view.subarray(0, 16), (b) => (b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : '.')).join('');
     throw new WebAssembly.CompileError(
       `handoff-graph: ${where} is not a WebAssembly module (${view.length} bytes starting "${start}"; ` +
-        `a page served in its place?): ${hint !== '' ? `${hint}, or ` : ''}${HOW_TO_PASS}`,
+        `a page served in its place?): ${hint !== '' ? `${hint}, or ` : ''}${howToPass(kind)}`,
     );
   }
-  return WebAssembly.compile(view);
+  if (WORKERS) throw refused(where, 'Cloudflare Workers compile WebAssembly only from the modules a Worker imports', kind);
+  try {
+    return await WebAssembly.compile(view);
+  } catch (error) {
+    // Refused outright (an embedder or a policy that compiles nothing from bytes): say what works here.
+    if (refusesBytes() === null) throw error;
+    throw Object.assign(refused(where, error.message, kind), { cause: error });
+  }
 }
 
-async function toModule(source, platform, isDefault) {
-  if (source instanceof WebAssembly.Module) return source;
-  if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) {
-    return compileBytes(source, isDefault ? 'the embedded module' : 'init({ wasm }): the bytes');
+const refused = (where, why, kind) => new WebAssembly.CompileError(`handoff-graph: could not compile ${where} (${why}): ${howToPass(kind)}`);
+
+/**
+ * Compiles a Response (a fetch's answer), streaming when it is served as application/wasm; names
+ * its URL and status when it is not OK.
+ */
+export async function compileResponse(response, where, { isDefault, kind = 'full', hint = '' }) {
+  if (!response.ok) throw loadError(response.url || where, `HTTP ${response.status}`, { isDefault, kind, hint });
+  if (typeof WebAssembly.compileStreaming === 'function') {
+    try {
+      return await WebAssembly.compileStreaming(response.clone());
+    } catch (error) {
+      // Streaming needs a response sent as application/wasm (a TypeError otherwise): look at the
+      // bytes then. A CompileError is final, unless this runtime compiles nothing from bytes, which
+      // compileBytes words.
+      if (error?.name !== 'TypeError' && refusesBytes() === null) throw error;
+    }
   }
-  if (typeof source === 'string' || source instanceof URL) return platform.compileFrom(source, { isDefault });
-  throw new TypeError('init({ wasm }) takes a URL, a string, an ArrayBuffer, a Uint8Array or a WebAssembly.Module');
+  return compileBytes(await response.arrayBuffer(), response.url || String(where), hint, kind);
+}
+
+/**
+ * What init({ wasm }) was given, compiled. Each kind is told by its internal slots or its tag,
+ * never by `instanceof`, so a module, bytes, URL or Response made in another realm (an edge
+ * runtime's host, an iframe, a vm context) is taken as it is.
+ */
+async function toModule(source, platform, isDefault) {
+  const kind = platform.kind ?? 'full';
+  const tag = tagOf(source);
+  if (tag === '[object WebAssembly.Module]') return source;
+  if (ArrayBuffer.isView(source) || tag === '[object ArrayBuffer]' || tag === '[object SharedArrayBuffer]') {
+    return compileBytes(source, isDefault ? 'the embedded module' : 'init({ wasm }): the bytes', '', kind);
+  }
+  if (typeof source === 'string' || tag === '[object URL]') return platform.compileFrom(typeof source === 'string' ? source : new URL(source.href), { isDefault, kind });
+  if (tag === '[object Response]') return compileResponse(source, 'init({ wasm }): the response', { isDefault, kind });
+  throw new TypeError('init({ wasm }) takes a URL, a string, an ArrayBuffer, a Uint8Array, a Response or a WebAssembly.Module');
 }
 
 /** The raw exports js/ keeps references to (the per-decision calls, wasm/route_exports.cpp and step_exports.cpp). */
@@ -99,23 +214,19 @@ export async function instantiate(createModule, wasmModule) {
 
 async function load(platform, options) {
   const isDefault = options.wasm === undefined;
-  const wasmModule = await toModule(isDefault ? platform.defaultWasm() : options.wasm, platform, isDefault);
+  // An entry's default may come from a dynamic import (js/deno.js).
+  const wasmModule = await toModule(isDefault ? await platform.defaultWasm() : options.wasm, platform, isDefault);
   // The entry instantiates its module with its loader (so neither entry's bundle carries the
   // other's code).
   const module = await platform.instantiate(wasmModule);
-  checkContract(module);
-  // Keys the core's string hashing (src/core/string_index.h) before any table exists, so that
-  // no one can choose node ids or JSON keys whose hashes collide.
-  if (!module._hg_seed_hashes(...crypto.getRandomValues(new Uint32Array(4)))) {
-    throw new Error('handoff-graph: internal error: the WebAssembly module hashed strings before init() keyed it');
-  }
+  checkContract(module, platform.kind ?? 'full');
   const writer = new StateWriter({
     reserve: module._hg_transfer_reserve,
     memory: () => module.HEAPU8,
   });
   // A lazy route or evaluation asks the writer for a path's value when it first needs it.
   module.setSlotReader(writer);
-  const loaded = {
+  const result = {
     module,
     kind: platform.kind ?? 'full',
     route: module._hg_route,
@@ -124,20 +235,20 @@ async function load(platform, options) {
     writer,
   };
   // The full entries add what only the full module has (js/full-module.js, fullPlatform).
-  return platform.extend === undefined ? loaded : Object.assign(loaded, platform.extend(module));
+  return platform.extend === undefined ? result : Object.assign(result, platform.extend(module));
 }
 
 /**
  * Refuses a module built from another version of src/core/contract.h: its memory layouts may
  * differ from the ones js/contract.js describes, and reading them would give wrong answers.
  */
-export function checkContract(module) {
+export function checkContract(module, kind = 'full') {
   const exported = typeof module._hg_contract_fingerprint === 'function' ? module._hg_contract_fingerprint() >>> 0 : undefined;
   if (exported === FINGERPRINT) return;
   const found = exported === undefined ? 'has no contract fingerprint' : `was built with contract ${exported.toString(16).padStart(8, '0')}`;
   throw new Error(
     `this WebAssembly module ${found}, but this handoff-graph JavaScript expects ${FINGERPRINT.toString(16).padStart(8, '0')}: ` +
-      'the .wasm and the JavaScript come from different versions. Load the handoff-graph.wasm shipped with this package ' +
+      `the .wasm and the JavaScript come from different versions. Load the ${WASM_FILE[kind]} shipped with this package ` +
       '(init({ wasm }) with the file from the same install), or rebuild both (npm run build).',
   );
 }
@@ -162,8 +273,8 @@ export function makeInit(platform) {
     if (pending === null) {
       pendingKind = kind;
       pending = load(platform, options).then(
-        (loaded) => {
-          runtime = loaded;
+        (result) => {
+          loaded = result;
         },
         (error) => {
           pending = null;  // let a later call retry, e.g. with another `wasm`

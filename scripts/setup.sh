@@ -50,10 +50,14 @@ if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modu
   npm ci --no-audit --no-fund --loglevel=error
 fi
 
-# The newest TypeScript, for the consumer matrix (tests/consumers): in a folder of its own with its
-# own lock, since it is also named `typescript` and the root pins TypeScript 5.9.
-tool=tests/consumers/tools/typescript-7
-if [ ! -f "$tool/node_modules/.package-lock.json" ] || [ "$tool/package-lock.json" -nt "$tool/node_modules/.package-lock.json" ]; then
-  echo "setup: npm ci in $tool (from its package-lock.json)"
-  (cd "$tool" && npm ci --no-audit --no-fund --loglevel=error)
-fi
+# The consumer matrix's own tools (tests/consumers/tools/*), each in a folder with its own lock:
+# the newest TypeScript (also named `typescript`, while the root pins TypeScript 5.9), and the
+# runtimes beside Node (Bun, Deno, workerd through miniflare, edge-runtime: their binaries come in
+# their npm packages).
+for tool in tests/consumers/tools/*/; do
+  tool=${tool%/}
+  if [ ! -f "$tool/node_modules/.package-lock.json" ] || [ "$tool/package-lock.json" -nt "$tool/node_modules/.package-lock.json" ]; then
+    echo "setup: npm ci in $tool (from its package-lock.json)"
+    (cd "$tool" && npm ci --no-audit --no-fund --loglevel=error)
+  fi
+done

@@ -69,5 +69,5 @@ node bench/route.mjs --smoke >/dev/null
 node bench/machine.mjs --quick >/dev/null
 node bench/swarm.mjs --quick >/dev/null
 
-echo "== JavaScript tests (node --test): Node, Chromium, the packed tarball, its consumers"
+echo "== JavaScript tests (node --test): Node, Chromium, the packed tarball, its consumers (Node, TypeScript, bundlers, Bun, Deno, workerd, edge-runtime)"
 node --test tests/js/ tests/browser/ tests/package/ tests/consumers/

@@ -1,7 +1,8 @@
 // The export that keys the core's string hashing (src/core/string_index.h) with random bits, in
-// both WebAssembly modules: js/runtime.js calls it with crypto.getRandomValues() right after
-// instantiating either module, before any graph, condition or definition exists, so that keys a
-// user chooses (node ids, JSON members, state objects) cannot be made to collide.
+// both WebAssembly modules: js/runtime.js calls it with crypto.getRandomValues() at the first call
+// that needs the runtime (not in init(), which a Cloudflare Worker awaits where random values are
+// refused), before any graph, condition or definition exists, so that keys a user chooses (node
+// ids, JSON members, state objects) cannot be made to collide.
 #include <emscripten/emscripten.h>
 
 #include <cstdint>

@@ -14,9 +14,9 @@
 // against hash flooding) under a 128-bit key. Without a secret key, anyone can search offline for
 // texts whose hashes share the bits that pick a bucket, and any function, however strong, then
 // degrades to a linear search per lookup (n² for n keys). The key is fixed until the host calls
-// seed_string_hashes() with random bits, which the WebAssembly modules' loaders do at
-// instantiation (crypto.getRandomValues); the native build keeps the fixed key, so tests and
-// fuzzers replay exactly.
+// seed_string_hashes() with random bits, which js/runtime.js does before the first table of
+// either WebAssembly module exists (crypto.getRandomValues); the native build keeps the fixed
+// key, so tests and fuzzers replay exactly.
 #pragma once
 
 #include <cstdint>

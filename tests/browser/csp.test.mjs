@@ -35,12 +35,15 @@ test('Content-Security-Policy in Chromium', { timeout: 30_000 }, async (t) => {
       assert.ok(run.outcome.violations.some((v) => v.directive === 'script-src'), JSON.stringify(run.outcome.violations));
     });
 
-    // Documents why 'wasm-unsafe-eval' is needed: without it init() rejects (it must not hang).
+    // Documents why 'wasm-unsafe-eval' is needed: without it init() rejects (it must not hang),
+    // saying what to allow.
     await t.test("without 'wasm-unsafe-eval' init() rejects", async () => {
       const bare = use(await start({ csp: "script-src 'self'" }));
       const run = await runPage(browser.context, page(bare, 'triage'));
       assert.equal(run.outcome.ok, false, 'init() succeeded without wasm-unsafe-eval');
       assert.match(run.outcome.error, /CompileError|WebAssembly/);
+      // The advice that works there (not init({ wasm }) or handoff-graph/inline, which compile too).
+      assert.match(run.outcome.error, /Content-Security-Policy refuses to compile WebAssembly: allow it with script-src 'wasm-unsafe-eval'/);
       assert.ok(run.outcome.violations.some((v) => v.directive === 'script-src' || v.directive === 'wasm-eval'));
     });
   });

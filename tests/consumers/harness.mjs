@@ -7,7 +7,8 @@
 // repository's node_modules, pinned by its package-lock.json, by Node's ordinary upward search;
 // handoff-graph itself resolves from the fixture's own node_modules, installed from the tarball.
 // TypeScript 7 comes from tests/consumers/tools/typescript-7 (it cannot share the root's
-// node_modules with TypeScript 5.9: both packages are named typescript).
+// node_modules with TypeScript 5.9: both packages are named typescript), and Bun, Deno, workerd
+// (miniflare) and edge-runtime from tests/consumers/tools/runtimes.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
@@ -33,13 +34,24 @@ export const tools = {
   parcel: [process.execPath, path.join(repo, 'node_modules/parcel/lib/bin.js')],
   'tsc-5': [process.execPath, path.join(repo, 'node_modules/typescript/bin/tsc')],
   'tsc-7': [process.execPath, path.join(here, 'tools/typescript-7/node_modules/typescript/bin/tsc')],
+  // The other runtimes (tests/consumers/runtimes.mjs), from tools/runtimes' own install.
+  bun: [path.join(here, 'tools/runtimes/node_modules/bun/bin/bun.exe')],
+  deno: [path.join(here, 'tools/runtimes/node_modules/deno/deno')],
+  workerd: [path.join(here, 'tools/runtimes/node_modules/workerd/bin/workerd')],
+};
+
+/** The libraries that run the other runtimes (tests/consumers/runtimes.mjs imports them). */
+const libraries = {
+  miniflare: path.join(here, 'tools/runtimes/node_modules/miniflare/dist/src/index.js'),
+  'edge-runtime': path.join(here, 'tools/runtimes/node_modules/edge-runtime/dist/index.js'),
 };
 
 /** The tools that are missing (setup installs them: bash scripts/setup.sh). */
 export function missingTools() {
-  return Object.entries(tools)
-    .filter(([, argv]) => argv.length > 1 && !existsSync(argv.at(-1)))
-    .map(([name, argv]) => `${name} (${path.relative(repo, argv.at(-1))})`);
+  const files = [...Object.entries(tools).map(([name, argv]) => [name, argv.at(-1)]), ...Object.entries(libraries)];
+  return files
+    .filter(([, file]) => path.isAbsolute(file) && !existsSync(file))
+    .map(([name, file]) => `${name} (${path.relative(repo, file)})`);
 }
 
 // npm run sets npm_* variables (package name, lifecycle, local prefix...) that must not leak into

@@ -4,7 +4,10 @@
 // setups, each with TypeScript 5.9 and 7), esbuild Node bundles, and in Chromium, under
 // script-src 'self' 'wasm-unsafe-eval': Vite (build and dev), webpack 5, esbuild (with and
 // without its file loader), Rollup, Parcel (also with handoff-graph/inline), a module Web Worker,
-// an import-map page and handoff-graph/inline. handoff-graph/router runs in every one of them
+// an import-map page and handoff-graph/inline; then the other runtimes: Bun, Deno (no permission
+// flag), Cloudflare's workerd (through miniflare, a Worker bundled as wrangler bundles it, with
+// init() awaited at its top level) and Vercel's edge-runtime (the .wasm compiled by the host, in
+// another realm), each also running a swarm turn. handoff-graph/router runs in every one of them
 // that can hold it (all but the two handoff-graph/inline consumers: inline is the full module):
 // the TypeScript setups compile and run router.ts beside main.ts, and the others have a router
 // consumer of their own. Each routes the README's triage example (shared/triage.mjs) and must
@@ -25,6 +28,8 @@ import { start } from '../browser/server.mjs';
 import {
   describeResult, filesUnder, lastJsonLine, loadedFiles, missingTools, pack, prepare, repo, runFolder, runTool, sizes,
 } from './harness.mjs';
+import { bundleEdgeFunction, bundleWorker, runInEdgeRuntime, runInWorkerd, runScript, runtimes, versionOf } from './runtimes.mjs';
+import { SWARM_EXPECTED } from './shared/swarm-turn.mjs';
 
 const EXPECTED = { billing: 'billing', support: 'support', other: 'human' };
 const STRICT = "script-src 'self' 'wasm-unsafe-eval'";
@@ -396,6 +401,8 @@ const CONSUMERS = [
         runTool('esbuild', ['router.mjs', '--bundle', '--platform=node', `--format=${format}`, `--outfile=${bundle}`, '--log-level=error'], { cwd: project }));
       const missing = await runNode(project, [bundle]);
       assert.match(missing.initError ?? '', /deploy-router[\\/]handoff-graph-router\.wasm \(ENOENT\)/);
+      assert.match(missing.initError, /copy node_modules\/handoff-graph\/dist\/handoff-graph-router\.wasm there/, 'the routing module\'s file');
+      assert.doesNotMatch(missing.initError, /inline/, 'handoff-graph/inline is the full module');
       await copyFile(path.join(project, 'node_modules/handoff-graph/dist/handoff-graph-router.wasm'), path.join(project, 'deploy-router/handoff-graph-router.wasm'));
       const out = await runNode(project, [bundle]);
       return { out, firstRouteMs: out.firstRouteMs, buildMs, size: await sizes(await filesUnder(path.join(project, 'deploy-router'), /\.(mjs|cjs|wasm)$/)) };
@@ -449,6 +456,70 @@ const CONSUMERS = [
       const result = await routerOnly(ctx, await runInChromium(ctx, ctx.project, 'router.html', { csp: `${STRICT}${hashesOfInlineScripts(html)}` }));
       assert.ok(result.loaded.some((f) => f.endsWith('node_modules/handoff-graph/js/router.js')), 'the import map mapped the routing entry');
       return result;
+    },
+  },
+  // The other runtimes (tests/consumers/runtimes.mjs), each running the triage example, a swarm
+  // turn with a scripted model and handoff-graph/router, as the README tells their users to.
+  ...['bun', 'deno'].map((runtime) => ({
+    name: runtime === 'bun'
+      ? 'Bun (handoff-graph and handoff-graph/router), nothing configured'
+      : 'Deno, no permission flag (handoff-graph and handoff-graph/router)',
+    fixture: 'bun-deno',
+    async run({ project }) {
+      const script = async (file) => {
+        const { stdout, stderr } = await runScript(runtime, project, file);
+        assert.equal(stderr, '', `stderr of ${runtime} ${file}`);
+        return lastJsonLine(stdout);
+      };
+      const entry = runtime === 'deno' ? ['deno.js', 'router-deno.js'] : ['node.js', 'router-node.js'];
+      const out = await script('main.mjs');
+      assert.equal(out.resolved, new URL(`node_modules/handoff-graph/js/${entry[0]}`, `file://${project}/`).href);
+      assert.deepEqual(out.swarm, SWARM_EXPECTED, 'a swarm turn with a scripted model');
+      const router = await script('router.mjs');
+      assert.deepEqual(router.routes, EXPECTED, 'handoff-graph/router');
+      assert.equal(router.resolved, new URL(`node_modules/handoff-graph/js/${entry[1]}`, `file://${project}/`).href);
+      return { out, firstRouteMs: out.firstRouteMs, note: await versionOf(runtime) };
+    },
+  })),
+  {
+    name: 'Cloudflare workerd (miniflare, bundled as wrangler does): top-level await init({ wasm })',
+    fixture: 'workerd',
+    async run({ project }) {
+      const started = performance.now();
+      const bundles = {};
+      for (const name of ['worker', 'router-worker', 'errors-worker']) bundles[name] = await bundleWorker(project, `${name}.mjs`, 'deploy');
+      const buildMs = performance.now() - started;
+      const { answers, firstAnswerMs } = await runInWorkerd(bundles);
+      const { worker, 'router-worker': router, 'errors-worker': errors } = answers;
+      assert.deepEqual(worker.swarm, SWARM_EXPECTED, 'a swarm turn with a scripted model');
+      assert.deepEqual(router.routes, EXPECTED, 'handoff-graph/router');
+      // What a Worker is told when it does what a Worker cannot, and that the advice works there.
+      assert.match(errors.withoutWasm, /import wasm from 'handoff-graph\/handoff-graph\.wasm'.*init\(\{ wasm \}\)/);
+      assert.match(errors.routerWithoutWasm, /import wasm from 'handoff-graph\/handoff-graph-router\.wasm'/);
+      assert.match(errors.inline, /^handoff-graph: could not compile the embedded module .*import wasm from 'handoff-graph\/handoff-graph\.wasm'/);
+      for (const message of [errors.withoutWasm, errors.routerWithoutWasm, errors.inline]) {
+        assert.doesNotMatch(message, /handoff-graph\/inline|copy node_modules/, 'advice that cannot work in a Worker');
+      }
+      assert.match(errors.graphAtTopLevel, /refused .*create it inside a request handler/);
+      assert.equal(errors.routeInHandler, 'b', 'the same Worker builds graphs inside its handler');
+      const workerd = `${await versionOf('workerd')}, miniflare ${JSON.parse(await readFile(path.join(runtimes, 'miniflare/package.json'), 'utf8')).version}`;
+      const size = await sizes(await filesUnder(path.join(project, 'deploy'), /^(worker\.mjs|handoff-graph\.wasm)$/));
+      return { out: worker, firstRouteMs: firstAnswerMs, buildMs, size, note: `${workerd}, first route = first answer after workerd started` };
+    },
+  },
+  {
+    name: "Vercel's edge-runtime ('?module' imports: a WebAssembly.Module from the host's realm)",
+    fixture: 'edge-runtime',
+    async run({ project }) {
+      const started = performance.now();
+      const [main, router] = [await bundleEdgeFunction(project, 'edge.mjs'), await bundleEdgeFunction(project, 'router-edge.mjs')];
+      const buildMs = performance.now() - started;
+      const { answer: out, firstAnswerMs } = await runInEdgeRuntime(main);
+      assert.equal(out.foreignModule, true, "the module came from the host's realm");
+      assert.deepEqual(out.swarm, SWARM_EXPECTED, 'a swarm turn with a scripted model');
+      assert.deepEqual((await runInEdgeRuntime(router)).answer.routes, EXPECTED, 'handoff-graph/router');
+      const { version } = JSON.parse(await readFile(path.join(runtimes, 'edge-runtime/package.json'), 'utf8'));
+      return { out, firstRouteMs: firstAnswerMs, buildMs, note: `edge-runtime ${version}, first route = first answer after the runtime was created` };
     },
   },
 ];

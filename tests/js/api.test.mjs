@@ -68,6 +68,56 @@ describe('loading', () => {
     }
   });
 
+  test('init({ wasm }) takes a module, bytes or an ArrayBuffer made in another realm, and a Response', () => {
+    const wasmUrl = new URL('../../dist/handoff-graph.wasm', import.meta.url);
+    // vm contexts stand for an edge runtime's host, an iframe: their classes are not this realm's.
+    const forms = {
+      foreignModule: "vm.runInNewContext('new WebAssembly.Module(bytes)', { bytes: readFileSync(url) })",
+      foreignBytes: "vm.runInNewContext('const b = new Uint8Array(bytes.length); b.set(bytes); b', { bytes: readFileSync(url) })",
+      foreignArrayBuffer: "vm.runInNewContext('const b = new Uint8Array(bytes.length); b.set(bytes); b.buffer', { bytes: readFileSync(url) })",
+      response: "new Response(readFileSync(url), { headers: { 'content-type': 'application/wasm' } })",
+      responseNotStreamable: 'new Response(readFileSync(url))',
+    };
+    for (const [name, expression] of Object.entries(forms)) {
+      const script = `import { readFileSync } from 'node:fs'; import vm from 'node:vm';
+        import { init, HandoffGraph } from 'handoff-graph';
+        const url = new URL(${JSON.stringify(wasmUrl.href)});
+        const wasm = ${expression};
+        console.log(wasm instanceof WebAssembly.Module || wasm instanceof Uint8Array || wasm instanceof ArrayBuffer || wasm instanceof Response);
+        await init({ wasm });
+        console.log(new HandoffGraph().addEdge('a', 'b', 'x').route('a', { x: 1 }));`;
+      const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+      assert.equal(out.trim(), `${name.startsWith('foreign') ? 'false' : 'true'}\nb`, name);
+    }
+    const refused = `import { init } from 'handoff-graph';
+      try { await init({ wasm: new Response('gone', { status: 404 }) }); } catch (e) { console.log(e.message); }
+      try { await init({ wasm: { byteLength: 8 } }); } catch (e) { console.log(e.constructor.name + ': ' + e.message); }`;
+    const [notOk, notASource] = execFileSync(process.execPath, ['--input-type=module', '-e', refused], { encoding: 'utf8' }).trim().split('\n');
+    assert.match(notOk, /could not load its WebAssembly module from init\(\{ wasm \}\): the response \(HTTP 404\)/);
+    assert.equal(notASource, 'TypeError: init({ wasm }) takes a URL, a string, an ArrayBuffer, a Uint8Array, a Response or a WebAssembly.Module');
+  });
+
+  // A Cloudflare Worker refuses random values in its global scope, where `await init()` belongs:
+  // init() draws none; the hash key is drawn by the first call that needs the runtime, and a
+  // refused draw says what to do and leaves the next call to draw it.
+  test('init() draws no random value; the first graph draws the hash key, and a refused draw is retried', () => {
+    for (const entry of ['handoff-graph', 'handoff-graph/router']) {
+      const script = `import { init, HandoffGraph } from '${entry}';
+        const draw = crypto.getRandomValues.bind(crypto);
+        let draws = 0;
+        crypto.getRandomValues = () => { draws++; throw new Error('Disallowed operation called within global scope'); };
+        await init();
+        console.log(draws);
+        try { new HandoffGraph(); } catch (e) { console.log(e.message); }
+        crypto.getRandomValues = (array) => { draws++; return draw(array); };
+        console.log(new HandoffGraph().addEdge('a', 'b').route('a', {}), new HandoffGraph().addEdge('c', 'd').route('c', {}), draws);`;
+      const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' }).trim().split('\n');
+      assert.equal(out[0], '0', `${entry}: init() drew a random value`);
+      assert.match(out[1], /needs a random key .* refused to draw one here \(crypto\.getRandomValues: Disallowed operation called within global scope\): create it inside a request handler/, entry);
+      assert.equal(out[2], 'b d 2', `${entry}: the refused draw and one more, then no other`);
+    }
+  });
+
   test('require() and import give the same API', () => {
     const cjs = createRequire(import.meta.url)('handoff-graph');
     assert.deepEqual(Object.keys(cjs).sort(), Object.keys(api).filter((k) => k !== 'default').sort());

@@ -43,6 +43,7 @@ test('init() refuses a module built from another contract, saying what to do', (
   assert.doesNotThrow(() => checkContract({ _hg_contract_fingerprint: () => FINGERPRINT }));
   assert.throws(() => checkContract({ _hg_contract_fingerprint: () => FINGERPRINT ^ 1 }), /built with contract .* expects .*different versions/);
   assert.throws(() => checkContract({}), /has no contract fingerprint/);
+  assert.throws(() => checkContract({}, 'router'), /Load the handoff-graph-router\.wasm shipped with this package/, "the routing module's own file");
 });
 
 test('js/contract.js is generated from src/core/contract.h and up to date', () => {
@@ -50,9 +51,10 @@ test('js/contract.js is generated from src/core/contract.h and up to date', () =
   assert.doesNotThrow(() => execFileSync(process.execPath, [script, '--check'], { stdio: 'pipe' }));
 });
 
-// src/core/string_index.h: node ids, JSON members and state keys are hashed under a key init()
-// draws at random, so that nobody can choose keys whose hashes collide. Keyed once: a second key
-// (which could be a known one) is refused, in both modules.
+// src/core/string_index.h: node ids, JSON members and state keys are hashed under a key drawn at
+// random (by the first call that needs the runtime: requireRuntime() here), so that nobody can
+// choose keys whose hashes collide. Keyed once: a second key (which could be a known one) is
+// refused, in both modules.
 test('init() keys the string hashing of either module once, and a second key is refused', () => {
   const program = (entry) => `
     const api = await import(${JSON.stringify(entry)});

@@ -53,6 +53,13 @@ test('a .wasm that cannot be read: the error says where it looked and how to pas
   assert.doesNotMatch(out.message, /beside the bundle/, 'a location the user gave is not the default place');
 });
 
+test("the routing module's load errors name its own file, and not handoff-graph/inline (the full module)", async () => {
+  const out = await esm(`import { init } from 'handoff-graph/router';
+    try { await init({ wasm: ${JSON.stringify(path.join(repo, 'build', 'no-such-dir', 'handoff-graph-router.wasm'))} }); } catch (e) { console.log(JSON.stringify({ message: e.message })); }`);
+  assert.match(out.message, /handoff-graph-router\.wasm \(ENOENT\): pass the module yourself with init\(\{ wasm \}\)/);
+  assert.doesNotMatch(out.message, /inline/);
+});
+
 test('bytes that are not WebAssembly (a fallback page): a CompileError that shows them', async () => {
   const out = await esm(`import { init } from 'handoff-graph';
     try { await init({ wasm: new TextEncoder().encode('<!doctype html><html>') }); } catch (e) { console.log(JSON.stringify({ name: e.constructor.name, message: e.message })); }`);

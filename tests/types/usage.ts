@@ -217,7 +217,10 @@ async function main(): Promise<void> {
   const sources: WasmSource[] = [new URL('file:///x.wasm'), 'x.wasm', new ArrayBuffer(8), new Uint8Array(8)];
   // Where WebAssembly is declared (lib dom here), a compiled module is a WasmSource too.
   const compiled: WasmSource = new WebAssembly.Module(new Uint8Array(8));
+  // And a fetch Response (init() compiles its body).
+  const response: WasmSource = new Response(new Uint8Array(8));
   void compiled;
+  void response;
   // @ts-expect-error: unknown init options are errors (and rejected at run time)
   await init({ wasmm: 'x.wasm' });
   await init();
