@@ -1,0 +1,163 @@
+// Agents use MCP servers' tools (docs/mcp.md): the real SDK on both sides, over stdio (a spawned
+// server process) and Streamable HTTP on 127.0.0.1, with scripted models.
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+
+import { DefinitionError, init, Swarm } from '../../js/node.js';
+import { toolsServer } from './mcp/tools-server.mjs';
+
+await init();
+
+const serverFile = fileURLToPath(new URL('./mcp/tools-server.mjs', import.meta.url));
+
+async function stdioClient() {
+  const client = new Client({ name: 'test', version: '1.0.0' });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [serverFile], stderr: 'ignore' }));
+  return client;
+}
+
+function scripted(replies) {
+  const requests = [];
+  const model = async ({ agent, tools }) => {
+    requests.push({ agent: agent.id, tools: tools.map((t) => t.function.name) });
+    return replies.shift() ?? { text: '(script exhausted)' };
+  };
+  return { model, requests };
+}
+
+const shop = (servers = ['catalogue'], extra = {}) => ({
+  name: 'shop',
+  agents: [
+    { id: 'clerk', entry: true, mcpServers: servers, tools: [{ name: 'note', description: 'Take a note' }], ...extra },
+    { id: 'manager' },
+  ],
+  edges: [{ from: 'clerk', to: 'manager' }],
+});
+
+async function collect(events) {
+  const out = [];
+  for await (const event of events) out.push(event);
+  return out;
+}
+
+test('an agent lists and calls MCP tools over stdio: text, structured content, isError, list_changed, the server killed mid-turn', async () => {
+  const client = await stdioClient();
+  const swarm = new Swarm(shop(), { mcp: { catalogue: client }, handlers: { note: () => 'noted' } });
+  const session = swarm.createSession({ id: 's1' });
+  const call = (id, name, args = {}) => ({ toolCalls: [{ id, name, arguments: args }] });
+  const { model, requests } = scripted([
+    call('c1', 'search', { q: 'lamp' }),
+    call('c2', 'stock', { item: 'lamp' }),
+    call('c3', 'fail'),
+    call('c4', 'unlock'),
+    call('c5', 'discount', { item: 'lamp' }),
+    call('c6', 'crash'),
+    { text: 'Done.' },
+  ]);
+  const events = await collect(swarm.runTurn(session, 'A lamp, please.', { model }));
+  // Own tool, then the MCP tools as listed, then the transfer.
+  assert.deepEqual(requests[0].tools, ['note', 'search', 'stock', 'order', 'fail', 'wait', 'unlock', 'crash', 'transfer_to_manager']);
+  // After unlock, the server's list_changed made the next request list discount.
+  assert.ok(requests[4].tools.includes('discount'));
+  assert.ok(!requests[3].tools.includes('discount'));
+  const results = events.filter((e) => e.type === 'tool_result').map((e) => [e.call.id, e.result, e.by, e.server]);
+  assert.deepEqual(results.slice(0, 5), [
+    ['c1', '2 results for lamp: lamp, desk', 'mcp', 'catalogue'],
+    ['c2', '{"item":"lamp","units":7}', 'mcp', 'catalogue'],
+    ['c3', 'Error: the warehouse is closed', 'mcp', 'catalogue'],
+    ['c4', 'unlocked', 'mcp', 'catalogue'],
+    ['c5', 'SAVE-lamp', 'mcp', 'catalogue'],
+  ]);
+  assert.match(results[5][1], /^Error: MCP server 'catalogue' could not run crash: /);
+  const uses = events.filter((e) => e.type === 'tool_use');
+  assert.ok(uses.every((e) => e.by === 'mcp' && e.server === 'catalogue'));
+  // The server is gone: it is reported, and the agent is offered its own tools and transfers only.
+  assert.ok(events.some((e) => e.type === 'mcp_unavailable' && e.server === 'catalogue'));
+  assert.deepEqual(requests.at(-1).tools, ['note', 'transfer_to_manager']);
+  assert.equal(events.at(-1).type, 'done');
+  assert.equal(events.at(-1).text, 'Done.');
+  const mcpCheckpoints = session.checkpoints.filter((c) => c.by === 'mcp');
+  assert.equal(mcpCheckpoints.length, 6);
+  assert.deepEqual(mcpCheckpoints[0], { turn: 1, hops: 0, active: 'clerk', tool: 'search', arguments: { q: 'lamp' }, result: '2 results for lamp: lamp, desk', by: 'mcp', server: 'catalogue' });
+  await client.close();
+  swarm.dispose();
+});
+
+test("a tools/call gets the turn's AbortSignal: the aborted turn leaves the session as it was", async () => {
+  const client = await stdioClient();
+  const swarm = new Swarm(shop(), { mcp: { catalogue: client } });
+  const session = swarm.createSession();
+  const before = structuredClone(session);
+  const controller = new AbortController();
+  const model = async () => {
+    setTimeout(() => controller.abort(new Error('the user left')), 50);
+    return { toolCalls: [{ id: 'w', name: 'wait', arguments: {} }] };
+  };
+  await assert.rejects(collect(swarm.runTurn(session, 'wait', { model, signal: controller.signal })), /the user left/);
+  assert.deepEqual(session, before);
+  await client.close();
+  swarm.dispose();
+});
+
+test('mcpApproval pauses a call of an MCP tool; approved, it runs', async () => {
+  const client = await stdioClient();
+  const swarm = new Swarm(shop(['catalogue'], { mcpApproval: ['order'] }), { mcp: { catalogue: client } });
+  const session = swarm.createSession();
+  const { model } = scripted([{ toolCalls: [{ id: 'o1', name: 'order', arguments: { item: 'lamp' } }] }, { text: 'Ordered.' }]);
+  const paused = await collect(swarm.runTurn(session, 'Order a lamp', { model }));
+  const asked = paused.find((e) => e.type === 'approval_required');
+  assert.equal(asked.tool, 'order');
+  assert.equal(paused.at(-1).reason, 'approval-required');
+  const resumed = await collect(swarm.resolveApproval(session, asked.approvalId, { approve: true, model }));
+  assert.deepEqual(resumed.filter((e) => e.type === 'tool_result').map((e) => [e.result, e.by]), [['ordered lamp', 'mcp']]);
+  assert.equal(resumed.at(-1).text, 'Ordered.');
+  await client.close();
+  swarm.dispose();
+});
+
+test('over Streamable HTTP: a name clash names both sources, a prefix resolves it; definition mistakes', async (t) => {
+  const http = createServer(async (req, res) => {
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    const server = toolsServer();
+    res.on('close', () => void server.close());
+    await server.connect(transport);
+    await transport.handleRequest(req, res);
+  });
+  await new Promise((resolve) => http.listen(0, '127.0.0.1', resolve));
+  t.after(() => new Promise((resolve) => {
+    http.closeAllConnections();
+    http.close(resolve);
+  }));
+  const client = new Client({ name: 'test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${http.address().port}/mcp`)));
+  t.after(() => client.close());
+
+  const clashing = new Swarm({ agents: [{ id: 'a', mcpServers: ['cat'], tools: [{ name: 'search', description: 'Mine' }] }] }, { mcp: { cat: client } });
+  const { model } = scripted([]);
+  await assert.rejects(collect(clashing.runTurn(clashing.createSession(), 'hi', { model })),
+    /agent 'a' is offered two tools named 'search': tool 'search' of MCP server 'cat' and agent 'a''s own tool 'search'; give the server a prefix/);
+  clashing.dispose();
+
+  const prefixed = new Swarm({ agents: [{ id: 'a', mcpServers: [{ server: 'cat', prefix: 'cat_' }], tools: [{ name: 'search', description: 'Mine' }] }] }, { mcp: { cat: client } });
+  const scripts = scripted([{ toolCalls: [{ id: 'p', name: 'cat_search', arguments: { q: 'desk' } }] }, { text: 'ok' }]);
+  const events = await collect(prefixed.runTurn(prefixed.createSession(), 'hi', { model: scripts.model }));
+  assert.deepEqual(scripts.requests[0].tools.slice(0, 3), ['search', 'cat_search', 'cat_stock']);
+  assert.equal(events.find((e) => e.type === 'tool_result').result, '2 results for desk: lamp, desk');
+  assert.equal(prefixed.toJSON().agents[0].mcpServers[0].prefix, 'cat_');
+  prefixed.dispose();
+
+  assert.throws(() => new Swarm(shop(['nope']), { mcp: { catalogue: client } }), (error) => error instanceof DefinitionError
+    && error.problems.some((p) => p.pointer === '/agents/0/mcpServers/0' && /no MCP client 'nope'/.test(p.message))
+    && error.problems.some((p) => /options.mcp.catalogue: no agent/.test(p.message)));
+  assert.throws(() => new Swarm(shop(), { mcp: { catalogue: {} } }), /must be a connected MCP Client/);
+  assert.throws(() => new Swarm({ agents: [{ id: 'a', mcpServers: [{ server: 'x', prefx: 'y' }], mcpApproval: ['a b'] }] }), (error) => error instanceof DefinitionError
+    && error.problems.some((p) => p.pointer === '/agents/0/mcpServers/0/prefx')
+    && error.problems.some((p) => p.pointer === '/agents/0/mcpApproval/0'));
+});
