@@ -1,0 +1,171 @@
+// A swarm served over MCP (docs/mcp.md): the SDK's Client drives createMcpServer over stdio (the
+// `handoff-graph mcp` command, spawned) and Streamable HTTP on 127.0.0.1.
+import assert from 'node:assert/strict';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+
+import { createMcpHttpHandler, createMcpServer } from '../../js/mcp/index.js';
+import { init, Swarm } from '../../js/node.js';
+import { FileStore } from '../../js/stores/file.js';
+
+await init();
+
+const cli = fileURLToPath(new URL('../../js/cli.js', import.meta.url));
+const modelFile = fileURLToPath(new URL('./mcp/model.mjs', import.meta.url));
+
+const definition = {
+  name: 'support',
+  agents: [
+    { id: 'triage', entry: true, handoffs: 1, instructions: 'You greet the customer and find out what they need.', tools: [{ name: 'lookup', description: 'Look an order up' }] },
+    { id: 'billing', name: 'Billing', instructions: 'You answer questions about invoices.' },
+    { id: 'human', name: 'Human operator' },
+  ],
+  edges: [
+    { from: 'triage', to: 'human', requires: [{ name: 'ticketId', from: 'model', description: 'the ticket number' }] },
+    { from: 'triage', to: 'billing', when: "category == 'billing'" },
+    { from: 'billing', to: 'triage' },
+    { from: 'human', to: 'triage' },
+  ],
+};
+
+async function files() {
+  const dir = await mkdtemp(join(tmpdir(), 'mcp-swarm-'));
+  const file = join(dir, 'swarm.json');
+  await writeFile(file, JSON.stringify(definition));
+  return { dir, file, store: join(dir, 'sessions') };
+}
+
+async function connect(transport) {
+  const client = new Client({ name: 'host', version: '1.0.0' });
+  const changes = [];
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => void changes.push(Date.now()));
+  await client.connect(transport);
+  return { client, changes };
+}
+
+const names = async (client) => (await client.listTools()).tools.map((t) => t.name);
+const text = (result) => result.content.map((c) => c.text).join('');
+
+test('stdio: the tools before and after a transfer, a blocked transfer, the per-agent limit, rules on update_state, a session resumed after a restart', async (t) => {
+  const { file, store } = await files();
+  const spawn = () => new StdioClientTransport({ command: process.execPath, args: [cli, 'mcp', file, '--store', `file:${store}`, '--session', 'conv-1'], stderr: 'ignore' });
+  const { client, changes } = await connect(spawn());
+  t.after(() => client.close());
+  assert.deepEqual(await names(client), ['lookup', 'transfer_to_human', 'update_state']);
+  const prompt = await client.getPrompt({ name: 'instructions' });
+  assert.equal(prompt.messages[0].content.text, 'You greet the customer and find out what they need.');
+
+  const blocked = await client.callTool({ name: 'transfer_to_human', arguments: { reason: null } });
+  assert.equal(blocked.isError, true);
+  assert.equal(text(blocked), 'Cannot transfer to Human operator yet: missing ticketId (the ticket number). Provide what is missing or correct, then call transfer_to_human again.');
+
+  const lookup = await client.callTool({ name: 'lookup', arguments: {} });
+  assert.match(text(lookup), /tool_mock_required/);
+
+  const moved = await client.callTool({ name: 'transfer_to_human', arguments: { reason: 'asked for a person', ticketId: 'T-1' } });
+  assert.equal(moved.isError, undefined);
+  assert.match(text(moved), /^Transferred to Human operator\. You are now Human operator \(human\)/);
+  assert.deepEqual(await names(client), ['transfer_to_triage', 'update_state']);
+  assert.ok(changes.length >= 1, 'tools/list_changed was sent');
+
+  await client.callTool({ name: 'transfer_to_triage', arguments: {} });
+  // triage has used its one handoff: it is offered no transfer, and a call of one is refused.
+  assert.deepEqual(await names(client), ['lookup', 'update_state']);
+  const spent = await client.callTool({ name: 'transfer_to_human', arguments: { ticketId: 'T-1' } });
+  assert.equal(spent.isError, true);
+  assert.equal(text(spent), "Error: 'transfer_to_human' is not available: agent 'triage' has used all its handoffs");
+
+  // A rule is not limited by handoffs: update_state runs the rules.
+  const ruled = await client.callTool({ name: 'update_state', arguments: { variables: { category: 'billing' } } });
+  assert.match(text(ruled), /handed the conversation to Billing \(billing\)/);
+  assert.deepEqual(await names(client), ['transfer_to_triage', 'update_state']);
+
+  // Mistakes are tool errors or JSON-RPC errors, never a crash.
+  assert.equal((await client.callTool({ name: 'update_state', arguments: { variables: 3 } })).isError, true);
+  assert.equal((await client.callTool({ name: 'update_state', arguments: { vars: {} } })).isError, true);
+  await assert.rejects(client.callTool({ name: 'no_such_tool', arguments: {} }), /Unknown tool/);
+  await assert.rejects(client.getPrompt({ name: 'nope' }), /Unknown prompt/);
+  await client.close();
+
+  // The server restarts: the session continues from the FileStore.
+  const again = await connect(spawn());
+  t.after(() => again.client.close());
+  assert.deepEqual(await names(again.client), ['transfer_to_triage', 'update_state']);
+  const resource = await again.client.readResource({ uri: 'handoff-graph://session' });
+  const session = JSON.parse(resource.contents[0].text);
+  assert.deepEqual([session.id, session.active, session.hops, session.selections], ['conv-1', 'billing', 3, { human: 1, triage: 1 }]);
+  assert.deepEqual((await new FileStore(store).listCheckpoints('conv-1')).filter((c) => c.outcome?.type === 'handoff').map((c) => c.outcome.to), ['human', 'triage', 'billing']);
+  await again.client.close();
+});
+
+test('Streamable HTTP: one MCP session is one swarm session, continued by a client that reconnects after the server restarts', async () => {
+  const { store: dir } = await files();
+  const store = new FileStore(dir);
+  const swarm = new Swarm(definition);
+  const listen = async () => {
+    const handler = createMcpHttpHandler(swarm, { store });
+    const http = createServer((req, res) => void handler(req, res));
+    await new Promise((resolve) => http.listen(0, '127.0.0.1', resolve));
+    const stop = async () => {
+      await handler.close();
+      http.closeAllConnections();
+      await new Promise((resolve) => http.close(resolve));
+    };
+    return { url: new URL(`http://127.0.0.1:${http.address().port}/mcp`), stop };
+  };
+  let server = await listen();
+  const first = await connect(new StreamableHTTPClientTransport(server.url));
+  const other = await connect(new StreamableHTTPClientTransport(server.url));
+  await first.client.callTool({ name: 'transfer_to_human', arguments: { ticketId: 'T-9' } });
+  assert.deepEqual(await names(first.client), ['transfer_to_triage', 'update_state']);
+  assert.deepEqual(await names(other.client), ['lookup', 'transfer_to_human', 'update_state']);
+  const sessionId = first.client.transport.sessionId;
+  assert.equal((await store.get(sessionId)).active, 'human');
+  await server.stop();
+
+  server = await listen();
+  const back = await connect(new StreamableHTTPClientTransport(server.url, { sessionId }));
+  assert.deepEqual(await names(back.client), ['transfer_to_triage', 'update_state']);
+  await back.client.callTool({ name: 'transfer_to_triage', arguments: {} });
+  assert.equal((await store.get(sessionId)).active, 'triage');
+  await back.client.close().catch(() => {});
+  await first.client.close().catch(() => {});
+  await other.client.close().catch(() => {});
+  await server.stop();
+  swarm.dispose();
+});
+
+test('with a model, the swarm is one tool: a whole turn, handoffs included, continued by sessionId', async (t) => {
+  const { file, store } = await files();
+  const { client } = await connect(new StdioClientTransport({ command: process.execPath, args: [cli, 'mcp', file, '--store', `file:${store}`, '--model', `module:${modelFile}`], stderr: 'ignore' }));
+  t.after(() => client.close());
+  const { tools } = await client.listTools();
+  assert.deepEqual(tools.map((t) => t.name), ['support']);
+  const first = await client.callTool({ name: 'support', arguments: { message: 'I want a person' } });
+  assert.deepEqual({ ...first.structuredContent, sessionId: 'ID' }, { answer: 'human answers: I want a person', agent: 'human', sessionId: 'ID', reason: 'answered' });
+  assert.equal(text(first), 'human answers: I want a person');
+  const second = await client.callTool({ name: 'support', arguments: { message: 'Thanks', sessionId: first.structuredContent.sessionId } });
+  assert.deepEqual([second.structuredContent.agent, second.structuredContent.answer], ['human', 'human answers: Thanks']);
+  assert.equal(second.structuredContent.sessionId, first.structuredContent.sessionId);
+  const bad = await client.callTool({ name: 'support', arguments: { message: 'x', session: 'y' } });
+  assert.equal(bad.isError, true);
+  assert.match(text(bad), /has no argument 'session'/);
+  await client.close();
+});
+
+test('createMcpServer refuses what it does not know', async () => {
+  const swarm = new Swarm(definition);
+  assert.throws(() => createMcpServer(swarm, { stor: null }), /unknown option 'stor' \(did you mean 'store'\?\)/);
+  assert.throws(() => createMcpServer({}, {}), /expected a Swarm/);
+  assert.throws(() => createMcpServer(swarm, { model: 'gpt' }), /options.model must be a model function/);
+  swarm.dispose();
+});
