@@ -80,6 +80,23 @@ const listedTool = (tool) => ({
 
 // At most this many pages of tools/list per server (a server that pages forever is cut off).
 const MAX_PAGES = 100;
+// A listed tool's input schema nested deeper than this makes the listing fail: the core reads
+// schemas recursively, and no real schema comes near it.
+export const MAX_SCHEMA_DEPTH = 256;
+
+// How deep `value` nests (arrays and objects), counted without recursion; stops past `limit`.
+function depthOf(value, limit) {
+  let deepest = 0;
+  const stack = [[value, 1]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop();
+    if (typeof v !== 'object' || v === null) continue;
+    deepest = Math.max(deepest, depth);
+    if (deepest > limit) return deepest;
+    for (const child of Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return deepest;
+}
 
 /** The MCP clients of one Swarm, their last listings, and their calls. */
 export class McpTools {
@@ -142,7 +159,12 @@ export class McpTools {
     for (let page = 0; page < MAX_PAGES; page++) {
       const answer = await client.listTools(cursor === undefined ? undefined : { cursor }, { signal });
       if (!Array.isArray(answer?.tools)) throw new TypeError(`tools/list of MCP server '${server}' did not return a list of tools`);
-      tools.push(...answer.tools.map(listedTool));
+      for (const tool of answer.tools) {
+        if (depthOf(tool?.inputSchema, MAX_SCHEMA_DEPTH) > MAX_SCHEMA_DEPTH) {
+          throw new RangeError(`the input schema of tool '${String(tool?.name)}' of MCP server '${server}' nests deeper than ${MAX_SCHEMA_DEPTH} levels`);
+        }
+        tools.push(listedTool(tool));
+      }
       cursor = typeof answer.nextCursor === 'string' && answer.nextCursor.length > 0 ? answer.nextCursor : undefined;
       if (cursor === undefined) break;
     }

@@ -8,7 +8,9 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 
 import { DefinitionError, init, Swarm } from '../../js/node.js';
 import { toolsServer } from './mcp/tools-server.mjs';
@@ -160,4 +162,54 @@ test('over Streamable HTTP: a name clash names both sources, a prefix resolves i
   assert.throws(() => new Swarm({ agents: [{ id: 'a', mcpServers: [{ server: 'x', prefx: 'y' }], mcpApproval: ['a b'] }] }), (error) => error instanceof DefinitionError
     && error.problems.some((p) => p.pointer === '/agents/0/mcpServers/0/prefx')
     && error.problems.some((p) => p.pointer === '/agents/0/mcpApproval/0'));
+});
+
+// A server that lists `tools` as given (no schema library between) and echoes each call.
+function rawServer(tools) {
+  const server = new Server({ name: 'raw', version: '1.0.0' }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
+  server.setRequestHandler(CallToolRequestSchema, (request) => ({
+    content: [
+      { type: 'text', text: `called ${request.params.name} with ${JSON.stringify(request.params.arguments)}` },
+      { type: 'image', data: 'AAAA', mimeType: 'image/png' },
+      { type: 'resource_link', uri: 'file:///tmp/report.txt', name: 'report' },
+    ],
+  }));
+  return server;
+}
+
+test('servers that list odd names, non-text content or a schema nested too deep: names made safe, content described, the deep one unavailable', async (t) => {
+  let deep = { type: 'object' };
+  for (let i = 0; i < 300; i++) deep = { type: 'object', properties: { d: deep } };
+  const servers = {
+    '/odd': () => rawServer([{ name: 'files.read', inputSchema: { type: 'object' } }, { name: 'x'.repeat(100), inputSchema: { type: 'object' } }]),
+    '/deep': () => rawServer([{ name: 'deep', inputSchema: deep }]),
+  };
+  const http = createServer(async (req, res) => {
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    const server = servers[req.url]();
+    res.on('close', () => void server.close());
+    await server.connect(transport);
+    await transport.handleRequest(req, res);
+  });
+  await new Promise((resolve) => http.listen(0, '127.0.0.1', resolve));
+  t.after(() => new Promise((resolve) => {
+    http.closeAllConnections();
+    http.close(resolve);
+  }));
+  const clients = {};
+  for (const name of ['odd', 'deep']) {
+    clients[name] = new Client({ name: 'test', version: '1.0.0' });
+    await clients[name].connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${http.address().port}/${name}`)));
+    t.after(() => clients[name].close());
+  }
+  const swarm = new Swarm({ agents: [{ id: 'a', mcpServers: ['odd', 'deep'] }] }, { mcp: clients });
+  const { model, requests } = scripted([{ toolCalls: [{ id: 'r', name: 'files_read', arguments: { path: '/tmp' } }] }, { text: 'ok' }]);
+  const events = await collect(swarm.runTurn(swarm.createSession(), 'read', { model }));
+  assert.deepEqual(requests[0].tools, ['files_read', 'x'.repeat(64)]);
+  const unavailable = events.find((e) => e.type === 'mcp_unavailable');
+  assert.equal(unavailable.server, 'deep');
+  assert.match(unavailable.message, /the input schema of tool 'deep' of MCP server 'deep' nests deeper than 256 levels/);
+  assert.equal(events.find((e) => e.type === 'tool_result').result, 'called files.read with {"path":"/tmp"}\n[image: image/png]\n[resource: file:///tmp/report.txt]');
+  swarm.dispose();
 });
