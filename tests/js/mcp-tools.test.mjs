@@ -153,6 +153,13 @@ test('over Streamable HTTP: a name clash names both sources, a prefix resolves i
   assert.deepEqual(scripts.requests[0].tools.slice(0, 3), ['search', 'cat_search', 'cat_stock']);
   assert.equal(events.find((e) => e.type === 'tool_result').result, '2 results for desk: lamp, desk');
   assert.equal(prefixed.toJSON().agents[0].mcpServers[0].prefix, 'cat_');
+  // All four tool shapes carry the server's schema as written.
+  const listedSession = prefixed.createSession();
+  const anthropic = prefixed.tools(listedSession, 'anthropic').find((tool) => tool.name === 'cat_search');
+  assert.deepEqual([anthropic.description, anthropic.input_schema.properties], ['Search the catalogue', { q: { type: 'string' } }]);
+  const responses = prefixed.tools(listedSession, 'openai-responses').find((tool) => tool.name === 'cat_search');
+  assert.equal(responses.strict, false);
+  assert.deepEqual(prefixed.tools(listedSession, 'ai-sdk').cat_search.inputSchema, anthropic.input_schema);
   prefixed.dispose();
 
   assert.throws(() => new Swarm(shop(['nope']), { mcp: { catalogue: client } }), (error) => error instanceof DefinitionError
