@@ -15,7 +15,10 @@ that runs a whole turn.
   --http <port>     Streamable HTTP on 127.0.0.1:<port>/mcp (0: a free port) instead of stdio
   --host <host>     with --http, default 127.0.0.1
   --session <id>    on stdio, the swarm session to continue (or start) under that id
-  -h, --help        this text`;
+  -h, --help        this text
+
+With --http and the environment variable HANDOFF_GRAPH_TOKEN set, every request must carry
+'Authorization: Bearer <that value>'.`;
 
 export class McpUsageError extends Error {}
 
@@ -69,7 +72,21 @@ export async function mcpCommand(argv, { loadModel, openStore, readDefinition })
     return;
   }
   const { createServer } = await import('node:http');
-  const handler = mcp.createMcpHttpHandler(swarm, options);
+  const { timingSafeEqual, createHash } = await import('node:crypto');
+  const mcpHandler = mcp.createMcpHttpHandler(swarm, options);
+  const token = process.env.HANDOFF_GRAPH_TOKEN;
+  // As for serve: with HANDOFF_GRAPH_TOKEN set, every request carries 'Authorization: Bearer <it>'
+  // (compared as hashes, in constant time).
+  const digest = (text) => createHash('sha256').update(text).digest();
+  const expected = token ? digest(`Bearer ${token}`) : undefined;
+  /** @type {((req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => Promise<void>) & { close(): Promise<void> }} */
+  const handler = Object.assign(async (req, res) => {
+    if (expected !== undefined && !timingSafeEqual(digest(req.headers.authorization ?? ''), expected)) {
+      res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'this server needs Authorization: Bearer <token>' }, id: null }));
+      return;
+    }
+    await mcpHandler(req, res);
+  }, { close: () => mcpHandler.close() });
   const host = values.host ?? '127.0.0.1';
   const http = createServer((req, res) => void handler(req, res));
   await new Promise((resolve, reject) => http.once('error', reject).listen(Number(values.http), host, () => resolve(undefined)));

@@ -1,6 +1,8 @@
 // A swarm served over MCP (docs/mcp.md): the SDK's Client drives createMcpServer over stdio (the
 // `handoff-graph mcp` command, spawned) and Streamable HTTP on 127.0.0.1.
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -168,4 +170,31 @@ test('createMcpServer refuses what it does not know', async () => {
   assert.throws(() => createMcpServer({}, {}), /expected a Swarm/);
   assert.throws(() => createMcpServer(swarm, { model: 'gpt' }), /options.model must be a model function/);
   swarm.dispose();
+});
+
+test('the command: --http with a token, and usage mistakes exit 2', async (t) => {
+  const { file } = await files();
+  const child = spawn(process.execPath, [cli, 'mcp', file, '--http', '0'], { env: { ...process.env, HANDOFF_GRAPH_TOKEN: 's3cret' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  t.after(() => child.kill());
+  let out = '';
+  child.stdout.setEncoding('utf8');
+  while (!/\/mcp\n/.test(out)) {
+    const [chunk] = await once(child.stdout, 'data');
+    out += chunk;
+  }
+  const url = new URL(/(http:\S+\/mcp)/.exec(out)[1]);
+  const refused = new Client({ name: 'host', version: '1.0.0' });
+  await assert.rejects(refused.connect(new StreamableHTTPClientTransport(url)), /401|Bearer/);
+  const { client } = await connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: 'Bearer s3cret' } } }));
+  assert.deepEqual(await names(client), ['lookup', 'transfer_to_human', 'update_state']);
+  await client.close();
+
+  for (const args of [['mcp'], ['mcp', file, '--http', 'x'], ['mcp', file, '--sesion', 'a']]) {
+    const usage = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    usage.stderr.on('data', (chunk) => { err += chunk; });
+    const [code] = await once(usage, 'exit');
+    assert.equal(code, 2, err);
+    assert.match(err, /Usage: handoff-graph mcp/);
+  }
 });
