@@ -1167,6 +1167,7 @@ export class Swarm {
 
   dispose() {
     if (this.#native === null) return;
+    this.#mcp?.close();
     release(this, this.#native);
     this.#native = null;
   }

@@ -98,26 +98,71 @@ function depthOf(value, limit) {
   return deepest;
 }
 
+// Per client, the listings that its list_changed notifications make stale: { ref: WeakRef of
+// an McpTools, server: its name for the client }. One handler per client, however many Swarms
+// share it; a Swarm that is disposed or collected drops out.
+const watchers = new WeakMap();
+
+function watch(client, tools, server) {
+  let entries = watchers.get(client);
+  if (entries === undefined) {
+    entries = new Set();
+    watchers.set(client, entries);
+    // The SDK gives a notification without a handler of its own to fallbackNotificationHandler;
+    // one set before is still called.
+    const before = client.fallbackNotificationHandler;
+    client.fallbackNotificationHandler = async (notification) => {
+      if (notification?.method === LIST_CHANGED) {
+        for (const entry of entries) {
+          const watcher = entry.ref.deref();
+          if (watcher === undefined) entries.delete(entry);
+          else watcher.changed(entry.server);
+        }
+      }
+      if (typeof before === 'function') await before(notification);
+    };
+  }
+  const entry = { ref: new WeakRef(tools), server };
+  entries.add(entry);
+  return () => entries.delete(entry);
+}
+
+// `promise`, or the reason `signal` aborts with, whichever comes first.
+function abortable(promise, signal) {
+  if (signal === undefined) return promise;
+  signal.throwIfAborted();
+  return new Promise((resolve, reject) => {
+    const abort = () => reject(signal.reason);
+    signal.addEventListener('abort', abort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+  });
+}
+
 /** The MCP clients of one Swarm, their last listings, and their calls. */
 export class McpTools {
   #clients;
   #lists = new Map();  // server -> listed tools (the last listing that succeeded)
   #stale = new Set();  // servers to list again before their tools are offered
   #listing = new Map();  // server -> the listing under way
+  #unwatch = [];
 
   constructor(clients) {
     this.#clients = clients;
     for (const [server, client] of clients) {
       this.#stale.add(server);
-      // Kept current: a list_changed notification marks the server's list stale. The SDK gives a
-      // notification without a handler of its own to fallbackNotificationHandler; one set before
-      // is still called.
-      const before = client.fallbackNotificationHandler;
-      client.fallbackNotificationHandler = async (notification) => {
-        if (notification?.method === LIST_CHANGED) this.#stale.add(server);
-        if (typeof before === 'function') await before(notification);
-      };
+      // Kept current: a list_changed notification marks the server's list stale.
+      this.#unwatch.push(watch(client, this, server));
     }
+  }
+
+  /** A list_changed notification of `server`: its list is read again before its tools are offered. */
+  changed(server) {
+    this.#stale.add(server);
+  }
+
+  /** Stops watching the clients (the Swarm is disposed). */
+  close() {
+    for (const unwatch of this.#unwatch.splice(0)) unwatch();
   }
 
   /** The listings of `servers` the core reads: { server: [tools] }, as JSON text ('' for none). */
@@ -137,11 +182,12 @@ export class McpTools {
       let listing = this.#listing.get(server);
       if (listing === undefined) {
         this.#stale.delete(server);  // a notification during the listing marks it stale again
-        listing = this.#list(server, signal).finally(() => this.#listing.delete(server));
+        // Shared by the turns that wait for it; each stops waiting when its own signal aborts.
+        listing = this.#list(server).finally(() => this.#listing.delete(server));
         this.#listing.set(server, listing);
       }
       try {
-        this.#lists.set(server, await listing);
+        this.#lists.set(server, await abortable(listing, signal));
       } catch (error) {
         signal?.throwIfAborted();
         this.#stale.add(server);
@@ -152,12 +198,12 @@ export class McpTools {
     return failures;
   }
 
-  async #list(server, signal) {
+  async #list(server) {
     const client = this.#clients.get(server);
     const tools = [];
     let cursor;
     for (let page = 0; page < MAX_PAGES; page++) {
-      const answer = await client.listTools(cursor === undefined ? undefined : { cursor }, { signal });
+      const answer = await client.listTools(cursor === undefined ? undefined : { cursor });
       if (!Array.isArray(answer?.tools)) throw new TypeError(`tools/list of MCP server '${server}' did not return a list of tools`);
       for (const tool of answer.tools) {
         if (depthOf(tool?.inputSchema, MAX_SCHEMA_DEPTH) > MAX_SCHEMA_DEPTH) {

@@ -53,6 +53,10 @@ test('an agent lists and calls MCP tools over stdio: text, structured content, i
   const client = await stdioClient();
   const swarm = new Swarm(shop(), { mcp: { catalogue: client }, handlers: { note: () => 'noted' } });
   const session = swarm.createSession({ id: 's1' });
+  // A second Swarm on the same client lists before the change, and is kept current too.
+  const other = new Swarm(shop(), { mcp: { catalogue: client } });
+  const otherModel = scripted([{ text: 'a' }, { text: 'b' }]);
+  await collect(other.runTurn(other.createSession(), 'hi', { model: otherModel.model }));
   const call = (id, name, args = {}) => ({ toolCalls: [{ id, name, arguments: args }] });
   const { model, requests } = scripted([
     call('c1', 'search', { q: 'lamp' }),
@@ -88,6 +92,12 @@ test('an agent lists and calls MCP tools over stdio: text, structured content, i
   const mcpCheckpoints = session.checkpoints.filter((c) => c.by === 'mcp');
   assert.equal(mcpCheckpoints.length, 6);
   assert.deepEqual(mcpCheckpoints[0], { turn: 1, hops: 0, active: 'clerk', tool: 'search', arguments: { q: 'lamp' }, result: '2 results for lamp: lamp, desk', by: 'mcp', server: 'catalogue' });
+  assert.ok(!otherModel.requests[0].tools.includes('discount'));
+  await collect(other.runTurn(other.createSession(), 'hi', { model: otherModel.model }));
+  // The list_changed made other's listing stale; listed again, the server is gone by now, so other
+  // is offered none of its tools (without the notification it would offer its first listing).
+  assert.deepEqual(otherModel.requests[1].tools, ['note', 'transfer_to_manager']);
+  other.dispose();
   await client.close();
   swarm.dispose();
 });
