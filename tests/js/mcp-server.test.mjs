@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 
 import { createMcpHttpHandler, createMcpServer } from '../../js/mcp/index.js';
 import { init, Swarm } from '../../js/node.js';
@@ -197,4 +197,43 @@ test('the command: --http with a token, and usage mistakes exit 2', async (t) =>
     assert.equal(code, 2, err);
     assert.match(err, /Usage: handoff-graph mcp/);
   }
+});
+
+test('adversarial calls are error results or JSON-RPC errors, and the server carries on', async (t) => {
+  const swarm = new Swarm(definition);
+  const handler = createMcpHttpHandler(swarm);
+  const http = createServer((req, res) => void handler(req, res));
+  await new Promise((resolve) => http.listen(0, '127.0.0.1', resolve));
+  t.after(async () => {
+    await handler.close();
+    http.closeAllConnections();
+    http.close();
+    swarm.dispose();
+  });
+  const url = new URL(`http://127.0.0.1:${http.address().port}/mcp`);
+  const { client } = await connect(new StreamableHTTPClientTransport(url));
+  t.after(() => client.close());
+  const nest = (depth) => {
+    let value = 'x';
+    for (let i = 0; i < depth; i++) value = [value];
+    return value;
+  };
+  const deep = await client.callTool({ name: 'transfer_to_human', arguments: { ticketId: nest(2000) } });
+  assert.equal(deep.isError, true);
+  assert.match(text(deep), /nest deeper than 512 levels/);
+  // Nesting no client would send: written as text, straight to the session.
+  const deeper = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': client.transport.sessionId, 'mcp-protocol-version': client.transport.protocolVersion },
+    body: `{"jsonrpc":"2.0","id":99,"method":"tools/call","params":{"name":"update_state","arguments":{"variables":{"v":${'['.repeat(200000)}${']'.repeat(200000)}}}}}`,
+  });
+  assert.equal(deeper.status, 200);
+  assert.match(await deeper.text(), /"isError":true/);
+  await assert.rejects(client.request({ method: 'tools/call', params: { name: 'update_state', arguments: 5 } }, CallToolResultSchema), /Invalid|-32602|expected/i);
+  await assert.rejects(client.readResource({ uri: 'file:///etc/passwd' }), /Unknown resource/);
+  const garbage = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":' });
+  assert.equal(garbage.status, 400);
+  assert.equal((await fetch(new URL('/other', url))).status, 404);
+  // Still serving, the session unchanged.
+  assert.deepEqual(await names(client), ['lookup', 'transfer_to_human', 'update_state']);
 });
