@@ -362,7 +362,7 @@ export class Swarm {
     this.#tracing = tracingSettings;
     this.#workflows = workflowsByAgent;
     this.#agentTools = agentsByTool;
-    if (mcpClients.size > 0) this.#mcp = new McpTools(mcpClients);
+    if (mcpClients.size > 0 || this.#definition.agents.some((a) => a.mcpServers !== undefined)) this.#mcp = new McpTools(mcpClients);
     adopt(this, native);
   }
 

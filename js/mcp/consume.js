@@ -25,19 +25,14 @@ export function checkMcpClients(given) {
   return out;
 }
 
-/** Definition problems: a server an agent names that has no client, and a client no agent names. */
+/**
+ * Definition problems: a client no agent names. (A server an agent names without a client is not
+ * one: the definition loads, for check() and the commands, and the agent is offered none of its
+ * tools, each model call reporting it as mcp_unavailable.)
+ */
 export function mcpProblems(definition, clients) {
   const problems = [];
-  const named = new Set();
-  definition.agents.forEach((agent, i) => {
-    (agent.mcpServers ?? []).forEach((entry, k) => {
-      const server = typeof entry === 'string' ? entry : entry.server;
-      named.add(server);
-      if (!clients.has(server)) {
-        problems.push({ pointer: `/agents/${i}/mcpServers/${k}`, message: `no MCP client '${server}' in the Swarm's options.mcp: pass a connected client, new Swarm(definition, { mcp: { '${server}': client } })` });
-      }
-    });
-  });
+  const named = new Set(definition.agents.flatMap((agent) => (agent.mcpServers ?? []).map((entry) => (typeof entry === 'string' ? entry : entry.server))));
   for (const server of clients.keys()) {
     if (!named.has(server)) problems.push(rootProblem(`options.mcp.${server}: no agent of the definition names MCP server '${server}' in its mcpServers`));
   }
@@ -177,7 +172,10 @@ export class McpTools {
 
   /** Lists `servers` again where stale: resolves [{ server, message }] of those that failed (they keep their last list, or none). */
   async refresh(servers, signal) {
-    const failures = [];
+    const failures = servers.filter((s) => !this.#clients.has(s)).map((server) => ({
+      server,
+      message: `no MCP client '${server}' was given: new Swarm(definition, { mcp: { '${server}': client } }), a Client of @modelcontextprotocol/sdk after connect()`,
+    }));
     await Promise.all(servers.filter((s) => this.#stale.has(s) && this.#clients.has(s)).map(async (server) => {
       let listing = this.#listing.get(server);
       if (listing === undefined) {

@@ -12,7 +12,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 
-import { DefinitionError, init, Swarm } from '../../js/node.js';
+import { check, DefinitionError, init, Swarm } from '../../js/node.js';
 import { toolsServer } from './mcp/tools-server.mjs';
 
 await init();
@@ -173,8 +173,16 @@ test('over Streamable HTTP: a name clash names both sources, a prefix resolves i
   prefixed.dispose();
 
   assert.throws(() => new Swarm(shop(['nope']), { mcp: { catalogue: client } }), (error) => error instanceof DefinitionError
-    && error.problems.some((p) => p.pointer === '/agents/0/mcpServers/0' && /no MCP client 'nope'/.test(p.message))
-    && error.problems.some((p) => /options.mcp.catalogue: no agent/.test(p.message)));
+    && error.problems.some((p) => /options.mcp.catalogue: no agent of the definition names MCP server 'catalogue'/.test(p.message)));
+  // Without its client, the definition loads (check() and the commands read it), and each model
+  // call of the agent says the server is unavailable.
+  assert.deepEqual(check(shop(['nope'])).findings, []);
+  const clientless = new Swarm(shop(['nope']));
+  const alone = scripted([{ text: 'ok' }]);
+  const noted = (await collect(clientless.runTurn(clientless.createSession(), 'hi', { model: alone.model }))).find((e) => e.type === 'mcp_unavailable');
+  assert.match(noted.message, /^no MCP client 'nope' was given/);
+  assert.deepEqual(alone.requests[0].tools, ['note', 'transfer_to_manager']);
+  clientless.dispose();
   assert.throws(() => new Swarm(shop(), { mcp: { catalogue: {} } }), /must be a connected MCP Client/);
   assert.throws(() => new Swarm({ agents: [{ id: 'a', mcpServers: [{ server: 'x', prefx: 'y' }], mcpApproval: ['a b'] }] }), (error) => error instanceof DefinitionError
     && error.problems.some((p) => p.pointer === '/agents/0/mcpServers/0/prefx')
