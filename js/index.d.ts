@@ -830,7 +830,7 @@ export type SwarmEvent =
   /** `by: 'mcp'` and `server`: a call of an MCP tool (docs/mcp.md). */
   | { type: 'tool_use'; agent: string; call: ToolCall; by?: 'mcp'; server?: string }
   | { type: 'tool_result'; agent: string; call: ToolCall; result: string; outcome: HandoffOutcome | NotRunOutcome | NotApprovedOutcome; by?: 'mcp'; server?: string }
-  /** An MCP server of the agent could not be listed: it is offered that server's tools of its last listing, or none. */
+  /** An MCP server of the agent could not be listed (or has no client): the agent is offered none of its tools until it can be. */
   | { type: 'mcp_unavailable'; agent: string; server: string; message: string }
   | { type: 'tool_mock_required'; agent: string; tool: string; arguments: Record<string, unknown> }
   | { type: 'state_rejected'; source: 'extract' | 'intent' | 'workflow'; key: string; message: string }

@@ -170,7 +170,7 @@ export class McpTools {
     return Object.keys(out).length === 0 ? '' : JSON.stringify(out);
   }
 
-  /** Lists `servers` again where stale: resolves [{ server, message }] of those that failed (they keep their last list, or none). */
+  /** Lists `servers` again where stale: resolves [{ server, message }] of those that failed (none of their tools are offered until a listing succeeds). */
   async refresh(servers, signal) {
     const failures = servers.filter((s) => !this.#clients.has(s)).map((server) => ({
       server,
