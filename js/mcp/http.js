@@ -5,7 +5,10 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 
+import { checkOptions } from '../options.js';
 import { MemoryStore } from '../stores/memory.js';
+import { describe } from '../text.js';
+import { isRecord } from '../values.js';
 import { createMcpServer } from './server.js';
 
 const MAX_BODY_BYTES = 1 << 20;
@@ -29,8 +32,13 @@ async function readBody(req) {
  * A node:http request handler serving `swarm` over MCP at `path` (default '/mcp'); `options` are
  * createMcpServer's (without sessionId). `close()` closes every MCP session's server.
  */
-export function createMcpHttpHandler(swarm, options = {}, { path = '/mcp' } = {}) {
-  const store = options.store ?? new MemoryStore();
+export function createMcpHttpHandler(swarm, options = {}, where = {}) {
+  const { path = '/mcp' } = checkOptions(where, ['path'], 'createMcpHttpHandler where');
+  if (typeof path !== 'string' || !path.startsWith('/')) throw new TypeError(`createMcpHttpHandler: path must start with '/', got ${describe(path)}`);
+  if (isRecord(options) && Object.hasOwn(options, 'sessionId')) throw new TypeError('createMcpHttpHandler options: sessionId is each MCP session\'s own');
+  const store = options?.store ?? new MemoryStore();
+  // The options checked now, not at the first session.
+  void createMcpServer(swarm, { ...options, store });
   const sessions = new Map();  // MCP session id -> transport
   const handler = async (req, res) => {
     try {

@@ -107,7 +107,7 @@ function agentsServer(swarm, { store, sessionId, toolState, serverName, version 
     const id = sessionId ?? extra?.sessionId ?? globalThis.crypto.randomUUID();
     session = (await store.get(id)) ?? swarm.createSession({ id });
     if (session.version === 0) {
-      swarm.applyRules(session);
+      for (let hop = swarm.applyRules(session); hop !== null; hop = swarm.applyRules(session));
       await save();
     }
     return session;

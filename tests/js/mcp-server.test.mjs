@@ -169,6 +169,9 @@ test('createMcpServer refuses what it does not know', async () => {
   assert.throws(() => createMcpServer(swarm, { stor: null }), /unknown option 'stor' \(did you mean 'store'\?\)/);
   assert.throws(() => createMcpServer({}, {}), /expected a Swarm/);
   assert.throws(() => createMcpServer(swarm, { model: 'gpt' }), /options.model must be a model function/);
+  assert.throws(() => createMcpHttpHandler(swarm, { modle: null }), /unknown option 'modle' \(did you mean 'model'\?\)/);
+  assert.throws(() => createMcpHttpHandler(swarm, {}, { pth: '/' }), /unknown option 'pth'/);
+  assert.throws(() => createMcpHttpHandler(swarm, { sessionId: 'a' }), /sessionId is each MCP session's own/);
   swarm.dispose();
 });
 
