@@ -238,3 +238,19 @@ test('servers that list odd names, non-text content or a schema nested too deep:
   assert.equal(events.find((e) => e.type === 'tool_result').result, 'called files.read with {"path":"/tmp"}\n[image: image/png]\n[resource: file:///tmp/report.txt]');
   swarm.dispose();
 });
+
+test('the JSON Schema (handoff-graph/schema.json) takes mcpServers and mcpApproval as the core does', async () => {
+  const { default: Ajv2020 } = await import('ajv/dist/2020.js');
+  const { readFile } = await import('node:fs/promises');
+  const schema = JSON.parse(await readFile(fileURLToPath(import.meta.resolve('handoff-graph/schema.json')), 'utf8'));
+  const validate = new Ajv2020({ allErrors: true }).compile(schema);
+  const written = { format: 'handoff-graph/swarm', version: 1, ...shop(['catalogue', { server: 'gh', prefix: 'gh_' }], { mcpApproval: ['gh_issue'] }) };
+  const swarm = new Swarm(written);
+  assert.ok(validate(written), JSON.stringify(validate.errors));
+  assert.ok(validate(swarm.toJSON()), JSON.stringify(validate.errors));
+  swarm.dispose();
+  for (const agent of [{ id: 'a', mcpServers: [{ server: 'x', prefx: 'y' }] }, { id: 'a', mcpServers: [{ server: 'x', prefix: 'a b' }] }, { id: 'a', mcpServers: ['x'], mcpApproval: ['a b'] }]) {
+    assert.equal(validate({ format: 'handoff-graph/swarm', version: 1, agents: [agent] }), false, JSON.stringify(agent));
+    assert.throws(() => new Swarm({ agents: [agent] }), DefinitionError);
+  }
+});
