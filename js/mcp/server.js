@@ -137,10 +137,13 @@ function agentsServer(swarm, { store, sessionId, toolState, serverName, version 
     await open(extra);
     const { name, arguments: args } = request.params;
     const before = toolNames().join('\n');
+    const kept = structuredClone(session);
     let answer;
     try {
       answer = await call(name, args, extra);
     } catch (error) {
+      // A call that failed (a handler threw, a save conflicted) leaves the session as it was.
+      if (session.version === kept.version) session = kept;
       if (error instanceof McpError) throw error;
       return errorResult(`Error: ${messageOf(error)}`);
     }

@@ -203,7 +203,14 @@ test('the command: --http with a token, and usage mistakes exit 2', async (t) =>
 });
 
 test('adversarial calls are error results or JSON-RPC errors, and the server carries on', async (t) => {
-  const swarm = new Swarm(definition);
+  const swarm = new Swarm(definition, {
+    handlers: {
+      lookup: (_args, ctx) => {
+        ctx.setVariables({ touched: true });
+        throw new Error('the order system is down');
+      },
+    },
+  });
   const handler = createMcpHttpHandler(swarm);
   const http = createServer((req, res) => void handler(req, res));
   await new Promise((resolve) => http.listen(0, '127.0.0.1', resolve));
@@ -237,6 +244,11 @@ test('adversarial calls are error results or JSON-RPC errors, and the server car
   const garbage = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":' });
   assert.equal(garbage.status, 400);
   assert.equal((await fetch(new URL('/other', url))).status, 404);
+  // A handler that throws is an error result, and what it changed is undone.
+  const failed = await client.callTool({ name: 'lookup', arguments: {} });
+  assert.deepEqual([failed.isError, text(failed)], [true, 'Error: the order system is down']);
   // Still serving, the session unchanged.
   assert.deepEqual(await names(client), ['lookup', 'transfer_to_human', 'update_state']);
+  const { contents } = await client.readResource({ uri: 'handoff-graph://session' });
+  assert.deepEqual(JSON.parse(contents[0].text).variables, {});
 });
