@@ -217,7 +217,7 @@ export class McpTools {
 
   /**
    * Runs tools/call for the core's outcome (`mcp: { server, tool }`) with the turn's signal:
-   * { kind: 'mcp', value: the text the model gets, isError }. An isError result, and a server that
+   * { kind: 'mcp', value: the text the model gets, isError, server }. An isError result, and a server that
    * fails or is gone, are results that say so; an aborted turn throws.
    */
   async call(outcome, signal) {
@@ -226,13 +226,13 @@ export class McpTools {
     try {
       const result = await client.callTool({ name: tool, arguments: outcome.arguments }, undefined, { signal });
       const text = resultText(result);
-      if (result?.isError === true) return { kind: 'mcp', value: `Error: ${text.length > 0 ? text : `tool ${tool} of MCP server '${server}' failed`}`, isError: true };
-      return { kind: 'mcp', value: text, isError: false };
+      if (result?.isError === true) return { kind: 'mcp', value: `Error: ${text.length > 0 ? text : `tool ${tool} of MCP server '${server}' failed`}`, isError: true, server };
+      return { kind: 'mcp', value: text, isError: false, server };
     } catch (error) {
       signal?.throwIfAborted();
       // A server that failed may be gone: list it again before its tools are offered next.
       this.#stale.add(server);
-      return { kind: 'mcp', value: `Error: MCP server '${server}' could not run ${tool}: ${messageOf(error)}`, isError: true };
+      return { kind: 'mcp', value: `Error: MCP server '${server}' could not run ${tool}: ${messageOf(error)}`, isError: true, server };
     }
   }
 }

@@ -13,6 +13,8 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 
 import { check, DefinitionError, init, Swarm } from '../../js/node.js';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+
 import { toolsServer } from './mcp/tools-server.mjs';
 
 await init();
@@ -118,9 +120,11 @@ test("a tools/call gets the turn's AbortSignal: the aborted turn leaves the sess
   swarm.dispose();
 });
 
-test('mcpApproval pauses a call of an MCP tool; approved, it runs', async () => {
+test('mcpApproval pauses a call of an MCP tool; approved, it runs, in a span as other tools', async () => {
   const client = await stdioClient();
-  const swarm = new Swarm(shop(['catalogue'], { mcpApproval: ['order'] }), { mcp: { catalogue: client } });
+  const exporter = new InMemorySpanExporter();
+  const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  const swarm = new Swarm(shop(['catalogue'], { mcpApproval: ['order'] }), { mcp: { catalogue: client }, tracing: { tracerProvider } });
   const session = swarm.createSession();
   const { model } = scripted([{ toolCalls: [{ id: 'o1', name: 'order', arguments: { item: 'lamp' } }] }, { text: 'Ordered.' }]);
   const paused = await collect(swarm.runTurn(session, 'Order a lamp', { model }));
@@ -130,6 +134,8 @@ test('mcpApproval pauses a call of an MCP tool; approved, it runs', async () => 
   const resumed = await collect(swarm.resolveApproval(session, asked.approvalId, { approve: true, model }));
   assert.deepEqual(resumed.filter((e) => e.type === 'tool_result').map((e) => [e.result, e.by]), [['ordered lamp', 'mcp']]);
   assert.equal(resumed.at(-1).text, 'Ordered.');
+  const span = exporter.getFinishedSpans().find((s) => s.name === 'execute_tool order');
+  assert.deepEqual([span.attributes['handoff_graph.tool.by'], span.attributes['handoff_graph.mcp.server'], span.attributes['handoff_graph.mcp.is_error']], ['mcp', 'catalogue', false]);
   await client.close();
   swarm.dispose();
 });
