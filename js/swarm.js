@@ -20,7 +20,7 @@ import { clone, isRecord, messageOf, put } from './values.js';
 import { checkTracing, NO_TURN_TRACE, traceTurn } from './tracing.js';
 import { normalizeToolCall } from './tool-calls.js';
 import { checkMcpClients, McpTools, mcpProblems } from './mcp/consume.js';
-import { hostToolCall, refreshMcpTools } from './mcp/host-symbols.js';
+import { hostToolCall, refreshMcpTools, watchMcpTools } from './mcp/host-symbols.js';
 
 export const TOOL_FORMATS = Object.freeze(['openai-responses', 'openai-chat', 'anthropic', 'ai-sdk']);
 const SESSION_FORMAT = 'handoff-graph/session';
@@ -535,6 +535,12 @@ export class Swarm {
   async [refreshMcpTools](session, signal) {
     const servers = this.#mcpServers(checkSession(session, 'refreshMcpTools').active);
     return servers.length === 0 ? [] : this.#mcp.refresh(servers, signal);
+  }
+
+  /** createMcpServer's: `listener(server, agents)` when an MCP server's tool list changed (`agents`: the ids of those that name it); returns what stops it. */
+  [watchMcpTools](listener) {
+    if (this.#mcp === null) return () => {};
+    return this.#mcp.watch((server) => listener(server, this.#definition.agents.filter((a) => this.#mcpServers(a.id).includes(server)).map((a) => a.id)));
   }
 
   /**

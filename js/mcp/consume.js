@@ -150,14 +150,24 @@ export class McpTools {
     }
   }
 
+  #listeners = new Set();
+
   /** A list_changed notification of `server`: its list is read again before its tools are offered. */
   changed(server) {
     this.#stale.add(server);
+    for (const listener of this.#listeners) listener(server);
+  }
+
+  /** Calls `listener(server)` on each list_changed; returns what stops it. */
+  watch(listener) {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
   }
 
   /** Stops watching the clients (the Swarm is disposed). */
   close() {
     for (const unwatch of this.#unwatch.splice(0)) unwatch();
+    this.#listeners.clear();
   }
 
   /** The listings of `servers` the core reads: { server: [tools] }, as JSON text ('' for none). */

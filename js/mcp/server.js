@@ -21,7 +21,7 @@ import { checkOptions } from '../options.js';
 import { MemoryStore } from '../stores/memory.js';
 import { describe } from '../text.js';
 import { isRecord, messageOf } from '../values.js';
-import { hostToolCall, refreshMcpTools } from './host-symbols.js';
+import { hostToolCall, refreshMcpTools, watchMcpTools } from './host-symbols.js';
 
 export const UPDATE_STATE = 'update_state';
 export const SESSION_URI = 'handoff-graph://session';
@@ -132,6 +132,16 @@ function agentsServer(swarm, { store, sessionId, toolState, serverName, version 
   };
 
   server.setRequestHandler(ListToolsRequestSchema, (_request, extra) => serial(async () => ({ tools: await listed(extra) })));
+
+  // The active agent's MCP servers changed their tools: so did the host's.
+  const unwatch = swarm[watchMcpTools]((_server, agents) => {
+    if (session !== undefined && agents.includes(session.active)) void server.sendToolListChanged().catch(() => {});
+  });
+  const closed = server.onclose;
+  server.onclose = () => {
+    unwatch();
+    closed?.();
+  };
 
   server.setRequestHandler(CallToolRequestSchema, (request, extra) => serial(async () => {
     await open(extra);

@@ -252,3 +252,29 @@ test('adversarial calls are error results or JSON-RPC errors, and the server car
   const { contents } = await client.readResource({ uri: 'handoff-graph://session' });
   assert.deepEqual(JSON.parse(contents[0].text).variables, {});
 });
+
+test("an agent's MCP tools served on: listed and run through the swarm, their list changes passed to the host", { timeout: 20_000 }, async (t) => {
+  const upstream = new Client({ name: 'swarm', version: '1.0.0' });
+  await upstream.connect(new StdioClientTransport({ command: process.execPath, args: [fileURLToPath(new URL('./mcp/tools-server.mjs', import.meta.url))], stderr: 'ignore' }));
+  t.after(() => upstream.close());
+  const swarm = new Swarm({ agents: [{ id: 'clerk', mcpServers: [{ server: 'catalogue', prefix: 'cat_' }] }] }, { mcp: { catalogue: upstream } });
+  const handler = createMcpHttpHandler(swarm);
+  const http = createServer((req, res) => void handler(req, res));
+  await new Promise((resolve) => http.listen(0, '127.0.0.1', resolve));
+  t.after(async () => {
+    await handler.close();
+    http.closeAllConnections();
+    http.close();
+    swarm.dispose();
+  });
+  const { client, changes } = await connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${http.address().port}/mcp`)));
+  t.after(() => client.close());
+  const before = await names(client);
+  assert.deepEqual(before.slice(0, 2), ['cat_search', 'cat_stock']);
+  assert.ok(!before.includes('cat_discount'));
+  assert.equal(text(await client.callTool({ name: 'cat_search', arguments: { q: 'desk' } })), '2 results for desk: lamp, desk');
+  assert.equal(text(await client.callTool({ name: 'cat_unlock', arguments: {} })), 'unlocked');
+  // The upstream server's list_changed reached the host (on its standalone stream: wait for it).
+  while (changes.length === 0) await new Promise((resolve) => setImmediate(resolve));
+  assert.ok((await names(client)).includes('cat_discount'));
+});
