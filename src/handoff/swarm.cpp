@@ -57,7 +57,7 @@ void read_mcp(Reader& r, const Json& a, const std::string& pointer, Agent& agent
         r.only(s, at, {"server", "prefix"});
         if (const std::string* n = r.string(s, at, "server", true)) server.server = *n;
         if (const std::string* p = r.string(s, at, "prefix", false)) {
-          if (p->size() >= kMaxToolName || (!p->empty() && !valid_tool_name(*p)))
+          if (p->size() >= kMaxToolName || !valid_tool_name(*p))
             r.member_problem(at, "prefix", "a prefix must match ^[a-zA-Z0-9_-]{1,63}$: it begins tool names");
           server.prefix = *p;
         }
