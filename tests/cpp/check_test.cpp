@@ -231,6 +231,58 @@ TEST(Check, DecidesEverythingWithinTheExactFragment) {
   }
 }
 
+// Order and contents on one string path, against every string of up to four letters of a, b, c, d.
+TEST(Check, OrderAndContentsOfOneStringAgreeWithBruteForce) {
+  const char* const atoms[] = {"x < 'b'",   "x >= 'ab'",   "x > 'ba'",  "x <= 'c'", "'a' in x",  "'bc' in x",
+                               "'ca' in x", "x in 'abcd'", "x == 'ab'", "x",        "x > 'abc'", "x < 'bb'"};
+  std::vector<Json> pool{Json()};
+  std::vector<std::string> strings{""};
+  for (std::size_t from = 0; from < strings.size() && strings.size() < 341; ++from) {
+    if (strings[from].size() == 4) continue;
+    for (char c : std::string("abcd")) strings.push_back(strings[from] + c);
+  }
+  for (const std::string& s : strings) pool.push_back(s);
+  std::mt19937 rng(7);
+  int undecided = 0;
+  for (int round = 0; round < 400; ++round) {
+    std::vector<std::pair<std::string, std::optional<std::string>>> edges;
+    const int count = 1 + static_cast<int>(rng() % 4);
+    for (int i = 0; i < count; ++i) {
+      std::string when = atoms[rng() % std::size(atoms)];
+      if (rng() % 2)
+        when += std::string(rng() % 2 ? " and " : " or ") + (rng() % 3 ? "" : "not ") + atoms[rng() % std::size(atoms)];
+      edges.push_back({"", when});
+    }
+    auto g = graph_of(edges);
+    Json r = check_graph(g);
+    std::vector<bool> wins(count, false);
+    bool gap = false;
+    for (std::size_t k = 0; k < pool.size(); ++k) {
+      Json state = Json::object();
+      if (k > 0) state["x"] = pool[k];
+      auto to = g.route("n", state);
+      if (!to)
+        gap = true;
+      else
+        wins[std::stoi(to->substr(1))] = true;
+    }
+    std::vector<bool> has_case(count, false);
+    for (const Json& c : r["cases"]) has_case[c["edge"].get<int>()] = true;
+    bool reported_gap = false;
+    for (const Json& f : r["findings"]) {
+      if (f["code"] == "undecided") ++undecided;
+      if (f["code"] == "no-match") reported_gap = true;
+      if (f["code"] == "shadowed-edge" || f["code"] == "unsatisfiable-condition")
+        EXPECT_FALSE(wins[f["edge"].get<int>()]) << core::dump_json(r);
+    }
+    for (int e = 0; e < count; ++e) {
+      if (wins[e]) EXPECT_TRUE(has_case[e]) << core::dump_json(r);
+    }
+    if (gap) EXPECT_TRUE(reported_gap) << core::dump_json(r);
+  }
+  EXPECT_EQ(undecided, 0);
+}
+
 TEST(Check, AgreesWithBruteForceOnRandomGraphs) {
   std::mt19937 rng(20261129);
   std::vector<Json> pool;
