@@ -243,7 +243,13 @@ test('web demo in Chromium', { timeout: 60_000 }, async (t) => {
       await byId(page, 'speed').selectOption('0');
       const definition = JSON.parse(await byId(page, 'machine-editor').inputValue());
       definition.edges[2] = { from: 'analyze', to: '__end__', when: "decision == 'done'" };
+      assert.match(await text(page, 'machine-check-summary'), /no findings/);
       await byId(page, 'machine-editor').fill(JSON.stringify(definition, null, 2));
+      // check() saw the gap before the run: a decision that is none of the three.
+      const finding = byId(page, 'machine-finding');
+      assert.equal(await finding.getAttribute('data-code'), 'no-match');
+      assert.equal(await finding.getAttribute('data-pointer'), '/states/0');
+      assert.match(await finding.textContent(), /NoEdgeMatchedError/);
       await byId(page, 'scripts-editor').fill('{"analyze": [{"decision": "A"}, {"decision": "C"}]}');
       await byId(page, 'run').click();
       await page.waitForSelector('[data-testid="outcome"][data-reason="no-edge-matched"]');

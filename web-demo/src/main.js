@@ -73,6 +73,7 @@ const machinePanel = section(
   m.scriptsEditor.el,
   m.stateEditor.el,
   m.errorBox,
+  m.checkBox,
   m.controls,
   m.outcome,
   h('div.two.trace-row', {}, h('div', {}, h('div.field-label', {}, 'Trace'), m.trace), h('div', {}, m.stateLabel, m.stateView)),
