@@ -138,6 +138,16 @@ TEST(Check, ReservedNamesAreTheRunsValues) {
     "edges":[{"from":"a","to":"a","when":"$visits.a < 3"},{"from":"a","to":"__end__","when":"$step >= 4"}]})");
   ASSERT_EQ(codes(r), (Codes{"no-match@/states/0"}));
   EXPECT_EQ(r["findings"][0]["witness"], parse(R"({"$step":3,"$visits":{"a":3}})"));
+  // `$visits` itself is an object of every state's count: never a string, never without 'a'.
+  r = check_machine_json(R"({"format":"handoff-graph/state-machine","version":1,"start":"a","maxSteps":10,
+    "states":[{"name":"a"}],
+    "edges":[{"from":"a","to":"__end__","when":"$visits == 'x' or 'zz' in $visits"},{"from":"a","to":"a"}]})");
+  EXPECT_EQ(codes(r), (Codes{"unsatisfiable-condition@/edges/0", "no-exit@/states/0"}));
+  r = check_machine_json(R"({"format":"handoff-graph/state-machine","version":1,"start":"a","maxSteps":10,
+    "states":[{"name":"a"}],
+    "edges":[{"from":"a","to":"__end__","when":"'a' in $visits and $visits.a >= 2"},{"from":"a","to":"a"}]})");
+  EXPECT_EQ(codes(r), Codes{});
+  EXPECT_EQ(r["cases"][0]["state"], parse(R"({"$visits":{"a":2}})"));
 }
 
 // ---- brute force ------------------------------------------------------------------------------
