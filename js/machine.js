@@ -1210,7 +1210,7 @@ export class Execution {
     this.#steps.push(record);
     endRoute(route, record, record.edge === null ? undefined : state.edges[record.edge]);
     span.end(record);
-    this.#trace.event({ type: 'step', ...record });
+    this.#trace.event({ type: 'step', ...record, update: output ?? null });
     let error = null;
     if (status === ExecStatus.NoEdgeMatched) {
       error = this.#noEdgeError(state);
@@ -1326,7 +1326,7 @@ export class Execution {
   async #drive(options, where, checkpoints) {
     const { onStep, signal, tracing, traceLogPath } = checkOptions(options, RUN_OPTIONS, where);
     if (onStep !== undefined && typeof onStep !== 'function') throw new TypeError(`onStep must be a function, got ${describe(onStep)}`);
-    const trace = await openRunTrace(checkTracing(tracing, traceLogPath, where), { machine: this.#prepared.name, runId: checkpoints?.runId });
+    const trace = await openRunTrace(checkTracing(tracing, traceLogPath, where), { machine: this.#prepared.name, runId: checkpoints?.runId, start: this.#startLine });
     this.#trace = trace;
     try {
       while (!this.done) {
@@ -1357,10 +1357,13 @@ export class Execution {
     }
   }
 
+  // The trace log's first line of a run (docs/replay.md): the state and step it starts from.
+  #startLine = () => ({ state: this.state, step: this.stepsRun });
+
   /** Runs to the end, yielding { type: 'step:start' | 'step:end' | 'end', ... } events. */
   async *stream(options) {
     const { signal, tracing, traceLogPath } = checkOptions(options, ['signal', ...TRACE_OPTIONS], 'stream options');
-    const trace = await openRunTrace(checkTracing(tracing, traceLogPath, 'stream options'), { machine: this.#prepared.name });
+    const trace = await openRunTrace(checkTracing(tracing, traceLogPath, 'stream options'), { machine: this.#prepared.name, start: this.#startLine });
     this.#trace = trace;
     try {
       yield* this.#stream(signal);

@@ -568,14 +568,19 @@ export class Swarm {
   // Runs one of the agent's own tools: its handler, else its mock, else tool_mock_required.
   async #runTool(session, outcome, call, extra) {
     const { tool, arguments: args } = outcome;
+    const set = [];  // what the handler set, for the recording (docs/replay.md)
     const ctx = {
       session, state: session.variables, agent: this.agent(outcome.agent), input: extra.input, toolState: extra.toolState, call,
-      setVariables: (variables) => this.#change(session, variables, 'handler'),
+      setVariables: (variables) => {
+        const changed = this.#change(session, variables, 'handler');
+        set.push(clone(variables));
+        return changed;
+      },
     };
     const handler = this.#handlers.get(tool);
     const mock = this.#mocks.get(tool);
-    if (handler !== undefined) return { kind: 'handler', value: await handler(args, ctx) };
-    if (mock !== undefined) return { kind: 'mock', value: typeof mock === 'function' ? await mock(args, ctx) : clone(mock) };
+    if (handler !== undefined) return { kind: 'handler', value: await handler(args, ctx), variables: set };
+    if (mock !== undefined) return { kind: 'mock', value: typeof mock === 'function' ? await mock(args, ctx) : clone(mock), variables: set };
     return {
       kind: 'missing',
       value: { error: 'tool_mock_required', tool, message: `Tool '${tool}' has no handler and no mock in this environment; continue without its result.` },
@@ -601,7 +606,8 @@ export class Swarm {
     if (pending !== undefined) {
       throw Object.assign(new Error(`runTurn: the session waits for the decision on approval '${pending.approvalId}' (${pending.kind === 'handoff' ? `a transfer to ${pending.to}` : `tool ${pending.tool}`}); resolve it with swarm.resolveApproval() before the next turn`), { code: 'ERR_APPROVAL_PENDING', approvalId: pending.approvalId });
     }
-    const info = { swarm: this.name, session: session.id, agent: session.active };
+    const recording = () => ({ input, variables: clone(session.variables), maxModelCalls: turn.maxModelCalls });
+    const info = { swarm: this.name, session: session.id, agent: session.active, recording };
     yield* traceTurn(this.#tracing, info, (trace) => this.#guarded(session, turn, this.#turn(session, input, { ...turn, trace })));
   }
 
@@ -625,7 +631,8 @@ export class Swarm {
     const record = typeof approvals === 'object' && approvals !== null && Object.hasOwn(approvals, approvalId) ? approvals[approvalId] : undefined;
     if (record === undefined) throw Object.assign(new Error(`resolveApproval: the session has no approval '${approvalId}'`), { code: 'ERR_APPROVAL_NOT_FOUND', approvalId });
     if (record.status !== 'pending') throw Object.assign(new Error(`resolveApproval: approval '${approvalId}' was already decided (${record.status})`), { code: 'ERR_APPROVAL_RESOLVED', approvalId, status: record.status });
-    const info = { swarm: this.name, session: session.id, agent: session.active, approvalId };
+    const recording = () => ({ variables: clone(session.variables), maxModelCalls: turn.maxModelCalls });
+    const info = { swarm: this.name, session: session.id, agent: session.active, approvalId, recording };
     yield* traceTurn(this.#tracing, info, (trace) => this.#guarded(session, turn, this.#resume(session, approvalId, { approve, reason }, { ...turn, trace })));
   }
 
@@ -667,12 +674,14 @@ export class Swarm {
     yield* this.#status(session, options, 'in_progress');
     if (this.#extract !== undefined) {
       const extracted = await this.#extract(input, { session, agent: session.active });
+      options.trace.record({ type: 'extract', variables: extracted ?? null });
       if (extracted !== undefined && extracted !== null) {
         const changed = this.#change(session, extracted, 'extract');
         if (!changed.ok) yield { type: 'state_rejected', source: 'extract', key: changed.key, message: changed.message };
       }
     }
     const intents = this.#extractIntents === undefined ? null : checkIntents(await this.#extractIntents(input, { session, agent: session.active }));
+    if (this.#extractIntents !== undefined) options.trace.record({ type: 'intents', intents });
     if (intents !== null) {
       yield* this.#intents(session, input, intents, checkpointsBefore, options);
       return;
@@ -834,6 +843,7 @@ export class Swarm {
       failedAt.set(session, { source: 'workflow', agent: agentId });
       throw error;
     }
+    options.trace?.record(answer.recording);
     // As a model's answer streams before its guardrails run.
     if (answer.text.length > 0) yield { type: 'chunk', agent: agentId, text: answer.text };
     const tripped = await this.#guard('output', agentId, answer.text, session, input);
@@ -874,6 +884,7 @@ export class Swarm {
     const variables = this.#visibleVariables(targetId, session);
     if (this.#workflows.has(targetId)) {
       const answer = yield* runWorkflow(this.#workflows.get(targetId), { agent: targetId, agentDefinition: this.agent(targetId), input: text, variables, signal: options.signal });
+      trace.record(answer.recording);
       if (answer.text.length > 0) yield { type: 'chunk', agent: targetId, text: answer.text };
       if (answer.variables !== undefined) {
         const changed = this.#change(session, answer.variables, 'workflow');
