@@ -16,7 +16,9 @@ import { adopt, disposable, disposedError, inspection, inspectSymbol, release } 
 import { isStateMachine, markStateMachine } from './machine-brand.js';
 import { callEager, resolvePath } from './marshal.js';
 import { checkOptions, edgeArguments, notInDefinition, requireArguments } from './options.js';
+import { RECORDING_VERSION, TWIN } from './recording.js';
 import { REDUCERS } from './reducers.js';
+import { replayMachine } from './replay.js';
 import { requireRuntime } from './runtime.js';
 import { describe, wellFormed } from './text.js';
 import { clone, isRecord, messageOf, put } from './values.js';
@@ -575,6 +577,23 @@ export class StateMachine {
     machine.#adopt(native, functions);
     for (const name of names) machine.#handlers.set(name, bound.get(name) ?? null);
     return machine;
+  }
+
+  /**
+   * Replays a recorded run (docs/replay.md): its trace log lines (or their JSONL text), its result
+   * or its durable record, on this machine's definition with handlers that return the recorded
+   * updates; compares each step's route. `options.state`: the initial state, when the recording
+   * does not hold it. Resolves { same, steps, decisions, divergence }.
+   */
+  async replay(recording, options) {
+    const { state } = checkOptions(options, ['state'], 'replay options');
+    if (state !== undefined && !isRecord(state)) throw new TypeError(`replay options.state must be the run's initial state (an object), got ${describe(state)}`);
+    return replayMachine(this, recording, state);
+  }
+
+  /** For a replay (js/replay.js): a machine of this one's definition and reducers, with `handlers`. */
+  [TWIN](handlers) {
+    return StateMachine.fromJSON(this.toJSON(), { handlers, reducers: Object.fromEntries(this.#reducers) });
   }
 
   /**
@@ -1358,7 +1377,7 @@ export class Execution {
   }
 
   // The trace log's first line of a run (docs/replay.md): the state and step it starts from.
-  #startLine = () => ({ state: this.state, step: this.stepsRun });
+  #startLine = () => ({ recording: RECORDING_VERSION, state: this.state, step: this.stepsRun });
 
   /** Runs to the end, yielding { type: 'step:start' | 'step:end' | 'end', ... } events. */
   async *stream(options) {

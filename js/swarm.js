@@ -13,7 +13,9 @@ import { pictureLayout } from './export.js';
 import { adopt, disposable, disposedError, inspection, inspectSymbol, release } from './lifetime.js';
 import { copyMessages, readModelAnswer, restoreSession, snapshotSession } from './model-answer.js';
 import { checkOptions, notInDefinition, rootProblem } from './options.js';
+import { RECORDING_VERSION } from './recording.js';
 import { REDUCERS } from './reducers.js';
+import { replaySwarm } from './replay.js';
 import { requireRuntime } from './runtime.js';
 import { describe, wellFormed } from './text.js';
 import { clone, isRecord, messageOf, put } from './values.js';
@@ -282,6 +284,7 @@ export class Swarm {
   #tracing;
   #workflows;
   #agentTools;
+  #options;  // as given: a replay runs with the same routing code (js/replay.js)
 
   /**
    * @param definition the swarm definition (docs/handoffs.md); `format` and `version` may be omitted
@@ -357,6 +360,7 @@ export class Swarm {
     this.#tracing = tracingSettings;
     this.#workflows = workflowsByAgent;
     this.#agentTools = agentsByTool;
+    this.#options = options ?? {};
     adopt(this, native);
   }
 
@@ -538,6 +542,16 @@ export class Swarm {
     return this.#commit(session, this.#core(session, 'applyToolCall', 'applyToolCall', call.name, argumentsText(call), approved), settle);
   }
 
+  /**
+   * Replays one session's recording (docs/replay.md: its trace log lines, an array or JSONL text)
+   * against this swarm's rules, with a model and tools that answer what was recorded; resolves
+   * { same, turns, decisions, divergence }, the divergence being the first decision that differs.
+   */
+  async replay(recording) {
+    this.#live;
+    return replaySwarm(recording, { definition: this.toJSON(), options: this.#options, make: (definition, options) => new Swarm(definition, options) });
+  }
+
   /** The text runTurn gives the model as the result of a transfer call with this outcome. */
   toolResult(outcome) {
     if (typeof outcome !== 'object' || outcome === null) throw new TypeError(`toolResult takes an outcome of applyToolCall, got ${describe(outcome)}`);
@@ -606,7 +620,7 @@ export class Swarm {
     if (pending !== undefined) {
       throw Object.assign(new Error(`runTurn: the session waits for the decision on approval '${pending.approvalId}' (${pending.kind === 'handoff' ? `a transfer to ${pending.to}` : `tool ${pending.tool}`}); resolve it with swarm.resolveApproval() before the next turn`), { code: 'ERR_APPROVAL_PENDING', approvalId: pending.approvalId });
     }
-    const recording = () => ({ input, variables: clone(session.variables), maxModelCalls: turn.maxModelCalls });
+    const recording = () => ({ recording: RECORDING_VERSION, input, variables: clone(session.variables), maxModelCalls: turn.maxModelCalls });
     const info = { swarm: this.name, session: session.id, agent: session.active, recording };
     yield* traceTurn(this.#tracing, info, (trace) => this.#guarded(session, turn, this.#turn(session, input, { ...turn, trace })));
   }
@@ -631,7 +645,7 @@ export class Swarm {
     const record = typeof approvals === 'object' && approvals !== null && Object.hasOwn(approvals, approvalId) ? approvals[approvalId] : undefined;
     if (record === undefined) throw Object.assign(new Error(`resolveApproval: the session has no approval '${approvalId}'`), { code: 'ERR_APPROVAL_NOT_FOUND', approvalId });
     if (record.status !== 'pending') throw Object.assign(new Error(`resolveApproval: approval '${approvalId}' was already decided (${record.status})`), { code: 'ERR_APPROVAL_RESOLVED', approvalId, status: record.status });
-    const recording = () => ({ variables: clone(session.variables), maxModelCalls: turn.maxModelCalls });
+    const recording = () => ({ recording: RECORDING_VERSION, variables: clone(session.variables), maxModelCalls: turn.maxModelCalls });
     const info = { swarm: this.name, session: session.id, agent: session.active, approvalId, recording };
     yield* traceTurn(this.#tracing, info, (trace) => this.#guarded(session, turn, this.#resume(session, approvalId, { approve, reason }, { ...turn, trace })));
   }

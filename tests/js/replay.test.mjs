@@ -1,0 +1,369 @@
+// Replays (issue 34, docs/replay.md): sessions recorded through the real trace log (traceLogPath)
+// with scripted models, tools, approvals, workflows, agent tools, queued intents, guardrails and
+// failures replay `same` against the unchanged definition, and report the right first divergence
+// after each kind of change (a rule's condition, an edge's order, a limit, a required variable, a
+// removed agent, a workflow's edge); machine runs likewise from their log, their result and their
+// durable record; recordings that are not ones are clear errors with their pointer.
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+
+import { END, init, RecordingError, StateMachine, Swarm } from 'handoff-graph';
+import { MemoryStore } from 'handoff-graph/stores/memory';
+
+await init();
+
+let dir;
+before(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'handoff-graph-replay-'));
+});
+after(() => rm(dir, { recursive: true, force: true, maxRetries: 3 }));
+
+let files = 0;
+const logFile = () => path.join(dir, `log-${++files}.jsonl`);
+const readLines = async (file) => (await readFile(file, 'utf8')).split('\n').filter(Boolean).map((line) => JSON.parse(line));
+
+async function drain(events) {
+  const out = [];
+  for await (const event of events) out.push(event);
+  return out;
+}
+
+// A scripted model: one answer per call, in order.
+const scripted = (answers) => () => answers.shift() ?? { text: '(script exhausted)' };
+
+// The triage swarm of docs/handoffs.md, with a billing tool that sets a variable.
+const SUPPORT = {
+  name: 'support',
+  maxHops: 6,
+  agents: [
+    { id: 'triage', entry: true, handoffs: 2 },
+    { id: 'billing', tools: [{ name: 'lookup', description: 'Look an invoice up', parameters: { type: 'object', properties: { invoice: { type: 'string' } } } }] },
+    { id: 'human', name: 'Human operator' },
+  ],
+  edges: [
+    { from: 'triage', to: 'billing', when: "category == 'billing'" },
+    { from: 'triage', to: 'human', requires: [{ name: 'ticketId', from: 'model', type: 'string' }] },
+    { from: 'billing', to: 'human', when: 'amount > 100', offer: true },
+    { from: 'billing', to: 'triage' },
+    { from: 'human', to: 'triage' },
+  ],
+};
+const SUPPORT_OPTIONS = {
+  handlers: {
+    lookup: ({ invoice }, ctx) => {
+      ctx.setVariables({ amount: 250 });
+      return { invoice, amount: 250 };
+    },
+  },
+};
+
+// Three turns: a blocked then accepted transfer to a person, back to triage, then (after the
+// host's updateState routes to billing by rule) a tool that raises the amount, and the hybrid edge.
+async function recordSupport() {
+  const file = logFile();
+  const swarm = new Swarm(SUPPORT, { ...SUPPORT_OPTIONS, traceLogPath: file });
+  const session = swarm.createSession({ id: 'conv-1' });
+  const model = scripted([
+    { text: 'Let me find someone.', toolCalls: [{ id: 'a', name: 'transfer_to_human', arguments: { reason: null } }] },
+    { toolCalls: [{ id: 'b', name: 'transfer_to_human', arguments: { reason: null, ticketId: 'T-1' } }] },
+    { text: 'Sam here.' },
+    { toolCalls: [{ id: 'c', name: 'transfer_to_triage', arguments: { reason: null } }] },
+    { text: 'Hello again.' },
+    { toolCalls: [{ id: 'd', name: 'lookup', arguments: { invoice: 'A7' } }] },
+    { toolCalls: [{ id: 'e', name: 'transfer_to_human', arguments: { reason: 'a large refund' } }] },
+    { text: 'A person will refund it.' },
+  ]);
+  await drain(swarm.runTurn(session, 'A person, please.', { model }));
+  await drain(swarm.runTurn(session, 'Back to the bot.', { model }));
+  swarm.updateState(session, { category: 'billing' });
+  await drain(swarm.runTurn(session, 'Invoice A7 is wrong.', { model }));
+  swarm.dispose();
+  return readLines(file);
+}
+
+// A Swarm of `definition` changed by `change`, with the support options.
+const variant = (change) => new Swarm(change(structuredClone(SUPPORT)), SUPPORT_OPTIONS);
+
+describe('swarm.replay', () => {
+  let recording;
+  before(async () => {
+    recording = await recordSupport();
+  });
+
+  test('the unchanged definition replays same, from the lines or their JSONL text', async () => {
+    const swarm = new Swarm(SUPPORT, SUPPORT_OPTIONS);
+    const expected = { same: true, turns: 3, decisions: 19, divergence: null };
+    assert.deepEqual(await swarm.replay(recording), expected);
+    assert.deepEqual(await swarm.replay(recording.map((l) => JSON.stringify(l)).join('\n')), expected);
+    swarm.dispose();
+  });
+
+  test("a rule's condition: the rule no longer fires on the host's update, the third turn opens elsewhere", async () => {
+    const swarm = variant((d) => {
+      d.edges[0].when = "category == 'invoices'";
+      return d;
+    });
+    assert.deepEqual(await swarm.replay(recording), {
+      same: false, turns: 3, decisions: 13, divergence: { turn: 3, index: 0, kind: 'agent', recorded: 'billing', replayed: 'triage' },
+    });
+  });
+
+  test("a hybrid edge's condition: the tools offered differ", async () => {
+    const swarm = variant((d) => {
+      d.edges[2].when = 'amount > 300';
+      return d;
+    });
+    const { divergence } = await swarm.replay(recording);
+    assert.deepEqual(divergence, {
+      turn: 3, index: 3, kind: 'tools',
+      recorded: { agent: 'billing', tools: ['lookup', 'transfer_to_human', 'transfer_to_triage'] },
+      replayed: { agent: 'billing', tools: ['lookup', 'transfer_to_triage'] },
+    });
+  });
+
+  test("an edge's order: the same call blocks on another edge", async () => {
+    const swarm = variant((d) => {
+      d.edges = [d.edges[1], d.edges[0], ...d.edges.slice(2)];
+      return d;
+    });
+    const { divergence } = await swarm.replay(recording);
+    assert.equal(divergence.kind, 'outcome');
+    assert.deepEqual([divergence.turn, divergence.index, divergence.recorded.edge, divergence.replayed.edge], [1, 2, 1, 0]);
+  });
+
+  test('a limit: triage may hand off no more, and is offered no transfer', async () => {
+    const swarm = variant((d) => {
+      d.agents[0].handoffs = 0;
+      return d;
+    });
+    assert.deepEqual((await swarm.replay(recording)).divergence, {
+      turn: 1, index: 1, kind: 'tools', recorded: { agent: 'triage', tools: ['transfer_to_human'] }, replayed: { agent: 'triage', tools: [] },
+    });
+  });
+
+  test('a required variable: the rule waits for it', async () => {
+    const swarm = variant((d) => {
+      d.edges[0].requires = ['account'];
+      return d;
+    });
+    assert.deepEqual((await swarm.replay(recording)).divergence, { turn: 3, index: 0, kind: 'agent', recorded: 'billing', replayed: 'triage' });
+  });
+
+  test('a removed agent: a clear divergence at the first decision that needs it, not a crash', async () => {
+    const swarm = variant((d) => {
+      d.agents = d.agents.filter((a) => a.id !== 'human');
+      d.edges = d.edges.filter((e) => e.from !== 'human' && e.to !== 'human');
+      return d;
+    });
+    assert.deepEqual((await swarm.replay(recording)).divergence, {
+      turn: 1, index: 1, kind: 'tools', recorded: { agent: 'triage', tools: ['transfer_to_human'] }, replayed: { agent: 'triage', tools: [] },
+    });
+  });
+
+  test('a recording cut short: the decisions it lacks are the divergence', async () => {
+    const swarm = new Swarm(SUPPORT, SUPPORT_OPTIONS);
+    const cut = recording.slice(0, recording.findIndex((l) => l.type === 'done'));
+    const { divergence } = await swarm.replay(cut);
+    assert.deepEqual([divergence.turn, divergence.kind, divergence.recorded], [1, 'end', null]);
+    assert.deepEqual(divergence.replayed, { agent: 'human', reason: 'answered' });
+  });
+});
+
+describe('swarm.replay of approvals, agent tools, workflows, intents, guardrails and failures', () => {
+  test('an approval paused and approved in a later call replays same; without the approval, the call runs', async () => {
+    const definition = {
+      name: 'refunds',
+      agents: [
+        {
+          id: 'support', entry: true,
+          tools: [
+            { name: 'lookup', description: 'Look an order up' },
+            { name: 'refund', description: 'Refund an order', approval: true },
+          ],
+        },
+        { id: 'manager' },
+      ],
+      edges: [{ from: 'support', to: 'manager', approval: true }],
+    };
+    const options = { handlers: { lookup: () => '40.00, paid', refund: () => 'refunded' } };
+    const file = logFile();
+    const swarm = new Swarm(definition, { ...options, traceLogPath: file });
+    const session = swarm.createSession({ id: 'claim' });
+    const model = scripted([
+      { toolCalls: [{ id: 'c1', name: 'lookup', arguments: {} }, { id: 'c2', name: 'refund', arguments: {} }] },
+      { text: 'Refunded.' },
+    ]);
+    const paused = await drain(swarm.runTurn(session, 'Refund A-7.', { model }));
+    await drain(swarm.resolveApproval(session, paused.at(-1).approvalId, { approve: true, reason: 'fine', model }));
+    const recording = await readLines(file);
+    assert.deepEqual(await new Swarm(definition, options).replay(recording), { same: true, turns: 2, decisions: 9, divergence: null });
+    const noApproval = structuredClone(definition);
+    delete noApproval.agents[0].tools[1].approval;
+    const { divergence } = await new Swarm(noApproval, options).replay(recording);
+    assert.deepEqual([divergence.turn, divergence.index, divergence.kind], [1, 3, 'approval']);
+    assert.deepEqual(divergence.replayed, { agent: 'support', call: 'refund', type: 'tool', tool: 'refund' });
+  });
+
+  // The lab of docs/handoffs.md: a workflow agent reached by rule, and an agent tool.
+  const pipeline = (edge) =>
+    new StateMachine({ name: 'research', start: 'search' })
+      .addState('search', (ctx) => ({ notes: [`papers on ${ctx.state.topic}`] }))
+      .addState('write', (ctx) => ({ summary: `${ctx.state.notes.join(', ')}.` }))
+      .addEdge('search', 'write', edge)
+      .addEdge('search', END)
+      .addEdge('write', END);
+  const LAB = {
+    name: 'lab',
+    agents: [
+      { id: 'manager', entry: true, tools: [{ name: 'ask_critic', description: 'Ask the critic' }] },
+      { id: 'researcher', visibleVariables: ['topic'] },
+      { id: 'critic' },
+    ],
+    edges: [
+      { from: 'manager', to: 'researcher', when: "mode == 'research'" },
+      { from: 'researcher', to: 'manager', when: "mode != 'research'" },
+      { from: 'critic', to: 'manager' },
+    ],
+  };
+  const labOptions = (edge) => ({
+    workflows: { researcher: { machine: pipeline(edge), output: (state) => state.summary ?? 'nothing', variables: () => ({ mode: 'chat' }) } },
+    agentTools: { ask_critic: 'critic' },
+  });
+
+  test("a workflow agent and an agent tool replay same; a changed workflow edge is the machine's next state", async () => {
+    const file = logFile();
+    const lab = new Swarm(LAB, { ...labOptions('notes != null'), traceLogPath: file });
+    const session = lab.createSession({ id: 'lab-1', variables: { mode: 'research', topic: 'otters' } });
+    await drain(lab.runTurn(session, 'What do otters eat?', { model: scripted([]) }));
+    const model = scripted([
+      { toolCalls: [{ id: 'k1', name: 'ask_critic', arguments: { input: 'Do otters eat urchins?' } }] },
+      { text: 'Yes.' },
+      { text: 'They eat urchins.' },
+    ]);
+    await drain(lab.runTurn(session, 'Urchins?', { model }));
+    const recording = await readLines(file);
+    assert.deepEqual(await new Swarm(LAB, labOptions('notes != null')).replay(recording), { same: true, turns: 2, decisions: 12, divergence: null });
+    const { divergence } = await new Swarm(LAB, labOptions('notes == null')).replay(recording);
+    assert.deepEqual(divergence, {
+      turn: 1, index: 2, kind: 'next',
+      recorded: { agent: 'researcher', state: 'search', visit: 1, next: 'write', edge: 0 },
+      replayed: { agent: 'researcher', state: 'search', visit: 1, next: END, edge: 1 },
+    });
+  });
+
+  test('queued intents, extracted variables, guardrails and a failed turn replay same', async () => {
+    const definition = {
+      name: 'shop',
+      agents: [{ id: 'triage', entry: true }, { id: 'billing' }, { id: 'shipping' }],
+      edges: [
+        { from: 'triage', to: 'billing', when: "topic == 'billing'" },
+        { from: 'triage', to: 'shipping', when: "topic == 'shipping'" },
+        { from: 'billing', to: 'shipping', when: "topic == 'shipping'" },
+      ],
+    };
+    const options = {
+      extractIntents: (input) => (input.includes(' and ') ? input.split(' and ').map((text) => ({ text, variables: { topic: text.includes('refund') ? 'billing' : 'shipping' } })) : null),
+      extractVariables: (input) => (input.startsWith('vip') ? { vip: true } : undefined),
+      inputGuardrails: { triage: [() => ({ tripped: false }), (text) => ({ tripped: text.includes('!'), reason: 'shouting' })] },
+      outputGuardrails: { shipping: (text) => ({ tripped: text.includes('secret') }) },
+    };
+    const file = logFile();
+    const swarm = new Swarm(definition, { ...options, traceLogPath: file });
+    const session = swarm.createSession({ id: 'shop-1' });
+    const model = scripted([{ text: 'Refunded.' }, { text: 'It ships today.' }, { text: 'the secret code' }]);
+    await drain(swarm.runTurn(session, 'refund my order and where is my parcel', { model }));
+    const fresh = swarm.createSession({ id: 'shop-2' });
+    await drain(swarm.runTurn(fresh, 'vip help!', { model: scripted([]) }));
+    await assert.rejects(drain(swarm.runTurn(fresh, 'vip hello', { model: () => { throw new Error('the model is down'); } })), /the model is down/);
+    await drain(swarm.runTurn(fresh, 'vip hello', { model: scripted([{ text: 'Hi.' }]) }));
+    await drain(swarm.runTurn(session, 'parcel', { model }));
+    const lines = await readLines(file);
+    const replaying = new Swarm(definition, options);
+    assert.deepEqual(await replaying.replay(lines.filter((l) => l.session === 'shop-1')), { same: true, turns: 2, decisions: 10, divergence: null });
+    assert.deepEqual(await replaying.replay(lines.filter((l) => l.session === 'shop-2')), { same: true, turns: 3, decisions: 8, divergence: null });
+    // Without the billing rule, the first intent stays at triage: the rule that fired is the divergence.
+    const changed = new Swarm({ ...definition, edges: definition.edges.slice(1) }, options);
+    assert.deepEqual((await changed.replay(lines.filter((l) => l.session === 'shop-1'))).divergence, {
+      turn: 1, index: 1, kind: 'rule', recorded: { via: 'rule', from: 'triage', to: 'billing', edge: 0 }, replayed: { agent: 'triage', tools: [] },
+    });
+  });
+});
+
+describe('recordings that cannot be replayed are clear errors', () => {
+  const swarm = () => new Swarm(SUPPORT, SUPPORT_OPTIONS);
+  const open = { type: 'open', recording: 1, agent: 'triage', turn: 1, input: 'hi', variables: {}, maxModelCalls: 10 };
+  const { recording: _version, ...unversioned } = open;
+  const cases = [
+    ['not a recording', 7, TypeError, /takes a recording: an array of its lines or their JSONL text, got number 7/],
+    ['a value JSON cannot hold', [{ ...open, variables: { n: Number.NaN } }], RecordingError, /\/0\/variables\/n: NaN is not a JSON number/],
+    ['a line that is not JSON', `${JSON.stringify(open)}\n{"type":`, RecordingError, /\/1: line 2 is not JSON/],
+    ['no version', [unversioned], RecordingError, /\/0\/recording: the turn has no recording version/],
+    ['another version', [{ ...open, recording: 2 }], RecordingError, /\/0\/recording: recording version number 2 is not one this library reads \(1\)/],
+    ['an unknown line', [open, { type: 'telemetry' }], RecordingError, /\/1\/type: unknown line type 'telemetry' in a swarm recording/],
+    ['two sessions', [{ ...open, session: 'a' }, { ...open, session: 'b' }], RecordingError, /\/1\/session: a recording is one session's lines/],
+    ['no open line first', [{ type: 'done', agent: 'triage', reason: 'answered', text: '' }], RecordingError, /\/0: the recording starts with a 'done' line/],
+    ['empty', '', RecordingError, /\(root\): the recording has no turn/],
+    ['a model line without its tools', [open, { type: 'model', agent: 'triage', text: '', toolCalls: [] }], RecordingError, /\/1\/tools: expected the names of the tools offered/],
+  ];
+  for (const [name, recording, type, message] of cases) {
+    test(name, async () => {
+      await assert.rejects(swarm().replay(recording), (error) => error instanceof type && message.test(error.message));
+    });
+  }
+
+  test('hostile answers end in a divergence, never a crash or a hang', async () => {
+    const lines = [
+      open,
+      { type: 'model', agent: 'triage', tools: ['transfer_to_human'], text: 'x', toolCalls: Array.from({ length: 50 }, (_, i) => ({ id: `c${i}`, name: 'transfer_to_human', arguments: '{"ticketId": ' })) },
+      { type: 'done', agent: 'triage', reason: 'answered', text: 'x' },
+    ];
+    const report = await swarm().replay(lines);
+    assert.equal(report.same, false);
+    assert.equal(report.divergence.kind, 'end');
+  });
+});
+
+describe('machine.replay', () => {
+  const build = ({ bound = 3, maxSteps = 20 } = {}) =>
+    new StateMachine({ name: 'writer', start: 'write', maxSteps, reducers: { drafts: 'append' } })
+      .addState('write', (ctx) => ({ drafts: `draft ${ctx.visit}` }))
+      .addState('critique', (ctx) => ({ verdict: ctx.state.drafts.length >= 2 ? 'accept' : 'reject' }))
+      .addEdge('write', 'critique')
+      .addEdge('critique', 'write', `verdict == 'reject' and $visits.write < ${bound}`)
+      .addEdge('critique', END);
+
+  test('a run replays same from its trace log, its result and its durable record; changes diverge at the step', async () => {
+    const file = logFile();
+    const run = await build().run({ topic: 'routing' }, { traceLogPath: file });
+    const lines = await readLines(file);
+    assert.deepEqual(lines.map((l) => l.type), ['start', 'step', 'step', 'step', 'step', 'end']);
+    const same = { same: true, steps: 4, decisions: 4, divergence: null };
+    assert.deepEqual(await build().replay(lines), same);
+    assert.deepEqual(await build().replay(lines.map((l) => JSON.stringify(l)).join('\n')), same);
+    assert.deepEqual(await build().replay(run, { state: { topic: 'routing' } }), same);
+    const store = new MemoryStore();
+    await build().run({ topic: 'routing' }, { store, runId: 'r1' });
+    assert.deepEqual(await build().replay(await store.getRun('r1')), same);
+
+    // A condition: the critic's rejection no longer sends the draft back.
+    assert.deepEqual(await build({ bound: 1 }).replay(lines), {
+      same: false, steps: 2, decisions: 2,
+      divergence: { step: 2, index: 1, kind: 'next', recorded: { state: 'critique', visit: 1, next: 'write', edge: 0 }, replayed: { state: 'critique', visit: 1, next: END, edge: 1 } },
+    });
+    // A limit: maxSteps 3 stops the run before its fourth step.
+    assert.deepEqual((await build({ maxSteps: 3 }).replay(lines)).divergence, {
+      step: 4, index: 3, kind: 'end', recorded: { state: 'critique', visit: 2, next: END, edge: 1 }, replayed: { reason: 'max-steps' },
+    });
+  });
+
+  test('recordings without updates, and steps out of order, are clear errors', async () => {
+    const run = await build().run({});
+    await assert.rejects(build().replay(run.steps), /\/0\/type: unknown line type 'undefined'|a recording's line has a string type/);
+    await assert.rejects(build().replay({ steps: run.steps }), /\/outputs: expected every visit's update, by state \(a run's outputs\): the steps alone do not hold the updates/);
+    await assert.rejects(build().replay([{ type: 'step', step: 2, state: 'write', visit: 1, next: 'critique', edge: 0, update: null }]), /\/0\/step: expected step 1/);
+    await assert.rejects(build().replay(run, { stat: {} }), /unknown option 'stat' \(did you mean 'state'\?\)/);
+  });
+});
