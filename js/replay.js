@@ -10,6 +10,27 @@ import { isStateMachine } from './machine-brand.js';
 import { decisionsOf, machineRecording, sameValue, swarmTurns, TWIN } from './recording.js';
 import { clone } from './values.js';
 
+// The definition of a machine to replay, and handlers that answer each state's visits with
+// `update(name, visit)`. States whose steps a recording does not hold whole (fan-out, map and
+// subgraph states, whose branches' updates are not step lines; handoff-enabled states, whose
+// handler's choice is not recorded) and edges decided by functions (which a definition cannot
+// hold) are refused with a TypeError that says so.
+function replayHandlers(machine, update, where) {
+  let definition;
+  try {
+    definition = machine.toJSON();
+  } catch (error) {
+    throw new TypeError(`${where}: machine '${machine.name}' cannot be replayed: ${error.message}`);
+  }
+  const handlers = {};
+  for (const state of definition.states) {
+    const kind = state.branches !== undefined ? 'a fan-out' : state.map !== undefined ? 'a map' : state.subgraph !== undefined ? 'a subgraph' : state.handoffs !== undefined ? 'a handoff-enabled' : null;
+    if (kind !== null) throw new TypeError(`${where}: state '${state.name}' of machine '${machine.name}' is ${kind} state, which replays do not cover yet (docs/replay.md#what-replays-do-not-cover)`);
+    handlers[state.name] = (ctx) => update(state.name, ctx.visit) ?? undefined;
+  }
+  return handlers;
+}
+
 /** Thrown inside a replayed turn at the first decision that differs; caught by the replay. */
 class Divergence extends Error {
   constructor(divergence) {
@@ -88,10 +109,19 @@ class TurnAnswers {
  * The options of the replaying Swarm: the original's routing code (context policies, instructions,
  * reducers, state hooks, agent tools) with every answer taken from the recording.
  */
-function replayOptions(original, definition, current) {
-  const { contexts, instructions, reducers, state, agentTools = {}, workflows = {}, inputGuardrails = {}, outputGuardrails = {} } = original;
-  const agentToolNames = new Set(Object.keys(agentTools));
+function replayOptions(original, definition, current, recorded) {
+  const { contexts, instructions, reducers, state, workflows = {}, inputGuardrails = {}, outputGuardrails = {} } = original;
   const toolNamesOfDefinition = new Set(definition.agents.flatMap((a) => (a.tools ?? []).map((t) => t.name)));
+  const agentIds = new Set(definition.agents.map((a) => a.id));
+  // Agent tools: the swarm's, and those the recording shows (a swarm loaded from its definition
+  // alone, as the command loads it, has no options), when the definition still has both ends.
+  const agentTools = {};
+  for (const line of recorded) {
+    if (line.type !== 'agent_tool' || typeof line.tool !== 'string' || typeof line.event?.agent !== 'string') continue;
+    if (toolNamesOfDefinition.has(line.tool) && agentIds.has(line.event.agent) && line.event.agent !== line.agent) agentTools[line.tool] = line.event.agent;
+  }
+  Object.assign(agentTools, original.agentTools);
+  const agentToolNames = new Set(Object.keys(agentTools));
   const handlers = {};
   for (const name of toolNamesOfDefinition) {
     if (agentToolNames.has(name)) continue;
@@ -130,14 +160,7 @@ function replayOptions(original, definition, current) {
   const replayWorkflows = {};
   for (const [agent, spec] of Object.entries(workflows)) {
     const machine = isStateMachine(spec) ? spec : spec.machine;
-    const answer = () => current.workflow;
-    const handlers = {};
-    for (const { name } of machine.toJSON().states) {
-      handlers[name] = (ctx) => {
-        const update = answer()?.outputs?.[name]?.[ctx.visit - 1];
-        return update === null ? undefined : update;
-      };
-    }
+    const handlers = replayHandlers(machine, (name, visit) => current.workflow?.outputs?.[name]?.[visit - 1], 'swarm.replay');
     replayWorkflows[agent] = {
       machine: machine[TWIN](handlers),
       input: () => {
@@ -172,7 +195,7 @@ export async function replaySwarm(recording, { definition, options, make }) {
   const { session: sessionId, turns } = swarmTurns(recording);
   const trips = turns.flatMap((t) => t.lines).map((l) => (l.type === 'agent_tool' ? l.event : l)).filter((l) => l?.type === 'guardrail_tripped');
   const current = { answers: null, workflow: undefined, all: trips };
-  const swarm = make(definition, replayOptions(options, definition, current));
+  const swarm = make(definition, replayOptions(options, definition, current, turns.flatMap((t) => t.lines)));
   const total = { count: 0 };
   const approvals = new Map();
   let replayed = 0;
@@ -247,13 +270,7 @@ function report(turns, total, divergence) {
 export async function replayMachine(machine, recording, state) {
   const { state: recordedState, steps, reason } = machineRecording(recording);
   const updates = new Map(steps.map((s) => [`${s.visit}\u0000${s.state}`, s.update]));
-  const handlers = {};
-  for (const { name } of machine.toJSON().states) {
-    handlers[name] = (ctx) => {
-      const update = updates.get(`${ctx.visit}\u0000${name}`);
-      return update === null ? undefined : update;
-    };
-  }
+  const handlers = replayHandlers(machine, (name, visit) => updates.get(`${visit}\u0000${name}`), 'machine.replay');
   const twin = machine[TWIN](handlers);
   const initial = recordedState ?? state ?? {};
   const execution = twin.start(clone(initial));

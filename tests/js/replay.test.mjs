@@ -5,7 +5,8 @@
 // removed agent, a workflow's edge); machine runs likewise from their log, their result and their
 // durable record; recordings that are not ones are clear errors with their pointer.
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -365,5 +366,64 @@ describe('machine.replay', () => {
     await assert.rejects(build().replay({ steps: run.steps }), /\/outputs: expected every visit's update, by state \(a run's outputs\): the steps alone do not hold the updates/);
     await assert.rejects(build().replay([{ type: 'step', step: 2, state: 'write', visit: 1, next: 'critique', edge: 0, update: null }]), /\/0\/step: expected step 1/);
     await assert.rejects(build().replay(run, { stat: {} }), /unknown option 'stat' \(did you mean 'state'\?\)/);
+  });
+});
+
+describe('handoff-graph replay (the command)', () => {
+  const cli = new URL('../../js/cli.js', import.meta.url).pathname;
+  const run = (args) =>
+    new Promise((resolve) => {
+      execFile(process.execPath, [cli, 'replay', ...args], (error, stdout, stderr) => resolve({ code: error?.code ?? 0, stdout, stderr }));
+    });
+
+  test('one line per session, a summary, exit 1 when one differs; --json; machines; usage mistakes exit 2', async () => {
+    const logs = path.join(dir, 'logs');
+    await mkdir(logs);
+    const lines = await recordSupport();
+    // Two sessions in one log (the second a copy of the first under another id), one in another.
+    await writeFile(path.join(logs, 'a.jsonl'), [...lines, ...lines.map((l) => ({ ...l, session: 'conv-2' }))].map((l) => `${JSON.stringify(l)}\n`).join(''));
+    await writeFile(path.join(logs, 'b.jsonl'), lines.map((l) => `${JSON.stringify({ ...l, session: 'conv-3' })}\n`).join(''));
+    await writeFile(path.join(logs, 'notes.txt'), 'not a log');
+    const definition = path.join(dir, 'support.json');
+    await writeFile(definition, JSON.stringify(SUPPORT));
+    const same = await run([definition, logs]);
+    assert.deepEqual([same.code, same.stdout.split('\n')], [0, [
+      `${path.join(logs, 'a.jsonl')} session conv-1: same (3 turns, 19 decisions)`,
+      `${path.join(logs, 'a.jsonl')} session conv-2: same (3 turns, 19 decisions)`,
+      `${path.join(logs, 'b.jsonl')} session conv-3: same (3 turns, 19 decisions)`,
+      '0 of 3 conversations route differently',
+      '',
+    ]]);
+    const changed = path.join(dir, 'support-changed.json');
+    const edited = structuredClone(SUPPORT);
+    edited.edges[0].when = "category == 'invoices'";
+    await writeFile(changed, JSON.stringify(edited));
+    const differs = await run([changed, path.join(logs, 'b.jsonl'), '--json']);
+    assert.equal(differs.code, 1);
+    assert.deepEqual(JSON.parse(differs.stdout), [{
+      file: path.join(logs, 'b.jsonl'), session: 'conv-3', same: false, turns: 3, decisions: 13,
+      divergence: { turn: 3, index: 0, kind: 'agent', recorded: 'billing', replayed: 'triage' },
+    }]);
+
+    const machineLog = path.join(dir, 'machine.jsonl');
+    const machine = new StateMachine({ name: 'count', start: 'tick', reducers: { n: 'sum' } }).addState('tick', () => ({ n: 1 })).addEdge('tick', END, 'n >= 2').addEdge('tick', 'tick');
+    await machine.run({ n: 0 }, { traceLogPath: machineLog });
+    await machine.run({ n: 1 }, { traceLogPath: machineLog });
+    const machineFile = path.join(dir, 'count.json');
+    await writeFile(machineFile, JSON.stringify({ ...machine.toJSON(), edges: [{ from: 'tick', to: END, when: 'n >= 3' }, { from: 'tick', to: 'tick' }] }));
+    const runs = await run([machineFile, machineLog]);
+    assert.deepEqual([runs.code, runs.stdout.split('\n')], [1, [
+      `${machineLog} run #1: differs at step 2 (next): recorded {"state":"tick","visit":2,"next":"__end__","edge":0}, replayed {"state":"tick","visit":2,"next":"tick","edge":1}`,
+      `${machineLog} run #2: differs at step 1 (next): recorded {"state":"tick","visit":1,"next":"__end__","edge":0}, replayed {"state":"tick","visit":1,"next":"tick","edge":1}`,
+      '2 of 2 runs route differently',
+      '',
+    ]]);
+
+    const usage = await run([definition]);
+    assert.equal(usage.code, 2);
+    assert.match(usage.stderr, /replay needs at least one recording/);
+    const missing = await run([definition, path.join(dir, 'nothing.jsonl')]);
+    assert.equal(missing.code, 1);
+    assert.match(missing.stderr, /cannot read .*nothing\.jsonl: no such file or directory/);
   });
 });
