@@ -519,6 +519,12 @@ export class StateMachine<S extends Record<string, unknown> = Record<string, unk
   resume(runId: string, options: ResumeRunOptions): Promise<Run<S>>;
   stream(state?: S, options?: StreamOptions): AsyncGenerator<MachineEvent<S>, void, undefined>;
   toJSON(): MachineDefinition;
+  /**
+   * Replays a recorded run (its trace log lines or their JSONL text, its result, or its durable
+   * record: docs/replay.md) on this machine's definition with the recorded updates; compares each
+   * step's route. `state`: the initial state, when the recording does not hold it.
+   */
+  replay(recording: RecordingLine[] | string | { steps: readonly unknown[]; outputs: Record<string, unknown[]> } | { format: 'handoff-graph/run'; snapshot: unknown }, options?: { state?: Record<string, unknown> }): Promise<MachineReplayReport>;
   static fromJSON<S extends Record<string, unknown> = Record<string, unknown>>(
     definition: MachineDefinition | string,
     options?: { handlers?: Record<string, Handler<S>>; reducers?: Record<string, (previous: unknown, update: unknown) => unknown> },
@@ -1034,6 +1040,12 @@ export class Swarm {
     approvalId: string,
     options: RunTurnOptions & { approve: boolean; reason?: string },
   ): AsyncGenerator<SwarmEvent, void, undefined>;
+  /**
+   * Replays one session's recording (its trace log lines, or their JSONL text: docs/replay.md)
+   * against this swarm's rules, with a model, tools and host functions that answer what was
+   * recorded; rejects with RecordingError for a recording that cannot be read.
+   */
+  replay(recording: RecordingLine[] | string): Promise<SwarmReplayReport>;
   /** The DAG model: agents, edges with `via` and `tool`; with `session`, its active agent and handoffs marked. */
   toDag(options?: SwarmPictureOptions): SwarmDag;
   /** Mermaid flowchart: rules solid, LLM edges dotted, hybrids thick, continuations ending in a circle. */
@@ -1130,6 +1142,40 @@ export interface DefinitionProblem {
 export class DefinitionError extends Error {
   constructor(problems: DefinitionProblem[]);
   readonly problems: DefinitionProblem[];
+}
+
+/** A recording that cannot be replayed: each problem at its JSON pointer into the lines (`/3/input`). */
+export class RecordingError extends Error {
+  constructor(problems: DefinitionProblem[]);
+  readonly problems: DefinitionProblem[];
+}
+
+/** A line of a recording (docs/format.md#recordings): a trace log line, `type` first. */
+export interface RecordingLine {
+  type: string;
+  [field: string]: unknown;
+}
+
+/** What a replay compares (docs/replay.md#what-is-compared). */
+export type ReplayDecisionKind = 'agent' | 'tools' | 'rule' | 'outcome' | 'approval' | 'guardrail' | 'next' | 'end';
+
+/** swarm.replay(): `same`, or the first decision that differs, with both values (null: none was made). */
+export interface SwarmReplayReport {
+  same: boolean;
+  /** The turns replayed, the diverging one included. */
+  turns: number;
+  /** The decisions compared, the diverging one included. */
+  decisions: number;
+  divergence: null | { turn: number; index: number; kind: ReplayDecisionKind; recorded: unknown; replayed: unknown };
+}
+
+/** machine.replay(): `same`, or the first step whose route differs. */
+export interface MachineReplayReport {
+  same: boolean;
+  /** The steps replayed, the diverging one included. */
+  steps: number;
+  decisions: number;
+  divergence: null | { step: number; index: number; kind: 'next' | 'state' | 'end'; recorded: unknown; replayed: unknown };
 }
 
 export interface ValidationProblem {
