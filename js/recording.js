@@ -23,7 +23,7 @@ const SWARM_LINES = new Set([
   'open', 'handoff', 'handoff_blocked', 'tool_use', 'tool_result', 'response', 'approval_required', 'approval_resolved',
   'guardrail_tripped', 'intent', 'intent_done', 'status', 'workflow_step', 'workflow_done', 'agent_tool', 'tool_mock_required',
   'state_rejected', 'error', 'done', 'chunk',
-  'model', 'tool', 'extract', 'intents', 'workflow',
+  'model', 'tool', 'extract', 'intents', 'workflow', 'update',
 ]);
 const MACHINE_LINES = new Set(['start', 'step', 'end', 'error']);
 
@@ -109,6 +109,11 @@ function checkSwarmLine(line, i) {
       expect(isRecord(line.outputs), at('outputs'), 'expected every visit\'s update, by state');
       expect(typeof line.text === 'string', at('text'), 'expected the answer');
       break;
+    case 'update':
+      expect(isRecord(line.variables), at('variables'), 'expected the variables given to updateState (an object)');
+      expect(isRecord(line.before), at('before'), 'expected the session\'s variables before the update (an object)');
+      expect(line.outcome === null || isRecord(line.outcome), at('outcome'), 'expected the rule that fired (a handoff outcome) or null');
+      break;
     case 'approval_resolved':
       expect(typeof line.approved === 'boolean', at('approved'), 'expected true or false');
       break;
@@ -117,13 +122,15 @@ function checkSwarmLine(line, i) {
 }
 
 /**
- * A swarm recording read and split into turns: [{ open, lines, index }] in order (`index`: the
- * open line's position in the recording). The lines must be one session's (those without a
- * `session` field are taken as its); a line before the first open is a problem.
+ * A swarm recording read and split into turns: [{ open, lines, index, updates }] in order
+ * (`index`: the open line's position in the recording; `updates`: the host's changes between the
+ * turn before and this one, its `update` lines). The lines must be one session's (those without a
+ * `session` field are taken as its); any other line before the first open is a problem.
  */
 export function swarmTurns(recording) {
   const lines = readLines(recording, 'swarm.replay(recording)');
   const turns = [];
+  let updates = [];
   let session;
   for (const [i, line] of lines.entries()) {
     checkSwarmLine(line, i);
@@ -131,8 +138,11 @@ export function swarmTurns(recording) {
       session ??= line.session;
       expect(line.session === session, `/${i}/session`, `a recording is one session's lines: this one is of session ${describe(line.session)}, the first of ${describe(session)} (the command splits a log by session)`);
     }
-    if (line.type === 'open') turns.push({ open: line, lines: [], index: i });
-    else if (turns.length === 0) throw problem(`/${i}`, `the recording starts with a '${line.type}' line: a turn starts with its 'open' line`);
+    if (line.type === 'update') updates.push(line);
+    else if (line.type === 'open') {
+      turns.push({ open: line, lines: [], index: i, updates });
+      updates = [];
+    } else if (turns.length === 0) throw problem(`/${i}`, `the recording starts with a '${line.type}' line: a turn starts with its 'open' line`);
     else turns.at(-1).lines.push(line);
   }
   if (turns.length === 0) throw problem('', 'the recording has no turn (no open line)');
@@ -148,6 +158,11 @@ function outcomeOf(outcome) {
   if (type === 'tool') return { type, agent: outcome.agent, tool: outcome.tool };
   if (type === 'approval_required') return { type, kind: outcome.kind, tool: outcome.tool, to: outcome.to ?? null };
   return { type, reason: outcome.reason ?? null };
+}
+
+/** The decision of a change between turns: the rule it fired, or null. */
+export function updateDecision(outcome) {
+  return { kind: 'rule', value: isRecord(outcome) ? { via: outcome.via, from: outcome.from, to: outcome.to, edge: outcome.edge } : null };
 }
 
 /**

@@ -7,7 +7,7 @@
 // reducers) with handlers that return the recorded updates. Both stop at the first decision that
 // differs: past it, the recorded answers no longer apply.
 import { isStateMachine } from './machine-brand.js';
-import { decisionsOf, machineRecording, sameValue, swarmTurns, TWIN } from './recording.js';
+import { decisionsOf, machineRecording, sameValue, swarmTurns, TWIN, updateDecision } from './recording.js';
 import { clone } from './values.js';
 
 // The definition of a machine to replay, and handlers that answer each state's visits with
@@ -200,18 +200,32 @@ export async function replaySwarm(recording, { definition, options, make }) {
   const approvals = new Map();
   let replayed = 0;
   try {
-    const session = swarm.createSession({ id: sessionId ?? 'replay', variables: clone(turns[0].open.variables) });
-    for (const [i, { open, lines }] of turns.entries()) {
+    const first = turns[0].updates[0]?.before ?? turns[0].open.variables;
+    const session = swarm.createSession({ id: sessionId ?? 'replay', variables: clone(first) });
+    for (const [i, { open, lines, updates }] of turns.entries()) {
       replayed++;
       const answers = new TurnAnswers(lines);
       current.answers = answers;
       const turnNumber = Number.isSafeInteger(open.turn) ? open.turn : i + 1;
-      const comparison = new Comparison([...decisionsOf(open), ...answers.decisions], turnNumber, total, approvals);
-      // Variables changed between turns (the host's updateState): set as recorded, then the rules, as updateState does.
-      if (!sameValue(session.variables, open.variables)) {
-        session.variables = clone(open.variables);
-        swarm.applyRules(session);
+      const comparison = new Comparison([...updates.map((u) => updateDecision(u.outcome)), ...decisionsOf(open), ...answers.decisions], turnNumber, total, approvals);
+      // The host's changes between turns: its updateState calls, each with the rule it fired
+      // compared, and what it assigned directly (which fires nothing until the turn's rules).
+      try {
+        for (const update of updates) {
+          if (!sameValue(session.variables, update.before)) session.variables = clone(update.before);
+          let outcome = null;
+          try {
+            outcome = swarm.updateState(session, clone(update.variables));
+          } catch (error) {
+            if (!(error instanceof RangeError)) throw error;
+          }
+          comparison.check(updateDecision(outcome));
+        }
+      } catch (error) {
+        if (error instanceof Divergence) return report(replayed, total, error.divergence);
+        throw error;
       }
+      if (!sameValue(session.variables, open.variables)) session.variables = clone(open.variables);
       const model = (request) => {
         if (answers.models.length === 0 && answers.failure?.source === 'model') throw new Error(answers.failure.message);
         comparison.check({ kind: 'tools', value: { agent: request.agent.id, tools: toolNames(request.tools) } });

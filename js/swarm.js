@@ -19,7 +19,7 @@ import { replaySwarm } from './replay.js';
 import { requireRuntime } from './runtime.js';
 import { describe, wellFormed } from './text.js';
 import { clone, isRecord, messageOf, put } from './values.js';
-import { checkTracing, NO_TURN_TRACE, traceTurn } from './tracing.js';
+import { checkTracing, NO_TURN_TRACE, traceOutside, traceTurn } from './tracing.js';
 import { normalizeToolCall } from './tool-calls.js';
 
 export const TOOL_FORMATS = Object.freeze(['openai-responses', 'openai-chat', 'anthropic', 'ai-sdk']);
@@ -142,6 +142,10 @@ async function* reported(generator, wrap) {
     if (!finished) await generator.return(undefined);
   }
 }
+
+// The trace log lines of changes made between turns, by session, not yet waited for: the next
+// turn waits for them before its own (a line that could not be written fails it).
+const outsideLines = new WeakMap();
 
 // Where a turn failed (a model call or a tool handler), by session, while the error travels up to
 // the turn's guard.
@@ -512,7 +516,31 @@ export class Swarm {
 
   /** Takes the first rule edge that holds (if any): the handoff outcome, or null. */
   applyRules(session) {
+    const before = this.#outside(session);
+    const outcome = this.#applyRules(session);
+    before?.({}, outcome);
+    return outcome;
+  }
+
+  #applyRules(session) {
     return this.#commit(session, this.#core(session, 'applyRules', 'applyRules'));
+  }
+
+  // The recording of a change the host makes between turns (docs/replay.md): with a trace log, a
+  // function that writes its `update` line (the variables given, the session's variables before,
+  // the rule that fired); the next turn of the session waits for the line (and fails when it
+  // could not be written). Without one, undefined.
+  #outside(session) {
+    if (this.#tracing.traceLogPath === undefined) return undefined;
+    checkSession(session, 'updateState');
+    const before = clone(session.variables);
+    return (variables, outcome) => {
+      const line = { type: 'update', variables: clone(variables), before, outcome: outcome === null ? null : clone(outcome) };
+      const written = traceOutside(this.#tracing, { swarm: this.name, session: session.id }, line, outsideLines.get(session));
+      // Awaited by the session's next turn; until then a failure must not count as unhandled.
+      written.catch(() => {});
+      outsideLines.set(session, written);
+    };
   }
 
   /** Merges `variables` into the session, then applies the rules: a handoff outcome, or null. */
@@ -521,9 +549,12 @@ export class Swarm {
     if (!isRecord(variables)) {
       throw new TypeError(`updateState(session, variables): variables must be an object, got ${variables === undefined ? 'nothing' : describe(variables)}`);
     }
+    const before = this.#outside(session);
     const changed = this.#change(session, variables, 'host');
     if (!changed.ok) throw new RangeError(`updateState: ${changed.message}`);
-    return this.applyRules(session);
+    const outcome = this.#applyRules(session);
+    before?.(variables, outcome);
+    return outcome;
   }
 
   /**
@@ -620,9 +651,18 @@ export class Swarm {
     if (pending !== undefined) {
       throw Object.assign(new Error(`runTurn: the session waits for the decision on approval '${pending.approvalId}' (${pending.kind === 'handoff' ? `a transfer to ${pending.to}` : `tool ${pending.tool}`}); resolve it with swarm.resolveApproval() before the next turn`), { code: 'ERR_APPROVAL_PENDING', approvalId: pending.approvalId });
     }
+    await this.#outsideWritten(session);
     const recording = () => ({ recording: RECORDING_VERSION, input, variables: clone(session.variables), maxModelCalls: turn.maxModelCalls });
     const info = { swarm: this.name, session: session.id, agent: session.active, recording };
     yield* traceTurn(this.#tracing, info, (trace) => this.#guarded(session, turn, this.#turn(session, input, { ...turn, trace })));
+  }
+
+  // Waits for the lines of the changes made since the session's last turn (#outside).
+  async #outsideWritten(session) {
+    const written = outsideLines.get(session);
+    if (written === undefined) return;
+    outsideLines.delete(session);
+    await written;
   }
 
   /**
@@ -645,6 +685,7 @@ export class Swarm {
     const record = typeof approvals === 'object' && approvals !== null && Object.hasOwn(approvals, approvalId) ? approvals[approvalId] : undefined;
     if (record === undefined) throw Object.assign(new Error(`resolveApproval: the session has no approval '${approvalId}'`), { code: 'ERR_APPROVAL_NOT_FOUND', approvalId });
     if (record.status !== 'pending') throw Object.assign(new Error(`resolveApproval: approval '${approvalId}' was already decided (${record.status})`), { code: 'ERR_APPROVAL_RESOLVED', approvalId, status: record.status });
+    await this.#outsideWritten(session);
     const recording = () => ({ recording: RECORDING_VERSION, variables: clone(session.variables), maxModelCalls: turn.maxModelCalls });
     const info = { swarm: this.name, session: session.id, agent: session.active, approvalId, recording };
     yield* traceTurn(this.#tracing, info, (trace) => this.#guarded(session, turn, this.#resume(session, approvalId, { approve, reason }, { ...turn, trace })));
@@ -789,7 +830,7 @@ export class Swarm {
   *#rules(session, trace = NO_TURN_TRACE) {
     for (;;) {
       const from = session.active;
-      const outcome = this.applyRules(session);
+      const outcome = this.#applyRules(session);
       trace.route(from, outcome, outcome === null ? undefined : this.#definition.edges[outcome.edge]);
       if (outcome === null) return;
       yield { type: 'handoff', ...outcome };

@@ -315,6 +315,20 @@ function tokens(usage, ...names) {
 }
 
 /**
+ * Writes `line` (a change between turns: docs/replay.md) to the trace log of `settings`, with
+ * `base` (its swarm and session), after `previous` (the promise of the line before it, or
+ * undefined); resolves once it is written, rejects as a turn's line does when it cannot be.
+ */
+export async function traceOutside(settings, base, line, previous) {
+  const log = await openTraceLogFile(settings.traceLogPath, base);
+  // In order: the line before it is appended first; the first failure is the one reported.
+  const failed = previous === undefined ? null : await previous.then(() => null, (error) => error);
+  log.write(line);
+  await log.flush();
+  if (failed !== null) throw failed;
+}
+
+/**
  * Runs one turn (`run(trace)`, an async generator of the turn's events) inside a turn span and
  * the trace log, per `settings` (checkTracing). `info`: { swarm, session, agent, approvalId?,
  * recording? } (`recording()`: what the open line of the log adds, docs/replay.md).

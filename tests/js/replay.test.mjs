@@ -95,8 +95,12 @@ describe('swarm.replay', () => {
   });
 
   test('the unchanged definition replays same, from the lines or their JSONL text', async () => {
+    // The host's updateState between turns is a line of its own, before the turn it precedes.
+    const update = recording.find((l) => l.type === 'update');
+    assert.deepEqual([update.variables, update.before, update.outcome.to], [{ category: 'billing' }, { ticketId: 'T-1' }, 'billing']);
+    assert.equal(recording[recording.indexOf(update) + 1].type, 'open');
     const swarm = new Swarm(SUPPORT, SUPPORT_OPTIONS);
-    const expected = { same: true, turns: 3, decisions: 19, divergence: null };
+    const expected = { same: true, turns: 3, decisions: 20, divergence: null };
     assert.deepEqual(await swarm.replay(recording), expected);
     assert.deepEqual(await swarm.replay(recording.map((l) => JSON.stringify(l)).join('\n')), expected);
     swarm.dispose();
@@ -107,8 +111,9 @@ describe('swarm.replay', () => {
       d.edges[0].when = "category == 'invoices'";
       return d;
     });
+    // The host's updateState between turns 2 and 3 is compared before turn 3 opens.
     assert.deepEqual(await swarm.replay(recording), {
-      same: false, turns: 3, decisions: 13, divergence: { turn: 3, index: 0, kind: 'agent', recorded: 'billing', replayed: 'triage' },
+      same: false, turns: 3, decisions: 13, divergence: { turn: 3, index: 0, kind: 'rule', recorded: { via: 'rule', from: 'triage', to: 'billing', edge: 0 }, replayed: null },
     });
   });
 
@@ -119,7 +124,7 @@ describe('swarm.replay', () => {
     });
     const { divergence } = await swarm.replay(recording);
     assert.deepEqual(divergence, {
-      turn: 3, index: 3, kind: 'tools',
+      turn: 3, index: 4, kind: 'tools',
       recorded: { agent: 'billing', tools: ['lookup', 'transfer_to_human', 'transfer_to_triage'] },
       replayed: { agent: 'billing', tools: ['lookup', 'transfer_to_triage'] },
     });
@@ -150,7 +155,7 @@ describe('swarm.replay', () => {
       d.edges[0].requires = ['account'];
       return d;
     });
-    assert.deepEqual((await swarm.replay(recording)).divergence, { turn: 3, index: 0, kind: 'agent', recorded: 'billing', replayed: 'triage' });
+    assert.deepEqual((await swarm.replay(recording)).divergence, { turn: 3, index: 0, kind: 'rule', recorded: { via: 'rule', from: 'triage', to: 'billing', edge: 0 }, replayed: null });
   });
 
   test('a removed agent: a clear divergence at the first decision that needs it, not a crash', async () => {
@@ -388,9 +393,9 @@ describe('handoff-graph replay (the command)', () => {
     await writeFile(definition, JSON.stringify(SUPPORT));
     const same = await run([definition, logs]);
     assert.deepEqual([same.code, same.stdout.split('\n')], [0, [
-      `${path.join(logs, 'a.jsonl')} session conv-1: same (3 turns, 19 decisions)`,
-      `${path.join(logs, 'a.jsonl')} session conv-2: same (3 turns, 19 decisions)`,
-      `${path.join(logs, 'b.jsonl')} session conv-3: same (3 turns, 19 decisions)`,
+      `${path.join(logs, 'a.jsonl')} session conv-1: same (3 turns, 20 decisions)`,
+      `${path.join(logs, 'a.jsonl')} session conv-2: same (3 turns, 20 decisions)`,
+      `${path.join(logs, 'b.jsonl')} session conv-3: same (3 turns, 20 decisions)`,
       '0 of 3 conversations route differently',
       '',
     ]]);
@@ -402,7 +407,7 @@ describe('handoff-graph replay (the command)', () => {
     assert.equal(differs.code, 1);
     assert.deepEqual(JSON.parse(differs.stdout), [{
       file: path.join(logs, 'b.jsonl'), session: 'conv-3', same: false, turns: 3, decisions: 13,
-      divergence: { turn: 3, index: 0, kind: 'agent', recorded: 'billing', replayed: 'triage' },
+      divergence: { turn: 3, index: 0, kind: 'rule', recorded: { via: 'rule', from: 'triage', to: 'billing', edge: 0 }, replayed: null },
     }]);
 
     const machineLog = path.join(dir, 'machine.jsonl');

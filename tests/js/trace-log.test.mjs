@@ -167,7 +167,7 @@ describe('trace log of a StateMachine run', () => {
     await machine.run({}, { traceLogPath: file });
     const lines = await readLines(file);
     assert.deepEqual(lines.map(({ time: _time, durationMs: _durationMs, ...rest }) => rest), [
-      { machine: 'review', type: 'start', state: {}, step: 0 },
+      { machine: 'review', type: 'start', recording: 1, state: {}, step: 0 },
       { machine: 'review', type: 'step', step: 1, state: 'draft', visit: 1, next: 'draft', edge: 0, update: { drafts: 1 } },
       { machine: 'review', type: 'step', step: 2, state: 'draft', visit: 2, next: 'draft', edge: 0, update: { drafts: 2 } },
       { machine: 'review', type: 'step', step: 3, state: 'draft', visit: 3, next: END, edge: 1, update: { drafts: 3 } },
