@@ -298,6 +298,14 @@ describe('swarm.replay of approvals, agent tools, workflows, intents, guardrails
   });
 });
 
+test("the web demo's sample recording replays the same against the hybrid swarm example", async () => {
+  const { SAMPLE_RECORDING } = await import('../../web-demo/src/sample-recording.js');
+  const { exampleByName } = await import('../../web-demo/src/examples.js');
+  const swarm = new Swarm(exampleByName('hybrid-swarm').swarm);
+  assert.deepEqual(await swarm.replay(SAMPLE_RECORDING), { same: true, turns: 3, decisions: 18, divergence: null });
+  swarm.dispose();
+});
+
 describe('recordings that cannot be replayed are clear errors', () => {
   const swarm = () => new Swarm(SUPPORT, SUPPORT_OPTIONS);
   const open = { type: 'open', recording: 1, agent: 'triage', turn: 1, input: 'hi', variables: {}, maxModelCalls: 10 };
