@@ -224,6 +224,10 @@ export function sameValue(a, b) {
  */
 export function machineRecording(recording) {
   if (isRecord(recording)) return fromRun(recording);
+  // Step records without a type (run.steps, each given its `update`) are step lines.
+  if (Array.isArray(recording) && recording.length > 0 && recording.every((s) => isRecord(s) && s.type === undefined && typeof s.step === 'number')) {
+    recording = recording.map((s) => ({ type: 'step', ...s }));
+  }
   const lines = readLines(recording, 'machine.replay(steps)');
   let state = null;
   let reason = null;
@@ -240,7 +244,7 @@ export function machineRecording(recording) {
       expect(line.step === 0, at('step'), `a replay starts from the first step; this run was resumed after step ${describe(line.step)}`);
       state = line.state;
     } else if (line.type === 'step') {
-      expect(Object.hasOwn(line, 'update'), at('update'), 'the step has no update: replay a run from its trace log (traceLogPath), its result or its durable record');
+      expect(Object.hasOwn(line, 'update'), at('update'), "the step has no update: run.steps alone do not hold the updates; replay the run itself (its steps and outputs), its trace log (traceLogPath) or its durable record, or give each step its update");
       steps.push(checkStep(line, i, steps.length + 1));
     } else if (line.type === 'end') {
       reason = typeof line.reason === 'string' ? line.reason : null;

@@ -373,9 +373,15 @@ describe('machine.replay', () => {
     });
   });
 
-  test('recordings without updates, and steps out of order, are clear errors', async () => {
+  test('recordings without updates, steps out of order and fan-out states are clear errors; steps given their updates replay', async () => {
     const run = await build().run({});
-    await assert.rejects(build().replay(run.steps), /\/0\/type: unknown line type 'undefined'|a recording's line has a string type/);
+    await assert.rejects(build().replay(run.steps), /\/0\/update: the step has no update: run\.steps alone do not hold the updates/);
+    // run.steps, each given its update (from run.outputs), is a recording.
+    const withUpdates = run.steps.map((step) => ({ ...step, update: run.outputs[step.state][step.visit - 1] }));
+    assert.deepEqual(await build().replay(withUpdates), { same: true, steps: 4, decisions: 4, divergence: null });
+    // States whose steps a recording does not hold whole are refused, naming the state.
+    const fanOut = new StateMachine({ name: 'fan', start: 'split' }).addState('a').addState('b').addFanOut('split', ['a', 'b']).addEdge('split', END);
+    await assert.rejects(fanOut.replay(withUpdates), /machine\.replay: state 'split' of machine 'fan' is a fan-out state, which replays do not cover yet/);
     await assert.rejects(build().replay({ steps: run.steps }), /\/outputs: expected every visit's update, by state \(a run's outputs\): the steps alone do not hold the updates/);
     await assert.rejects(build().replay([{ type: 'step', step: 2, state: 'write', visit: 1, next: 'critique', edge: 0, update: null }]), /\/0\/step: expected step 1/);
     await assert.rejects(build().replay(run, { stat: {} }), /unknown option 'stat' \(did you mean 'state'\?\)/);
