@@ -328,6 +328,42 @@ describe('recordings that cannot be replayed are clear errors', () => {
     });
   }
 
+  test('300 random mutations of a recording (lines dropped, copied, moved, fields replaced by junk): a report or a RecordingError, nothing else', async () => {
+    const { SAMPLE_RECORDING } = await import('../../web-demo/src/sample-recording.js');
+    const { exampleByName } = await import('../../web-demo/src/examples.js');
+    const hybrid = new Swarm(exampleByName('hybrid-swarm').swarm);
+    let seed = 7;
+    const random = (n) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    const junk = () => [null, 1, -1, 'x', [], {}, true, 1e300, '__proto__', { type: 'open' }][random(10)];
+    const seen = new Set();
+    for (let i = 0; i < 300; i++) {
+      const lines = structuredClone(SAMPLE_RECORDING);
+      for (let j = 1 + random(4); j > 0; j--) {
+        const at = random(lines.length);
+        const op = random(4);
+        if (op === 0) lines.splice(at, 1);
+        else if (op === 1) lines.splice(random(lines.length), 0, structuredClone(lines[at]));
+        else if (op === 2) lines.splice(random(lines.length + 1), 0, ...lines.splice(at, 1));
+        else {
+          const keys = Object.keys(lines[at]);
+          lines[at][keys[random(keys.length)]] = junk();
+        }
+      }
+      try {
+        const report = await hybrid.replay(lines);
+        seen.add(report.same ? 'same' : report.divergence.kind);
+      } catch (error) {
+        assert.ok(error instanceof RecordingError, `mutation ${i}: ${error.stack}`);
+        seen.add('RecordingError');
+      }
+    }
+    assert.ok(seen.size >= 5, [...seen].join(', '));
+    hybrid.dispose();
+  });
+
   test('hostile answers end in a divergence, never a crash or a hang', async () => {
     const lines = [
       open,
