@@ -516,7 +516,7 @@ export class Swarm {
 
   /** Takes the first rule edge that holds (if any): the handoff outcome, or null. */
   applyRules(session) {
-    const before = this.#outside(session);
+    const before = this.#outside(session, 'applyRules');
     const outcome = this.#applyRules(session);
     before?.({}, outcome);
     return outcome;
@@ -530,9 +530,9 @@ export class Swarm {
   // function that writes its `update` line (the variables given, the session's variables before,
   // the rule that fired); the next turn of the session waits for the line (and fails when it
   // could not be written). Without one, undefined.
-  #outside(session) {
+  #outside(session, where) {
     if (this.#tracing.traceLogPath === undefined) return undefined;
-    checkSession(session, 'updateState');
+    checkSession(session, where);
     const before = clone(session.variables);
     return (variables, outcome) => {
       const line = { type: 'update', variables: clone(variables), before, outcome: outcome === null ? null : clone(outcome) };
@@ -549,7 +549,7 @@ export class Swarm {
     if (!isRecord(variables)) {
       throw new TypeError(`updateState(session, variables): variables must be an object, got ${variables === undefined ? 'nothing' : describe(variables)}`);
     }
-    const before = this.#outside(session);
+    const before = this.#outside(session, 'updateState');
     const changed = this.#change(session, variables, 'host');
     if (!changed.ok) throw new RangeError(`updateState: ${changed.message}`);
     const outcome = this.#applyRules(session);

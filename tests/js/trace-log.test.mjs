@@ -140,6 +140,32 @@ describe('trace log of a Swarm turn', () => {
     await assert.rejects(collect(swarm.runTurn(swarm.createSession(), 'hi', { model: () => { throw new Error('the model failed'); } })), /the model failed/);
   });
 
+  test("the host's updateState between turns is an update line; one that cannot be written fails the next turn before it opens", async (t) => {
+    const dir = await temporaryDirectory(t);
+    const file = path.join(dir, 'trace.jsonl');
+    const swarm = new Swarm(DEFINITION, { traceLogPath: file });
+    const session = swarm.createSession({ id: 's1' });
+    assert.equal(swarm.updateState(session, { topic: 'billing' }).to, 'billing');
+    assert.equal(swarm.applyRules(session), null);
+    await collect(swarm.runTurn(session, 'hi', { model: () => ({ text: 'hello' }) }));
+    const lines = await readLines(file);
+    assert.deepEqual(lines.map((l) => l.type), ['update', 'update', 'open', 'model', 'done']);
+    assert.deepEqual(lines.slice(0, 2).map(({ variables, before, outcome }) => [variables, before, outcome?.to ?? null]), [[{ topic: 'billing' }, {}, 'billing'], [{}, { topic: 'billing' }, null]]);
+    const broken = path.join(dir, 'a-directory');
+    await mkdir(broken);
+    const failing = new Swarm(DEFINITION, { traceLogPath: broken });
+    const other = failing.createSession();
+    failing.updateState(other, { topic: 'billing' });
+    const seen = [];
+    await assert.rejects(
+      (async () => {
+        for await (const event of failing.runTurn(other, 'hi', { model: () => ({ text: 'hello' }) })) seen.push(event.type);
+      })(),
+      /the trace log could not be written: EISDIR/,
+    );
+    assert.deepEqual(seen, [], 'the turn did not open');
+  });
+
   test('the option is checked', () => {
     assert.throws(() => new Swarm(DEFINITION, { traceLogPath: 7 }), /Swarm options\.traceLogPath must be a file path or a file: URL, got number 7/);
     assert.throws(() => new Swarm(DEFINITION, { traceLogPath: '' }), /traceLogPath must be a file path, got an empty string/);
