@@ -8,6 +8,7 @@
 // js/replay.js re-run the real Swarm and StateMachine and compare what they decided.
 import { plainDefinition } from './definition-json.js';
 import { DefinitionError, RecordingError } from './errors.js';
+import { closest } from './options.js';
 import { describe } from './text.js';
 import { isRecord } from './values.js';
 
@@ -28,6 +29,34 @@ const SWARM_LINES = new Set([
 const MACHINE_LINES = new Set(['start', 'step', 'end', 'error']);
 
 const problem = (pointer, message) => new RecordingError([{ pointer, message }]);
+
+// The fields of the lines a replay reads (docs/format.md#recordings), besides `type` and what the
+// trace log adds to every line; another field is a mistake, named with the closest known one.
+const LOG_FIELDS = ['type', 'time', 'swarm', 'session', 'machine', 'runId'];
+const LINE_FIELDS = {
+  open: ['agent', 'turn', 'approvalId', 'recording', 'input', 'variables', 'maxModelCalls'],
+  model: ['agent', 'tools', 'text', 'toolCalls'],
+  tool: ['agent', 'tool', 'callId', 'by', 'result', 'variables'],
+  extract: ['variables'],
+  intents: ['intents'],
+  workflow: ['agent', 'state', 'outputs', 'text', 'variables'],
+  update: ['variables', 'before', 'outcome'],
+  approval_resolved: ['approvalId', 'approved', 'reason'],
+  start: ['recording', 'state', 'step'],
+  step: ['step', 'state', 'visit', 'next', 'edge', 'durationMs', 'branches', 'subgraph', 'update'],
+  end: ['reason', 'stepsRun'],
+};
+
+function checkFields(line, i) {
+  const known = LINE_FIELDS[line.type];
+  if (known === undefined) return;
+  const allowed = [...LOG_FIELDS, ...known];
+  for (const key of Object.keys(line)) {
+    if (allowed.includes(key)) continue;
+    const suggestion = closest(key, allowed);
+    throw problem(`/${i}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`, `unknown field '${key}' of a '${line.type}' line${suggestion === undefined ? '' : ` (did you mean '${suggestion}'?)`}`);
+  }
+}
 
 /**
  * The lines of a recording given as an array of objects or as JSONL text (one JSON object a
@@ -75,6 +104,7 @@ const isArrayOf = (value, test) => Array.isArray(value) && value.every(test);
 function checkSwarmLine(line, i) {
   const at = (key) => `/${i}/${key}`;
   expect(SWARM_LINES.has(line.type), at('type'), `unknown line type '${line.type}' in a swarm recording`);
+  checkFields(line, i);
   switch (line.type) {
     case 'open':
       expect(line.recording === RECORDING_VERSION, at('recording'), line.recording === undefined
@@ -235,6 +265,7 @@ export function machineRecording(recording) {
   for (const [i, line] of lines.entries()) {
     const at = (key) => `/${i}/${key}`;
     expect(MACHINE_LINES.has(line.type), at('type'), `unknown line type '${line.type}' in a machine recording`);
+    checkFields(line, i);
     if (line.type === 'start') {
       expect(steps.length === 0 && state === null, `/${i}`, 'a recording is one run: a second start line');
       expect(line.recording === RECORDING_VERSION, at('recording'), line.recording === undefined

@@ -320,6 +320,7 @@ describe('recordings that cannot be replayed are clear errors', () => {
     ['two sessions', [{ ...open, session: 'a' }, { ...open, session: 'b' }], RecordingError, /\/1\/session: a recording is one session's lines/],
     ['no open line first', [{ type: 'done', agent: 'triage', reason: 'answered', text: '' }], RecordingError, /\/0: the recording starts with a 'done' line/],
     ['empty', '', RecordingError, /\(root\): the recording has no turn/],
+    ['an unknown field, with a suggestion', [open, { type: 'model', agent: 'triage', tools: [], text: '', toolcalls: [] }], RecordingError, /\/1\/toolcalls: unknown field 'toolcalls' of a 'model' line \(did you mean 'toolCalls'\?\)/],
     ['a model line without its tools', [open, { type: 'model', agent: 'triage', text: '', toolCalls: [] }], RecordingError, /\/1\/tools: expected the names of the tools offered/],
   ];
   for (const [name, recording, type, message] of cases) {
