@@ -16,7 +16,7 @@ definition (docs/replay.md): each recording is a trace log (traceLogPath, --trac
 directory of .jsonl logs, split by session (or run). Prints one line per session, 'same' or the
 first routing decision that now comes out differently, and exits 1 when any differs.
 
-  --json      print one JSON array: [{ file, session | run, same, turns | steps, decisions, divergence } | { file, error }]
+  --json      print one JSON array: [{ file, session | run, same, turns, decisions, divergence } | { file, error }]
   -h, --help  this text`;
 
 export class ReplayUsageError extends Error {}
@@ -118,11 +118,11 @@ function runsOf(lines, machine) {
 const shown = (value) => JSON.stringify(value);
 
 // One line of output for a replayed session or run.
-function describeReport(file, name, report) {
+function describeReport(file, name, report, kind) {
   const head = `${file} ${name}`;
-  if (report.same) return `${head}: same (${report.turns === undefined ? `${report.steps} steps` : `${report.turns} turn${report.turns === 1 ? '' : 's'}`}, ${report.decisions} decisions)`;
+  if (report.same) return `${head}: same (${kind === 'machine' ? `${report.decisions} steps` : `${report.turns} turn${report.turns === 1 ? '' : 's'}, ${report.decisions} decisions`})`;
   const d = report.divergence;
-  const where = d.turn === undefined ? `step ${d.step}` : `turn ${d.turn}, decision ${d.index}`;
+  const where = kind === 'machine' ? `step ${d.index + 1}` : `turn ${d.turn}, decision ${d.index}`;
   return `${head}: differs at ${where} (${d.kind}): recorded ${shown(d.recorded)}, replayed ${shown(d.replayed)}`;
 }
 
@@ -165,7 +165,7 @@ export async function replayCommand(argv, out = console.log) {
             const report = await target.replay(group.lines);
             if (!report.same) failed = true;
             results.push({ file, [kind === 'swarm' ? 'session' : 'run']: group.id, ...report });
-            if (!values.json) out(describeReport(file, name, report));
+            if (!values.json) out(describeReport(file, name, report, kind));
           } catch (error) {
             if (!(error instanceof RecordingError) && !(error instanceof TypeError)) throw error;
             failed = true;

@@ -1169,13 +1169,15 @@ export interface SwarmReplayReport {
   divergence: null | { turn: number; index: number; kind: ReplayDecisionKind; recorded: unknown; replayed: unknown };
 }
 
-/** machine.replay(): `same`, or the first step whose route differs. */
+/** machine.replay(): swarm.replay's report, the run counting as one turn whose decisions are its steps' routes. */
 export interface MachineReplayReport {
   same: boolean;
-  /** The steps replayed, the diverging one included. */
-  steps: number;
+  /** 1: a run. */
+  turns: number;
+  /** The steps compared, the diverging one included. */
   decisions: number;
-  divergence: null | { step: number; index: number; kind: 'next' | 'state' | 'end'; recorded: unknown; replayed: unknown };
+  /** `index`: the step's, from 0; `recorded` and `replayed` hold `{ step, state, visit, next, edge }` (or the run's end, `{ reason }`). */
+  divergence: null | { turn: number; index: number; kind: 'next' | 'state' | 'end'; recorded: unknown; replayed: unknown };
 }
 
 export interface ValidationProblem {

@@ -583,7 +583,8 @@ export class StateMachine {
    * Replays a recorded run (docs/replay.md): its trace log lines (or their JSONL text), its result
    * or its durable record, on this machine's definition with handlers that return the recorded
    * updates; compares each step's route. `options.state`: the initial state, when the recording
-   * does not hold it. Resolves { same, steps, decisions, divergence }.
+   * does not hold it. Resolves swarm.replay's report, the run counting as one turn:
+   * { same, turns: 1, decisions, divergence: null | { turn: 1, index, kind, recorded, replayed } }.
    */
   async replay(recording, options) {
     const { state } = checkOptions(options, ['state'], 'replay options');

@@ -279,7 +279,9 @@ function report(turns, total, divergence) {
  * Replays a machine run's recording (machineRecording's forms) on `machine`'s definition: a twin
  * of it whose handlers return the recorded updates runs step by step, and each step's route (its
  * next state and edge) is compared with the recorded one. `state`: the initial state when the
- * recording does not hold it. Resolves { same, steps, decisions, divergence }.
+ * recording does not hold it. Resolves the report swarm.replay gives, a run counting as one turn:
+ * { same, turns: 1, decisions (the steps compared), divergence: null | { turn: 1, index (the
+ * step's, from 0), kind, recorded, replayed } }.
  */
 export async function replayMachine(machine, recording, state) {
   const { state: recordedState, steps, reason } = machineRecording(recording);
@@ -289,30 +291,30 @@ export async function replayMachine(machine, recording, state) {
   const initial = recordedState ?? state ?? {};
   const execution = twin.start(clone(initial));
   // `compared`: the steps whose routes were the recorded ones.
-  const done = (compared, divergence) => ({ same: divergence === null, steps: compared + (divergence === null || divergence.index === steps.length ? 0 : 1), decisions: compared + (divergence === null ? 0 : 1), divergence });
+  const done = (compared, divergence) => ({ same: divergence === null, turns: 1, decisions: compared + (divergence === null ? 0 : 1), divergence });
   try {
     for (const [index, recorded] of steps.entries()) {
-      const expected = { state: recorded.state, visit: recorded.visit, next: recorded.next, edge: recorded.edge };
+      const expected = { step: recorded.step, state: recorded.state, visit: recorded.visit, next: recorded.next, edge: recorded.edge };
       if (execution.done) {
-        return done(index, { step: recorded.step, index, kind: 'end', recorded: expected, replayed: { reason: execution.reason } });
+        return done(index, { turn: 1, index, kind: 'end', recorded: expected, replayed: { reason: execution.reason } });
       }
       let record;
       try {
         record = await execution.step();
       } catch (error) {
         if (error?.name !== 'NoEdgeMatchedError' && error?.name !== 'MaxStepsError') throw error;
-        record = execution.steps.at(-1) ?? { state: recorded.state, visit: recorded.visit, next: null, edge: null };
+        record = execution.steps.at(-1) ?? { step: recorded.step, state: recorded.state, visit: recorded.visit, next: null, edge: null };
       }
-      const replayed = { state: record.state, visit: record.visit, next: record.next, edge: record.edge };
+      const replayed = { step: record.step, state: record.state, visit: record.visit, next: record.next, edge: record.edge };
       if (!sameValue(expected, replayed)) {
         const kind = expected.state !== replayed.state || expected.visit !== replayed.visit ? 'state' : 'next';
-        return done(index, { step: recorded.step, index, kind, recorded: expected, replayed });
+        return done(index, { turn: 1, index, kind, recorded: expected, replayed });
       }
     }
     // The recorded run ended after its last step; the replayed one must too, for the same reason.
     const recordedEnd = reason ?? (steps.at(-1).next === '__end__' ? 'end' : null);
     if (!execution.done || (recordedEnd !== null && execution.reason !== null && execution.reason !== recordedEnd)) {
-      return done(steps.length, { step: steps.length + 1, index: steps.length, kind: 'end', recorded: { reason: recordedEnd }, replayed: { reason: execution.done ? execution.reason : null } });
+      return done(steps.length, { turn: 1, index: steps.length, kind: 'end', recorded: { reason: recordedEnd }, replayed: { reason: execution.done ? execution.reason : null } });
     }
     return done(steps.length, null);
   } finally {

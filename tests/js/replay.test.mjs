@@ -391,7 +391,7 @@ describe('machine.replay', () => {
     const run = await build().run({ topic: 'routing' }, { traceLogPath: file });
     const lines = await readLines(file);
     assert.deepEqual(lines.map((l) => l.type), ['start', 'step', 'step', 'step', 'step', 'end']);
-    const same = { same: true, steps: 4, decisions: 4, divergence: null };
+    const same = { same: true, turns: 1, decisions: 4, divergence: null };
     assert.deepEqual(await build().replay(lines), same);
     assert.deepEqual(await build().replay(lines.map((l) => JSON.stringify(l)).join('\n')), same);
     assert.deepEqual(await build().replay(run, { state: { topic: 'routing' } }), same);
@@ -401,12 +401,12 @@ describe('machine.replay', () => {
 
     // A condition: the critic's rejection no longer sends the draft back.
     assert.deepEqual(await build({ bound: 1 }).replay(lines), {
-      same: false, steps: 2, decisions: 2,
-      divergence: { step: 2, index: 1, kind: 'next', recorded: { state: 'critique', visit: 1, next: 'write', edge: 0 }, replayed: { state: 'critique', visit: 1, next: END, edge: 1 } },
+      same: false, turns: 1, decisions: 2,
+      divergence: { turn: 1, index: 1, kind: 'next', recorded: { step: 2, state: 'critique', visit: 1, next: 'write', edge: 0 }, replayed: { step: 2, state: 'critique', visit: 1, next: END, edge: 1 } },
     });
     // A limit: maxSteps 3 stops the run before its fourth step.
     assert.deepEqual((await build({ maxSteps: 3 }).replay(lines)).divergence, {
-      step: 4, index: 3, kind: 'end', recorded: { state: 'critique', visit: 2, next: END, edge: 1 }, replayed: { reason: 'max-steps' },
+      turn: 1, index: 3, kind: 'end', recorded: { step: 4, state: 'critique', visit: 2, next: END, edge: 1 }, replayed: { reason: 'max-steps' },
     });
   });
 
@@ -415,7 +415,7 @@ describe('machine.replay', () => {
     await assert.rejects(build().replay(run.steps), /\/0\/update: the step has no update: run\.steps alone do not hold the updates/);
     // run.steps, each given its update (from run.outputs), is a recording.
     const withUpdates = run.steps.map((step) => ({ ...step, update: run.outputs[step.state][step.visit - 1] }));
-    assert.deepEqual(await build().replay(withUpdates), { same: true, steps: 4, decisions: 4, divergence: null });
+    assert.deepEqual(await build().replay(withUpdates), { same: true, turns: 1, decisions: 4, divergence: null });
     // States whose steps a recording does not hold whole are refused, naming the state.
     const fanOut = new StateMachine({ name: 'fan', start: 'split' }).addState('a').addState('b').addFanOut('split', ['a', 'b']).addEdge('split', END);
     await assert.rejects(fanOut.replay(withUpdates), /machine\.replay: state 'split' of machine 'fan' is a fan-out state, which replays do not cover yet/);
@@ -469,8 +469,8 @@ describe('handoff-graph replay (the command)', () => {
     await writeFile(machineFile, JSON.stringify({ ...machine.toJSON(), edges: [{ from: 'tick', to: END, when: 'n >= 3' }, { from: 'tick', to: 'tick' }] }));
     const runs = await run([machineFile, machineLog]);
     assert.deepEqual([runs.code, runs.stdout.split('\n')], [1, [
-      `${machineLog} run #1: differs at step 2 (next): recorded {"state":"tick","visit":2,"next":"__end__","edge":0}, replayed {"state":"tick","visit":2,"next":"tick","edge":1}`,
-      `${machineLog} run #2: differs at step 1 (next): recorded {"state":"tick","visit":1,"next":"__end__","edge":0}, replayed {"state":"tick","visit":1,"next":"tick","edge":1}`,
+      `${machineLog} run #1: differs at step 2 (next): recorded {"step":2,"state":"tick","visit":2,"next":"__end__","edge":0}, replayed {"step":2,"state":"tick","visit":2,"next":"tick","edge":1}`,
+      `${machineLog} run #2: differs at step 1 (next): recorded {"step":1,"state":"tick","visit":1,"next":"__end__","edge":0}, replayed {"step":1,"state":"tick","visit":1,"next":"tick","edge":1}`,
       '2 of 2 runs route differently',
       '',
     ]]);

@@ -332,7 +332,7 @@ async function replays(swarm: Swarm, machine: StateMachine, run: Run<Record<stri
   const lines: RecordingLine[] = [{ type: 'open', agent: 'a' }];
   void (await swarm.replay(lines)).same;
   const steps: MachineReplayReport = await machine.replay(run, { state: { topic: 'x' } });
-  if (steps.divergence !== null) void steps.divergence.step;
+  if (steps.divergence !== null) void [steps.turns, steps.divergence.turn, steps.divergence.index];
   try {
     await machine.replay(lines);
   } catch (e) {
