@@ -13,7 +13,7 @@ export const REPLAY_USAGE = `Usage: handoff-graph replay <definition.json> <reco
 
 Replays recorded conversations (or state-machine runs) against a swarm (or state machine)
 definition (docs/replay.md): each recording is a trace log (traceLogPath, --trace-log) or a
-directory of .jsonl logs, split by session (or run). Prints one line per session, 'same' or the
+directory of .jsonl logs (and durable runs' .run.json records), split by session (or run). Prints one line per session, 'same' or the
 first routing decision that now comes out differently, and exits 1 when any differs.
 
   --json      print one JSON array: [{ file, session | run, same, turns, decisions, divergence } | { file, error }]
@@ -46,7 +46,8 @@ async function load(file) {
   throw new Error(`${file}: replay takes a swarm or a state machine definition, not ${JSON.stringify(format)}`);
 }
 
-// The files a RECORDING argument names: itself, or a directory's .jsonl files in name order.
+// The files a RECORDING argument names: itself, or a directory's .jsonl files (and durable runs'
+// .run.json records) in name order.
 async function recordingFiles(given) {
   let info;
   try {
@@ -55,7 +56,7 @@ async function recordingFiles(given) {
     throw new Error(`cannot read ${given}: ${error.code === 'ENOENT' ? 'no such file or directory' : error.message}`);
   }
   if (!info.isDirectory()) return [given];
-  const names = (await readdir(given)).filter((name) => name.endsWith('.jsonl')).sort();
+  const names = (await readdir(given)).filter((name) => name.endsWith('.jsonl') || name.endsWith('.run.json')).sort();
   return names.map((name) => path.join(given, name));
 }
 
@@ -115,6 +116,16 @@ function runsOf(lines, machine) {
   return runs;
 }
 
+// A durable run's record (a FileStore's NAME.run.json), or null when the text is not one.
+function durableRun(text) {
+  try {
+    const value = JSON.parse(text);
+    return typeof value === 'object' && value !== null && value.format === 'handoff-graph/run' ? value : null;
+  } catch {
+    return null;
+  }
+}
+
 const shown = (value) => JSON.stringify(value);
 
 // One line of output for a replayed session or run.
@@ -151,8 +162,10 @@ export async function replayCommand(argv, out = console.log) {
       for (const file of await recordingFiles(recording)) {
         let groups;
         try {
-          const lines = parseLines(await readFile(file, 'utf8'), file);
-          groups = kind === 'swarm' ? sessionsOf(lines) : runsOf(lines, target.name);
+          const text = await readFile(file, 'utf8');
+          const run = kind === 'machine' ? durableRun(text) : null;
+          if (run !== null) groups = run.machine === target.name ? [{ id: run.id, lines: run }] : [];
+          else groups = kind === 'swarm' ? sessionsOf(parseLines(text, file)) : runsOf(parseLines(text, file), target.name);
         } catch (error) {
           failed = true;
           results.push({ file, error: error.message });

@@ -467,6 +467,13 @@ describe('handoff-graph replay (the command)', () => {
     await machine.run({ n: 1 }, { traceLogPath: machineLog });
     const machineFile = path.join(dir, 'count.json');
     await writeFile(machineFile, JSON.stringify({ ...machine.toJSON(), edges: [{ from: 'tick', to: END, when: 'n >= 3' }, { from: 'tick', to: 'tick' }] }));
+    // A durable run's record, as a FileStore keeps it, is a recording too.
+    const { FileStore } = await import('handoff-graph/stores/file');
+    const runsDir = path.join(dir, 'runs');
+    await machine.run({ n: 0 }, { store: new FileStore(runsDir), runId: 'nightly' });
+    const durable = await run([machineFile, runsDir]);
+    assert.deepEqual([durable.code, durable.stdout.split('\n').slice(1)], [1, ['1 of 1 runs route differently', '']]);
+    assert.match(durable.stdout, /run nightly: differs at step 2 \(next\)/);
     const runs = await run([machineFile, machineLog]);
     assert.deepEqual([runs.code, runs.stdout.split('\n')], [1, [
       `${machineLog} run #1: differs at step 2 (next): recorded {"step":2,"state":"tick","visit":2,"next":"__end__","edge":0}, replayed {"step":2,"state":"tick","visit":2,"next":"tick","edge":1}`,
