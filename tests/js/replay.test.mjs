@@ -374,6 +374,15 @@ describe('recordings that cannot be replayed are clear errors', () => {
     const report = await swarm().replay(lines);
     assert.equal(report.same, false);
     assert.equal(report.divergence.kind, 'end');
+    // Agent tools a recording claims that would form a cycle are not taken: a divergence, not an error.
+    const lab = new Swarm({ agents: [{ id: 'a', entry: true, tools: [{ name: 'ask_b', description: 'b' }] }, { id: 'b', tools: [{ name: 'ask_a', description: 'a' }] }] });
+    const cyclic = [
+      { ...open, agent: 'a' },
+      { type: 'agent_tool', agent: 'a', tool: 'ask_b', callId: 'c1', event: { type: 'chunk', agent: 'b', text: '' } },
+      { type: 'agent_tool', agent: 'b', tool: 'ask_a', callId: 'c2', event: { type: 'chunk', agent: 'a', text: '' } },
+      { type: 'done', agent: 'a', reason: 'answered', text: '' },
+    ];
+    assert.equal((await lab.replay(cyclic)).same, false);
   });
 });
 

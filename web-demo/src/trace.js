@@ -176,7 +176,7 @@ export function createTracePanel({ handoffs }) {
           const order = [...pending, i];
           for (let k = i + 1; k < all.length && all[k].type !== 'open' && all[k].type !== 'update'; k++) order.push(k);
           for (const k of order) {
-            const n = decisionCount(all[k].type === 'agent_tool' ? all[k] : all[k]);
+            const n = decisionCount(all[k]);
             if (count + n > d.index) return k;
             count += n;
           }
