@@ -404,7 +404,7 @@ export interface RunOptions extends TraceOptions {
  */
 export interface TraceOptions {
   tracing?: TracingOptions | false;
-  /** Node only: a file to append one JSON object per event to (a path or a file: URL). */
+  /** Node only: a file to append one JSON object per event to (a path or a file: URL): the run's recording (docs/replay.md). */
   traceLogPath?: string | URL;
 }
 
@@ -914,7 +914,7 @@ export interface SwarmOptions {
   outputGuardrails?: Record<string, Guardrail | Guardrail[]>;
   /** OpenTelemetry spans of every turn (default: the global tracer provider, when installed). */
   tracing?: TracingOptions | false;
-  /** Node only: a file to append one JSON object per event of every turn to. */
+  /** Node only: a file to append one JSON object per event of every turn to: each session's recording (docs/replay.md). */
   traceLogPath?: string | URL;
   /** By agent id: agents whose turn is a StateMachine run instead of model calls. */
   workflows?: Record<string, StateMachine<any> | AgentWorkflow>;
