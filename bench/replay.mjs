@@ -1,7 +1,7 @@
 // `npm run bench`: replaying 1,000 recorded turns (docs/replay.md; issue 34 asks for under a
 // second in Node). The recordings are made first, through the real trace log: 100 sessions of the
-// support swarm, 10 turns each, every turn with a rule handoff or a tool call, a blocked and an
-// accepted transfer, and the model's answers. Then `swarm.replay` of every session, timed over
+// support swarm, 10 turns each: rule handoffs (the host's updateState), tool calls, blocked and
+// accepted transfers, and the model's answers. Then `swarm.replay` of every session, timed over
 // several repetitions (the median and min-max of the total); every replay must report `same`.
 // Usage: node bench/replay.mjs [--json results.json] [--quick]
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
