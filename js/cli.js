@@ -3,7 +3,9 @@
 //   handoff-graph serve swarm.json --model <spec> [--store redis://…|file:DIR|memory] [--host H] [--port P]
 // serves a swarm definition file over HTTP with handoff-graph/server (docs/server.md#the-command);
 //   handoff-graph check FILE… [--strict] [--json]
-// checks definitions (js/cli-check.js, docs/check.md#the-command).
+// checks definitions (js/cli-check.js, docs/check.md#the-command);
+//   handoff-graph replay DEFINITION RECORDING… [--json]
+// replays recorded sessions against a definition (js/cli-replay.js, docs/replay.md#the-command).
 // Usage mistakes exit with status 2 and say what is wrong; failures to start exit with status 1.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -11,6 +13,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 
 import { CHECK_USAGE, CheckUsageError, checkCommand } from './cli-check.js';
+import { REPLAY_USAGE, ReplayUsageError, replayCommand } from './cli-replay.js';
 import { DefinitionError, init, Swarm } from './node.js';
 import { closest } from './options.js';
 import { createHandler, DEFAULT_LIMITS, serve } from './server/index.js';
@@ -227,6 +230,10 @@ async function main(argv) {
     process.exitCode = await checkCommand(argv.slice(1));
     return;
   }
+  if (argv[0] === 'replay') {
+    process.exitCode = await replayCommand(argv.slice(1));
+    return;
+  }
   const { values, positionals } = parse(argv);
   if (values.version) {
     const manifest = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
@@ -235,16 +242,19 @@ async function main(argv) {
   }
   const [command, ...rest] = positionals;
   if (values.help || command === undefined || command === 'help') {
-    console.log(`${USAGE}\n\n${CHECK_USAGE}`);
+    console.log(`${USAGE}\n\n${CHECK_USAGE}\n\n${REPLAY_USAGE}`);
     return;
   }
-  if (command !== 'serve') throw new UsageError(`unknown command '${command}': the commands are serve and check`);
+  if (command !== 'serve') throw new UsageError(`unknown command '${command}': the commands are serve, check and replay`);
   await serveCommand(values, rest);
 }
 
 main(process.argv.slice(2)).catch((error) => {
   if (error instanceof CheckUsageError) {
     console.error(`handoff-graph: ${error.message}\n\n${CHECK_USAGE}`);
+    process.exitCode = 2;
+  } else if (error instanceof ReplayUsageError) {
+    console.error(`handoff-graph: ${error.message}\n\n${REPLAY_USAGE}`);
     process.exitCode = 2;
   } else if (error instanceof UsageError) {
     console.error(`handoff-graph: ${error.message}\n\n${USAGE}`);

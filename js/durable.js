@@ -48,7 +48,9 @@ export class RunCheckpoints {
 
   /** Claims `runId` in the store with the execution's first snapshot; a run already there is an error. */
   static async begin({ store, runId }, machine, execution) {
-    const record = { format: RUN_FORMAT, id: runId, version: 0, machine, status: 'running', stepsRun: 0, snapshot: execution.snapshot(), updatedAt: new Date().toISOString() };
+    // `input`: the state the run started from, which a replay starts from (docs/replay.md).
+    const snapshot = execution.snapshot();
+    const record = { format: RUN_FORMAT, id: runId, version: 0, machine, status: 'running', stepsRun: 0, input: snapshot.state, snapshot, updatedAt: new Date().toISOString() };
     try {
       await store.saveRun(record);
     } catch (error) {
