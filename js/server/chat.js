@@ -55,11 +55,14 @@ export function chatRequest(body) {
   throw invalid(`the last message's role must be 'user' (a new message) or 'assistant' (an approval response), got ${JSON.stringify(last.role)?.slice(0, 40) ?? typeof last.role}`);
 }
 
+// The headers of the AI SDK's own servers (its UI_MESSAGE_STREAM_HEADERS): the protocol's version,
+// no caching, no proxy buffering. `no-cache`, not the routes' `no-store`: Chromium reports a
+// streamed fetch with `no-store` as failed (net::ERR_ABORTED) now and then, after it was read to
+// its end (playwright issue 42742; tests/browser/chat-ui.test.mjs saw it).
 export const CHAT_HEADERS = {
   'content-type': 'text/event-stream; charset=utf-8',
-  'cache-control': 'no-store',
+  'cache-control': 'no-cache',
   'x-accel-buffering': 'no',
-  // What the AI SDK's own servers send: the version of the protocol.
   'x-vercel-ai-ui-message-stream': 'v1',
 };
 

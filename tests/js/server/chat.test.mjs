@@ -286,6 +286,12 @@ describe('POST /chat with the AI SDK client (Chat of useChat, DefaultChatTranspo
     assert.equal((await post({ id: 'a', messages: [user('hi')] }, { 'content-type': 'text/plain' })).status, 415);
     assert.equal((await fetch(api)).status, 405);
     assert.ok(seen.includes('forbidden-chat') && !seen.includes(null), 'authorize gets the chat id');
+    // A good request: the AI SDK's headers, chunks as `data:` events, ended by [DONE].
+    const good = await fetch(api, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: 'plain', messages: [user('hi')] }) });
+    assert.deepEqual(['content-type', 'cache-control', 'x-vercel-ai-ui-message-stream'].map((h) => good.headers.get(h)), ['text/event-stream; charset=utf-8', 'no-cache', 'v1']);
+    const events = (await good.text()).split('\n\n').filter(Boolean);
+    assert.ok(events.every((e) => e.startsWith('data: ')));
+    assert.deepEqual([JSON.parse(events[0].slice(6)).type, JSON.parse(events.at(-2).slice(6)).type, events.at(-1)], ['start', 'finish', 'data: [DONE]']);
     // The Chat client shows the server's answer as its error.
     const chat = new Chat({ id: 'forbidden-chat', transport: transport(api) });
     await chat.sendMessage({ text: 'hi' });
