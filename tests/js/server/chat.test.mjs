@@ -300,6 +300,56 @@ describe('POST /chat with the AI SDK client (Chat of useChat, DefaultChatTranspo
   });
 });
 
+describe('POST /chat: hostile input', () => {
+  test('never a 500 and never a crash: each hostile body is a 4xx naming the problem, or a turn that runs', async (t) => {
+    const { api, errors, store } = await server(t);
+    const post = async (body) => {
+      const response = await fetch(api, { method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+      const text = await response.text();
+      return { status: response.status, text };
+    };
+    const user = (parts) => ({ id: 'u', role: 'user', parts });
+    const approval = (id, extra = {}) => ({ id: 'a', role: 'assistant', parts: [{ type: 'tool-refund', toolCallId: 'r', state: 'approval-responded', approval: { id, approved: true, ...extra } }] });
+    let nested = '"x"';
+    for (let i = 0; i < 600; i++) nested = `[${nested}]`;
+    const refused = [
+      'null', '[]', '"chat"', '7', `{"id":"a","messages":${nested}}`,
+      { id: '', messages: [user([{ type: 'text', text: 'hi' }])] },
+      { id: 'x'.repeat(129), messages: [user([{ type: 'text', text: 'hi' }])] },
+      { id: 5, messages: [user([{ type: 'text', text: 'hi' }])] },
+      { id: '../etc', messages: [user([{ type: 'text', text: 'hi' }])] },
+      { id: 'a', messages: [{}] },
+      { id: 'a', messages: [{ role: 'user', parts: null }] },
+      { id: 'a', messages: [user([])] },
+      { id: 'a', messages: [user([null, 5, 'text', { type: 'text' }])] },
+      { id: 'a', messages: [{ role: '__proto__', parts: [] }] },
+      { id: 'a', messages: [{ role: 'assistant', parts: [{ type: 'tool-refund', state: 'approval-responded', approval: null }] }] },
+      { id: 'a', messages: [approval('x', { reason: 7 })] },
+      { id: '__proto__', messages: [approval('x')] },
+      { id: 'a', messages: [user([{ type: 'text', text: 'hi' }])], constructor: 1 },
+    ];
+    for (const body of refused) {
+      const { status, text } = await post(body);
+      assert.ok(status >= 400 && status < 500, `${status} for ${JSON.stringify(body).slice(0, 80)}`);
+      assert.ok(JSON.parse(text).error.message.length > 0);
+    }
+    // A session to aim approvals at: ids that are Object.prototype's keys are unknown approvals.
+    assert.equal((await post({ id: 'adv', messages: [user([{ type: 'text', text: 'I was charged twice' }])] })).status, 200);
+    for (const id of ['__proto__', 'constructor', 'toString', 'x'.repeat(10_000), '']) {
+      const { status, text } = await post({ id: 'adv', messages: [approval(id)] });
+      assert.deepEqual([status, JSON.parse(text).error.code], [404, 'approval_not_found'], id.slice(0, 20));
+    }
+    // Odd but valid: a lone surrogate, parts of other kinds around the text, a long text.
+    for (const parts of [[{ type: 'text', text: 'lone \ud800 surrogate' }], [null, 5, { type: 'file', url: 'x' }, { type: 'text', text: 'hi' }], [{ type: 'text', text: 'y'.repeat(200_000) }]]) {
+      const { status, text } = await post({ id: 'adv', messages: [user(parts)] });
+      assert.equal(status, 200);
+      assert.match(text, /"type":"finish"[\s\S]*data: \[DONE\]\n\n$/);
+    }
+    assert.equal((await store.get('adv')).turn, 4);
+    assert.deepEqual(errors, [], 'no failure of the server itself');
+  });
+});
+
 describe('createChatHandler(swarm, options): an application\'s own server', () => {
   let postgres;
   let pool;
