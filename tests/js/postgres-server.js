@@ -73,7 +73,11 @@ export async function startPostgres() {
     if (server.exitCode === null && server.signalCode === null) {
       // SIGINT: PostgreSQL's fast shutdown (ends the sessions, no waiting for clients).
       server.kill('SIGINT');
-      await Promise.race([once(server, 'exit'), sleep(10_000).then(() => server.kill('SIGKILL'))]);
+      // The fallback's timer is cleared once the server is gone, so it keeps no process alive.
+      let timer;
+      const fallback = new Promise((resolve) => (timer = setTimeout(resolve, 10_000))).then(() => server.kill('SIGKILL'));
+      await Promise.race([once(server, 'exit'), fallback]);
+      clearTimeout(timer);
     }
     await cleanup();
   };
