@@ -33,7 +33,8 @@ export interface HandlerOptions {
   model: (request: ServerModelRequest) => ModelResponse | Promise<ModelResponse>;
   /**
    * Guards every route: true lets the request through; false answers 403; a Response is sent as
-   * it is (a 401 with its WWW-Authenticate header, say). `sessionId` is null on POST /sessions.
+   * it is (a 401 with its WWW-Authenticate header, say). `sessionId` is null on POST /sessions, and
+   * the chat id (read from the body) on POST /chat.
    */
   authorize?: (request: Request, sessionId: string | null) => boolean | Response | Promise<boolean | Response>;
   limits?: ServerLimits;

@@ -62,7 +62,9 @@ export class PostgresStore {
     if (typeof tablePrefix !== 'string' || !(tablePrefix === '' || IDENTIFIER.test(tablePrefix)) || tablePrefix.length > 40) {
       throw new TypeError(`PostgresStore: tablePrefix must be empty or a lower-case SQL name (a-z, 0-9, _; up to 40 characters, not starting with a digit), got ${describe(tablePrefix)}`);
     }
-    if (ttlSeconds !== undefined && !(Number.isFinite(ttlSeconds) && ttlSeconds > 0)) throw new TypeError(`PostgresStore: ttlSeconds must be a positive number, got ${describe(ttlSeconds)}`);
+    if (ttlSeconds !== undefined && !(typeof ttlSeconds === 'number' && ttlSeconds >= 0.001 && ttlSeconds <= 2 ** 31 - 1)) {
+      throw new TypeError(`PostgresStore: ttlSeconds must be a positive number of seconds from 0.001 to 2^31 - 1, got ${describe(ttlSeconds)}`);
+    }
     this.#pool = pool;
     this.#schema = schema;
     this.#prefix = tablePrefix;

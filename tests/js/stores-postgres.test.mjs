@@ -181,7 +181,7 @@ describe('PostgresStore (a real PostgreSQL server on 127.0.0.1)', () => {
     assert.throws(() => new PostgresStore({ pool, ttlSecond: 5 }), /unknown option 'ttlSecond' \(did you mean 'ttlSeconds'\?\)/);
     for (const schema of ['Public', 'a;drop', '', '1x', 'x'.repeat(64), 7]) assert.throws(() => new PostgresStore({ pool, schema }), /schema must be a lower-case SQL name/, String(schema));
     for (const tablePrefix of ['a"b', 'A_', '9', 'x'.repeat(41)]) assert.throws(() => new PostgresStore({ pool, tablePrefix }), /tablePrefix must be/, tablePrefix);
-    for (const ttlSeconds of [0, -1, Number.NaN, Number.POSITIVE_INFINITY, '60']) assert.throws(() => new PostgresStore({ pool, ttlSeconds }), /ttlSeconds must be a positive number/);
+    for (const ttlSeconds of [0, -1, 1e-9, 2 ** 31, Number.NaN, Number.POSITIVE_INFINITY, '60']) assert.throws(() => new PostgresStore({ pool, ttlSeconds }), /ttlSeconds must be a positive number/, String(ttlSeconds));
     const store = new PostgresStore({ pool, tablePrefix: 'refuse_' });
     for (const id of ['a\u0000b', 'lone \ud800 high', 'lone \udc00 low']) {
       await assert.rejects(store.get(id), /cannot hold U\+0000 or a lone surrogate/);
