@@ -208,6 +208,7 @@ describe('a run killed mid-step, resumed by another process: PostgresStore (a re
   before(async () => {
     server = await startPostgres();
     pool = new pg.Pool({ connectionString: server.url });
+    pool.on('error', () => {});
   });
   after(async () => {
     await pool?.end();

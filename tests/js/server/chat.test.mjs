@@ -356,6 +356,7 @@ describe('createChatHandler(swarm, options): an application\'s own server', () =
   before(async () => {
     postgres = await startPostgres();
     pool = new pg.Pool({ connectionString: postgres.url });
+    pool.on('error', () => {});
   });
   after(async () => {
     await pool?.end();
