@@ -80,7 +80,9 @@ export class PostgresStore {
   /**
    * Creates the schema (when it does not exist) and the four tables and their index, if missing:
    * idempotent, and safe when several processes do it at once (a transaction-scoped advisory lock
-   * serialises them). Every other method does it on first use; call it ahead to fail early.
+   * serialises them). When the four tables exist it only checks that, so a role with no right to
+   * create (only to read and write them) can use tables a migration made. Every other method does
+   * it on first use; call it ahead to fail early.
    */
   async migrate() {
     this.#ready ??= this.#migrate().catch((error) => {
@@ -96,6 +98,11 @@ export class PostgresStore {
     // One simple-protocol query of several statements is one transaction: the advisory lock is
     // held until its end. CREATE SCHEMA only when missing (its IF NOT EXISTS still needs the right
     // to create schemas).
+    // Tables that exist already are not made again: CREATE TABLE IF NOT EXISTS needs the right
+    // to create in the schema even then, which an application's role often lacks (a migration
+    // role made them).
+    const { rows: present } = await this.#pool.query('SELECT count(to_regclass(name))::int AS n FROM unnest($1::text[]) AS t(name)', [Object.values(t)]);
+    if (present[0].n === TABLES.length) return;
     const { rows } = await this.#pool.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [this.#schema]);
     await this.#pool.query(`SELECT pg_advisory_xact_lock(hashtext('${lockKey}'));
 ${rows.length === 0 ? `CREATE SCHEMA IF NOT EXISTS "${this.#schema}";` : ''}

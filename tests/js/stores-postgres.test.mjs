@@ -101,6 +101,26 @@ describe('PostgresStore (a real PostgreSQL server on 127.0.0.1)', () => {
     assert.equal((await sql('SELECT count(*)::int AS n FROM race_sessions'))[0].n, 10);
   });
 
+  test('tables a migration role made serve a role that may only read and write them', async () => {
+    const admin = new PostgresStore({ pool: await connect(), tablePrefix: 'owned_' });
+    await admin.migrate();
+    const t = admin.tables();
+    await sql(`CREATE ROLE hg_app LOGIN;
+      GRANT SELECT, INSERT, UPDATE, DELETE ON ${Object.values(t).join(', ')} TO hg_app;
+      GRANT USAGE ON SEQUENCE owned_checkpoints_seq_seq TO hg_app;`);
+    assert.deepEqual(await sql("SELECT has_schema_privilege('hg_app', 'public', 'CREATE') AS c"), [{ c: false }]);
+    const pool = new pg.Pool({ connectionString: server.url.replace('//postgres@', '//hg_app@') });
+    pool.on('error', () => {});
+    pools.push(pool);
+    const app = new PostgresStore({ pool, tablePrefix: 'owned_' });
+    const session = swarm().createSession({ id: 'app-1' });
+    await app.save(session, { checkpoints: [{ n: 1 }] });
+    assert.equal(await app.acquireLease('app-1', 'h', 1000), true);
+    assert.deepEqual([(await app.get('app-1')).version, await app.listCheckpoints('app-1')], [1, [{ n: 1 }]]);
+    // Where the tables are missing, the role's lack of rights is PostgreSQL's own error.
+    await assert.rejects(new PostgresStore({ pool, tablePrefix: 'unmade_' }).get('x'), /permission denied for schema public/);
+  });
+
   test('a schema of its own is made when missing; prefixes and schemas are namespaces', async () => {
     const pool = await connect();
     const store = new PostgresStore({ pool, schema: 'hg_app', tablePrefix: '' });
