@@ -8,7 +8,9 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
+import path from 'node:path';
 import { after, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 
 import { init } from 'handoff-graph';
 import { ConflictError } from 'handoff-graph/stores/memory';
@@ -50,6 +52,16 @@ describe('PostgresStore (a real PostgreSQL server on 127.0.0.1)', () => {
 
   test('every store rejects with the same ConflictError class', () => {
     assert.equal(PostgresConflictError, ConflictError);
+  });
+
+  test('neither the store nor the server imports pg or ai: they bundle with nothing from node_modules', async () => {
+    const { build } = await import('esbuild');
+    const root = fileURLToPath(new URL('../../', import.meta.url));
+    for (const entry of ['js/stores/postgres.js', 'js/server/fetch.js']) {
+      const result = await build({ entryPoints: [path.join(root, entry)], bundle: true, platform: 'neutral', format: 'esm', write: false, logLevel: 'silent', metafile: true, absWorkingDir: root });
+      const inputs = Object.keys(result.metafile.inputs);
+      assert.deepEqual(inputs.filter((file) => !file.startsWith('js/')), [], entry);
+    }
   });
 
   // Two pools: two workers (their tables made ahead, so that a worker's first call is as quick as the other's).
