@@ -462,14 +462,18 @@ function build(options, name) {
     const { signal } = abort;
     const fail = (code, message) => abort.abort(new TurnError(code, message));
     const timeout = setTimeout(() => fail('turn_timeout', `the turn took longer than ${limits.turnTimeoutMs} ms (limits.turnTimeoutMs)`), limits.turnTimeoutMs);
+    // Renewals under way: the lease is given back only once they have landed (see the finally).
+    const renewing = new Set();
     const renewal = setInterval(() => {
       // An aborted turn whose client no longer reads stays suspended until the client goes: its
       // lease runs out meanwhile instead of being held for a turn that will never save.
       if (signal.aborted) return clearInterval(renewal);
-      store.acquireLease(id, holder, limits.turnLeaseMs).then(
+      const renewed = store.acquireLease(id, holder, limits.turnLeaseMs).then(
         (held) => held || fail('lease_lost', 'the turn lost its lease on the session (it was not renewed in time) and stopped; nothing was saved'),
         (error) => report(error, request),
       );
+      renewing.add(renewed);
+      renewed.finally(() => renewing.delete(renewed));
     }, Math.floor(limits.turnLeaseMs / 3));
     // A model call ends when the model answers or the turn is aborted, whichever comes first.
     const guarded = (modelRequest) => {
@@ -521,6 +525,9 @@ function build(options, name) {
     } finally {
       clearTimeout(timeout);
       clearInterval(renewal);
+      // A renewal sent before the end can reach the store after the release (a pg Pool runs them
+      // on other connections) and take the lease again, for a whole turnLeaseMs: wait for it first.
+      await Promise.allSettled(renewing);
       await store.releaseLease(id, holder).catch((error) => report(error, request));
     }
   }
