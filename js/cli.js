@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The `handoff-graph` command (the package's bin):
-//   handoff-graph serve swarm.json --model <spec> [--store redis://…|file:DIR|memory] [--host H] [--port P]
+//   handoff-graph serve swarm.json --model <spec> [--store postgres://…|redis://…|file:DIR|memory] [--host H] [--port P]
 // serves a swarm definition file over HTTP with handoff-graph/server (docs/server.md#the-command);
 //   handoff-graph check FILE… [--strict] [--json]
 // checks definitions (js/cli-check.js, docs/check.md#the-command);
@@ -30,7 +30,8 @@ Serves a swarm definition over HTTP (docs/server.md).
                                                e.g. openai:gpt-4.1-mini, anthropic:claude-sonnet-4-5
   --store <spec>        where sessions live: memory (default: lost when the process ends),
                         file:<dir> (one host), redis://host:port[/db] or rediss://… (any number of
-                        servers; needs the npm package 'redis')
+                        servers; needs the npm package 'redis'), postgres://user@host:port/db or
+                        postgresql://… (any number of servers; needs the npm package 'pg')
   --trace-log <file>    append one JSON line per event of every turn to <file>
                         (spans: register an OpenTelemetry SDK, e.g. node --import; docs/server.md#tracing)
   --host <host>         default 127.0.0.1
@@ -145,7 +146,30 @@ async function openStore(spec = 'memory') {
     connected = true;
     return { store: new RedisStore(client), describe: `redis at ${shown}`, close: () => client.quit().catch(() => client.destroy?.()) };
   }
-  throw new UsageError(`--store '${spec}': expected memory, file:<dir>, redis://… or rediss://…`);
+  if (spec.startsWith('postgres://') || spec.startsWith('postgresql://')) {
+    let pg;
+    try {
+      pg = (await import('pg')).default;
+    } catch {
+      throw new Error(`--store ${spec.replace(/\/\/[^@/]*@/, '//…@')} needs the npm package 'pg' (npm install pg), which was not found`);
+    }
+    const { PostgresStore } = await import('./stores/postgres.js');
+    const shown = spec.replace(/\/\/[^@/]*@/, '//…@');
+    // pg's Pool opens connections as requests need them and replaces broken ones; an idle
+    // connection that breaks (a database restart) is reported here rather than crashing the process.
+    const pool = new pg.Pool({ connectionString: spec, connectionTimeoutMillis: 10_000 });
+    pool.on('error', (error) => console.error(`handoff-graph: postgres: ${error.message}`));
+    const store = new PostgresStore({ pool });
+    try {
+      // Connects, and makes the tables when missing: a database that cannot be used fails here.
+      await store.migrate();
+    } catch (error) {
+      await pool.end().catch(() => {});
+      throw new Error(`--store ${shown}: cannot use the database: ${error?.message || error}`);
+    }
+    return { store, describe: `postgres at ${shown}`, close: () => pool.end().catch(() => {}) };
+  }
+  throw new UsageError(`--store '${spec}': expected memory, file:<dir>, redis://…, rediss://… or postgres://…`);
 }
 
 function bearer(token) {

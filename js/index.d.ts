@@ -421,7 +421,7 @@ export interface TracingOptions {
 
 /** machine.run()'s options: with `store` and `runId`, a durable run (docs/state-machine.md). */
 export interface MachineRunOptions extends RunOptions {
-  /** Checkpoints the run after every step (MemoryStore, FileStore, RedisStore). */
+  /** Checkpoints the run after every step (MemoryStore, FileStore, RedisStore, PostgresStore). */
   store?: RunStore;
   /** The id the run is checkpointed and resumed under; taken ids are refused (ERR_RUN_EXISTS). */
   runId?: string;
@@ -446,7 +446,7 @@ export interface RunRecord {
   updatedAt?: string;
 }
 
-/** What durable runs need of a store (MemoryStore, FileStore and RedisStore have it). */
+/** What durable runs need of a store (MemoryStore, FileStore, RedisStore and PostgresStore have it). */
 export interface RunStore {
   getRun(id: string): Promise<RunRecord | undefined>;
   /** Saves if the stored version equals `run.version` (0 when none), then bumps it; else ConflictError. */
@@ -1106,7 +1106,7 @@ export interface RunTurnOptions {
 /** A save of a session that another writer saved first (optimistic versioning of the stores). */
 export { ConflictError } from './stores/errors.js';
 
-/** The in-memory SessionStore (browser-safe); FileStore and RedisStore are 'handoff-graph/stores/file' and '/redis'. */
+/** The in-memory SessionStore (browser-safe); FileStore, RedisStore and PostgresStore are 'handoff-graph/stores/file', '/redis' and '/postgres'. */
 export { MemoryStore } from './stores/memory.js';
 
 export class ConditionSyntaxError extends SyntaxError {
