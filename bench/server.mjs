@@ -9,8 +9,10 @@
 //   handoff the model transfers, the new agent answers: two model calls and one checkpoint
 //
 // Sequential turns give the latency; concurrent sessions (each running turns back to back, a new
-// session every 20 turns) give turns per second. Stores: memory, file (fsync on) and Redis
-// (Debian's redis-server, started here), one server process, and two processes on one Redis.
+// session every 20 turns) give turns per second. Stores: memory, file (fsync on), Redis
+// (Debian's redis-server, started here) and PostgreSQL (Debian's postgresql, initdb'd and started
+// here, fsync off as tests/js/postgres-server.js runs it), one server process, and two processes on
+// one Redis and on one PostgreSQL.
 // The in-process row runs createHandler without HTTP or a child process.
 //
 // Usage: node bench/server.mjs [--smoke] [--json FILE] [--write]
@@ -28,6 +30,7 @@ import { init, Swarm } from 'handoff-graph';
 import { createHandler } from 'handoff-graph/server';
 import { MemoryStore } from 'handoff-graph/stores/memory';
 
+import { startPostgres } from '../tests/js/postgres-server.js';
 import { startRedis } from '../tests/js/redis-server.js';
 import { machine } from './harness.mjs';
 
@@ -131,7 +134,49 @@ async function concurrent(calls, kind) {
   return { ...summarize(samples), concurrency: settings.concurrency, seconds, perSecond: samples.length / seconds };
 }
 
-const results = { date: new Date().toISOString(), host: machine(), settings, rows: [], loadBefore: loadavg()[0] };
+// The scale tests' scenario (tests/js/server/scale-suite.js) measured: RACE_SESSIONS sessions at
+// once, RACE_ROUNDS handoff turns each, every turn sent at the same moment to both processes (so
+// one runs it and the other answers 409 turn_in_progress, or both run it, one after the other);
+// then each session's checkpoint log is read: one checkpoint per turn that ran, none lost or twice.
+const RACE_SESSIONS = smoke ? 4 : 100;
+const RACE_ROUNDS = 5;
+async function raced(setup, calls) {
+  const started = performance.now();
+  let ran = 0;
+  let refused = 0;
+  let wrongLogs = 0;
+  await Promise.all(
+    Array.from({ length: RACE_SESSIONS }, async (_, i) => {
+      const id = await createSession(calls[i % 2]);
+      let mine = 0;
+      for (let round = 0; round < RACE_ROUNDS; round++) {
+        const statuses = await Promise.all(
+          [0, 1].map(async (k) => {
+            const response = await calls[(i + round + k) % 2](`sessions/${id}/turns`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"input":"handoff"}' });
+            const text = await response.text();
+            if (response.status === 200 && !text.includes('event: done')) throw new Error(`raced turn: ${text.slice(-300)}`);
+            return response.status;
+          }),
+        );
+        for (const status of statuses) {
+          if (status === 200) mine++;
+          else if (status === 409) refused++;
+          else throw new Error(`raced turn: status ${status}`);
+        }
+      }
+      ran += mine;
+      const { checkpoints } = await (await calls[0](`sessions/${id}/checkpoints`)).json();
+      if (checkpoints.length !== mine || checkpoints.some((c, k) => c.turn !== k + 1)) wrongLogs++;
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  const row = { setup, sessions: RACE_SESSIONS, rounds: RACE_ROUNDS, ran, refused, wrongLogs, seconds, perSecond: ran / seconds };
+  results.raced.push(row);
+  console.log(`${setup.padEnd(34)} raced     ${RACE_SESSIONS} sessions × ${RACE_ROUNDS}: ${ran} turns ran, ${refused} got 409, ${wrongLogs} wrong logs, ${seconds.toFixed(1)} s (${row.perSecond.toFixed(0)} turns/s)`);
+  if (wrongLogs > 0) throw new Error(`${setup}: ${wrongLogs} sessions lost or repeated a checkpoint`);
+}
+
+const results = { date: new Date().toISOString(), host: machine(), settings, rows: [], raced: [], loadBefore: loadavg()[0] };
 try {
   results.commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
 } catch {
@@ -179,8 +224,19 @@ if (!smoke) {
   await measureSetup('1 process, Redis', [httpClient(one.url)]);
   const two = await startServer(redis.url);
   report({ setup: '2 processes, one Redis', kind: 'handoff', mode: 'concurrent', ...(await concurrent([httpClient(one.url), httpClient(two.url)], 'handoff')) });
+  await raced('2 processes, one Redis', [httpClient(one.url), httpClient(two.url)]);
   await Promise.all([one.stop(), two.stop()]);
   await redis.stop();
+
+  const postgres = await startPostgres();
+  results.postgres = postgres.version.split(' ')[0];
+  const first = await startServer(postgres.url);
+  await measureSetup('1 process, PostgreSQL', [httpClient(first.url)]);
+  const second = await startServer(postgres.url);
+  report({ setup: '2 processes, one PostgreSQL', kind: 'handoff', mode: 'concurrent', ...(await concurrent([httpClient(first.url), httpClient(second.url)], 'handoff')) });
+  await raced('2 processes, one PostgreSQL', [httpClient(first.url), httpClient(second.url)]);
+  await Promise.all([first.stop(), second.stop()]);
+  await postgres.stop();
 }
 
 results.loadAfter = loadavg()[0];
@@ -193,12 +249,12 @@ function markdown() {
   const lines = [
     '## HTTP server (handoff-graph/server)',
     '',
-    `Measured ${results.date.slice(0, 10)} on ${host.cpu} (${host.cores} cores), Node ${host.node}, ${host.platform}${results.commit ? `, commit ${results.commit}` : ''}${results.redis ? `, redis-server ${results.redis}` : ''}. ` +
+    `Measured ${results.date.slice(0, 10)} on ${host.cpu} (${host.cores} cores), Node ${host.node}, ${host.platform}${results.commit ? `, commit ${results.commit}` : ''}${results.redis ? `, redis-server ${results.redis}` : ''}${results.postgres ? `, PostgreSQL ${results.postgres} (fsync off)` : ''}. ` +
       `The machine's load average (1 min) was ${results.loadBefore.toFixed(2)} before the run and ${results.loadAfter.toFixed(2)} after (other jobs shared it). ` +
       'Reproduce with `node bench/server.mjs --write` (`--smoke` is the quick run of `npm test`).',
     '',
     `A scripted model waits ${s.delayMs} ms per call and reports how long it really took; a client in the benchmark's process runs turns over HTTP ` +
-      'against `handoff-graph serve` in child processes (the client, the servers and Redis share the same cores). **Added latency** is the time from sending ' +
+      'against `handoff-graph serve` in child processes (the client, the servers and the database share the same cores). **Added latency** is the time from sending ' +
       '`POST /sessions/:id/turns` to receiving `done`, minus the model\'s nominal time (calls × delay): HTTP both ways, JSON, the store (read, lease, ' +
       'version-checked save with the checkpoints, release), routing and events, and the client. An *answer* turn is one model call; a *handoff* turn is two ' +
       `(the transfer, then the new agent's answer) and one checkpoint. The model's timers firing late count as added latency (a busy event loop reads a provider's answer late too); ` +
@@ -213,6 +269,18 @@ function markdown() {
     `For scale: at ${s.delayMs} ms per call, ${s.concurrency} sessions at once would complete ${Math.round((s.concurrency * 1000) / (2 * s.delayMs))} handoff turns per second ` +
       `if the server, the store and the client cost nothing; here they shared ${host.cores} cores with each other (and with the other jobs the load average counts).`,
   ];
+  if (results.raced.length > 0) {
+    lines.push(
+      '',
+      `**Raced turns** (the scenario of the scale tests, tests/js/server/scale.test.mjs and scale-postgres.test.mjs): ${RACE_SESSIONS} sessions at once, ` +
+        `${RACE_ROUNDS} handoff turns each, every turn sent at the same moment to both server processes, so that one runs it and the other answers 409 ` +
+        "`turn_in_progress` (or both run it, one after the other); then every session's checkpoint log is read back: one checkpoint per turn that ran, in order.",
+      '',
+      '| setup | sessions × turns | turns ran | answered 409 | logs with a checkpoint lost or repeated | time | turns/s |',
+      '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+      ...results.raced.map((r) => `| ${r.setup} | ${r.sessions} × ${r.rounds} | ${r.ran} | ${r.refused} | ${r.wrongLogs} | ${r.seconds.toFixed(1)} s | ${r.perSecond.toFixed(0)} |`),
+    );
+  }
   return lines.join('\n');
 }
 

@@ -109,8 +109,8 @@ function findCycle(ids, asks) {
 
 /**
  * Runs agent `agent`'s workflow on `input` and the agent's visible `variables`: yields
- * `workflow_step` (one per machine step) and `workflow_done`, returns { text, variables } (the
- * variables the workflow sets, or undefined). An aborted `signal` throws its reason; a machine
+ * `workflow_step` (one per machine step) and `workflow_done`, returns { text, variables, recording } (the
+ * variables the workflow sets, or undefined; the trace log's `workflow` line). An aborted `signal` throws its reason; a machine
  * that fails, or an output that is not a string, throws.
  */
 export async function* runWorkflow(workflow, { agent, agentDefinition, input, variables, signal }) {
@@ -132,5 +132,8 @@ export async function* runWorkflow(workflow, { agent, agentDefinition, input, va
   if (updates !== undefined && updates !== null && !isRecord(updates)) {
     throw new TypeError(`workflow of agent '${agent}': variables must return an object of variables, got ${describe(updates)}`);
   }
-  return { text, variables: updates ?? undefined };
+  // The trace log's line of the run (docs/replay.md): what a replay needs to run it again without
+  // its handlers: the state it started from and every visit's update.
+  const recording = { type: 'workflow', agent, state, outputs: run.outputs, text, ...(updates === undefined || updates === null ? {} : { variables: updates }) };
+  return { text, variables: updates ?? undefined, recording };
 }

@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 // The `handoff-graph` command (the package's bin):
-//   handoff-graph serve swarm.json --model <spec> [--store redis://…|file:DIR|memory] [--host H] [--port P]
+//   handoff-graph serve swarm.json --model <spec> [--store postgres://…|redis://…|file:DIR|memory] [--host H] [--port P]
 // serves a swarm definition file over HTTP with handoff-graph/server (docs/server.md#the-command);
 //   handoff-graph check FILE… [--strict] [--json]
 // checks definitions (js/cli-check.js, docs/check.md#the-command);
+//   handoff-graph replay DEFINITION RECORDING… [--json]
+// replays recorded sessions against a definition (js/cli-replay.js, docs/replay.md#the-command);
 //   handoff-graph mcp swarm.json [--store …] [--model …] [--http PORT]
 // serves a swarm over MCP (js/cli-mcp.js, docs/mcp.md).
 // Usage mistakes exit with status 2 and say what is wrong; failures to start exit with status 1.
@@ -14,6 +16,7 @@ import { parseArgs } from 'node:util';
 
 import { CHECK_USAGE, CheckUsageError, checkCommand } from './cli-check.js';
 import { MCP_USAGE, McpUsageError, mcpCommand } from './cli-mcp.js';
+import { REPLAY_USAGE, ReplayUsageError, replayCommand } from './cli-replay.js';
 import { DefinitionError, init, Swarm } from './node.js';
 import { closest } from './options.js';
 import { createHandler, DEFAULT_LIMITS, serve } from './server/index.js';
@@ -30,7 +33,8 @@ Serves a swarm definition over HTTP (docs/server.md).
                                                e.g. openai:gpt-4.1-mini, anthropic:claude-sonnet-4-5
   --store <spec>        where sessions live: memory (default: lost when the process ends),
                         file:<dir> (one host), redis://host:port[/db] or rediss://… (any number of
-                        servers; needs the npm package 'redis')
+                        servers; needs the npm package 'redis'), postgres://user@host:port/db or
+                        postgresql://… (any number of servers; needs the npm package 'pg')
   --trace-log <file>    append one JSON line per event of every turn to <file>
                         (spans: register an OpenTelemetry SDK, e.g. node --import; docs/server.md#tracing)
   --host <host>         default 127.0.0.1
@@ -145,7 +149,30 @@ async function openStore(spec = 'memory') {
     connected = true;
     return { store: new RedisStore(client), describe: `redis at ${shown}`, close: () => client.quit().catch(() => client.destroy?.()) };
   }
-  throw new UsageError(`--store '${spec}': expected memory, file:<dir>, redis://… or rediss://…`);
+  if (spec.startsWith('postgres://') || spec.startsWith('postgresql://')) {
+    let pg;
+    try {
+      pg = (await import('pg')).default;
+    } catch {
+      throw new Error(`--store ${spec.replace(/\/\/[^@/]*@/, '//…@')} needs the npm package 'pg' (npm install pg), which was not found`);
+    }
+    const { PostgresStore } = await import('./stores/postgres.js');
+    const shown = spec.replace(/\/\/[^@/]*@/, '//…@');
+    // pg's Pool opens connections as requests need them and replaces broken ones; an idle
+    // connection that breaks (a database restart) is reported here rather than crashing the process.
+    const pool = new pg.Pool({ connectionString: spec, connectionTimeoutMillis: 10_000 });
+    pool.on('error', (error) => console.error(`handoff-graph: postgres: ${error.message}`));
+    const store = new PostgresStore({ pool });
+    try {
+      // Connects, and makes the tables when missing: a database that cannot be used fails here.
+      await store.migrate();
+    } catch (error) {
+      await pool.end().catch(() => {});
+      throw new Error(`--store ${shown}: cannot use the database: ${error?.message || error}`);
+    }
+    return { store, describe: `postgres at ${shown}`, close: () => pool.end().catch(() => {}) };
+  }
+  throw new UsageError(`--store '${spec}': expected memory, file:<dir>, redis://…, rediss://… or postgres://…`);
 }
 
 function bearer(token) {
@@ -234,6 +261,10 @@ async function main(argv) {
     await mcpCommand(argv.slice(1), { loadModel, openStore, readDefinition });
     return;
   }
+  if (argv[0] === 'replay') {
+    process.exitCode = await replayCommand(argv.slice(1));
+    return;
+  }
   const { values, positionals } = parse(argv);
   if (values.version) {
     const manifest = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
@@ -242,10 +273,10 @@ async function main(argv) {
   }
   const [command, ...rest] = positionals;
   if (values.help || command === undefined || command === 'help') {
-    console.log(`${USAGE}\n\n${CHECK_USAGE}\n\n${MCP_USAGE}`);
+    console.log(`${USAGE}\n\n${CHECK_USAGE}\n\n${REPLAY_USAGE}\n\n${MCP_USAGE}`);
     return;
   }
-  if (command !== 'serve') throw new UsageError(`unknown command '${command}': the commands are serve, check and mcp`);
+  if (command !== 'serve') throw new UsageError(`unknown command '${command}': the commands are serve, check, replay and mcp`);
   await serveCommand(values, rest);
 }
 
@@ -255,6 +286,9 @@ main(process.argv.slice(2)).catch((error) => {
     process.exitCode = 2;
   } else if (error instanceof CheckUsageError) {
     console.error(`handoff-graph: ${error.message}\n\n${CHECK_USAGE}`);
+    process.exitCode = 2;
+  } else if (error instanceof ReplayUsageError) {
+    console.error(`handoff-graph: ${error.message}\n\n${REPLAY_USAGE}`);
     process.exitCode = 2;
   } else if (error instanceof UsageError) {
     console.error(`handoff-graph: ${error.message}\n\n${USAGE}`);

@@ -1,9 +1,10 @@
 // Durable state-machine runs (docs/state-machine.md, "Durable runs"): `machine.run(state, { store,
-// runId })` keeps the run's record in a store (MemoryStore, FileStore, RedisStore: getRun, saveRun)
-// and replaces it after every step with the execution's snapshot; `machine.resume(runId, { store })`
-// reads it back, on any process, and continues from there. A step is the unit: a process killed
-// during step N+1 resumes from the checkpoint after step N and runs step N+1 again, so a handler
-// runs at least once per step (make side effects idempotent, or key them by run id and step).
+// runId })` keeps the run's record in a store (MemoryStore, FileStore, RedisStore, PostgresStore:
+// getRun, saveRun) and replaces it after every step with the execution's snapshot;
+// `machine.resume(runId, { store })` reads it back, on any process, and continues from there. A
+// step is the unit: a process killed during step N+1 resumes from the checkpoint after step N and
+// runs step N+1 again, so a handler runs at least once per step (make side effects idempotent, or
+// key them by run id and step).
 //
 // The record is plain JSON with a version, saved like a session (optimistic: the store keeps it
 // only if its version is the one read), so two processes that resume the same run cannot both
@@ -18,9 +19,9 @@ export const RUN_FORMAT = 'handoff-graph/run';
  */
 export function checkDurable(store, runId, where, usage = 'run(state, { store, runId })') {
   if (store === undefined && runId === undefined) return null;
-  if (store === undefined) throw new TypeError(`${where}: ${usage} needs a store to checkpoint into (a MemoryStore, FileStore or RedisStore)`);
+  if (store === undefined) throw new TypeError(`${where}: ${usage} needs a store to checkpoint into (a MemoryStore, FileStore, RedisStore or PostgresStore)`);
   if (typeof store?.getRun !== 'function' || typeof store?.saveRun !== 'function') {
-    throw new TypeError(`${where}.store must be a store of runs (getRun, saveRun): a MemoryStore, FileStore or RedisStore, got ${describe(store)}`);
+    throw new TypeError(`${where}.store must be a store of runs (getRun, saveRun): a MemoryStore, FileStore, RedisStore or PostgresStore, got ${describe(store)}`);
   }
   if (runId === undefined) throw new TypeError(`${where}: a durable run needs a runId, the id it is checkpointed and resumed under`);
   if (typeof runId !== 'string' || runId.length === 0) throw new TypeError(`${where}: runId must be a non-empty string, got ${describe(runId)}`);
@@ -48,7 +49,9 @@ export class RunCheckpoints {
 
   /** Claims `runId` in the store with the execution's first snapshot; a run already there is an error. */
   static async begin({ store, runId }, machine, execution) {
-    const record = { format: RUN_FORMAT, id: runId, version: 0, machine, status: 'running', stepsRun: 0, snapshot: execution.snapshot(), updatedAt: new Date().toISOString() };
+    // `input`: the state the run started from, which a replay starts from (docs/replay.md).
+    const snapshot = execution.snapshot();
+    const record = { format: RUN_FORMAT, id: runId, version: 0, machine, status: 'running', stepsRun: 0, input: snapshot.state, snapshot, updatedAt: new Date().toISOString() };
     try {
       await store.saveRun(record);
     } catch (error) {

@@ -99,3 +99,16 @@ export class NoEdgeMatchedError extends Error {
     Object.assign(this, details);
   }
 }
+
+/**
+ * A recording that cannot be replayed (docs/replay.md): one `{ pointer, message }` per problem,
+ * the pointer into the recording's lines (`/3/input`: the fourth line's `input`).
+ */
+export class RecordingError extends Error {
+  constructor(problems) {
+    const lines = problems.map((p) => `${p.pointer === '' ? '(root)' : p.pointer}: ${p.message}`);
+    super(`invalid recording:\n${lines.join('\n')}`);
+    this.name = 'RecordingError';
+    this.problems = problems;
+  }
+}

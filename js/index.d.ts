@@ -404,7 +404,7 @@ export interface RunOptions extends TraceOptions {
  */
 export interface TraceOptions {
   tracing?: TracingOptions | false;
-  /** Node only: a file to append one JSON object per event to (a path or a file: URL). */
+  /** Node only: a file to append one JSON object per event to (a path or a file: URL): the run's recording (docs/replay.md). */
   traceLogPath?: string | URL;
 }
 
@@ -421,7 +421,7 @@ export interface TracingOptions {
 
 /** machine.run()'s options: with `store` and `runId`, a durable run (docs/state-machine.md). */
 export interface MachineRunOptions extends RunOptions {
-  /** Checkpoints the run after every step (MemoryStore, FileStore, RedisStore). */
+  /** Checkpoints the run after every step (MemoryStore, FileStore, RedisStore, PostgresStore). */
   store?: RunStore;
   /** The id the run is checkpointed and resumed under; taken ids are refused (ERR_RUN_EXISTS). */
   runId?: string;
@@ -446,7 +446,7 @@ export interface RunRecord {
   updatedAt?: string;
 }
 
-/** What durable runs need of a store (MemoryStore, FileStore and RedisStore have it). */
+/** What durable runs need of a store (MemoryStore, FileStore, RedisStore and PostgresStore have it). */
 export interface RunStore {
   getRun(id: string): Promise<RunRecord | undefined>;
   /** Saves if the stored version equals `run.version` (0 when none), then bumps it; else ConflictError. */
@@ -519,6 +519,12 @@ export class StateMachine<S extends Record<string, unknown> = Record<string, unk
   resume(runId: string, options: ResumeRunOptions): Promise<Run<S>>;
   stream(state?: S, options?: StreamOptions): AsyncGenerator<MachineEvent<S>, void, undefined>;
   toJSON(): MachineDefinition;
+  /**
+   * Replays a recorded run (its trace log lines or their JSONL text, its result, or its durable
+   * record: docs/replay.md) on this machine's definition with the recorded updates; compares each
+   * step's route. `state`: the initial state, when the recording does not hold it.
+   */
+  replay(recording: RecordingLine[] | string | { steps: readonly unknown[]; outputs: Record<string, unknown[]> } | { format: 'handoff-graph/run'; snapshot: unknown }, options?: { state?: Record<string, unknown> }): Promise<MachineReplayReport>;
   static fromJSON<S extends Record<string, unknown> = Record<string, unknown>>(
     definition: MachineDefinition | string,
     options?: { handlers?: Record<string, Handler<S>>; reducers?: Record<string, (previous: unknown, update: unknown) => unknown> },
@@ -932,7 +938,7 @@ export interface SwarmOptions {
   outputGuardrails?: Record<string, Guardrail | Guardrail[]>;
   /** OpenTelemetry spans of every turn (default: the global tracer provider, when installed). */
   tracing?: TracingOptions | false;
-  /** Node only: a file to append one JSON object per event of every turn to. */
+  /** Node only: a file to append one JSON object per event of every turn to: each session's recording (docs/replay.md). */
   traceLogPath?: string | URL;
   /** By agent id: agents whose turn is a StateMachine run instead of model calls. */
   workflows?: Record<string, StateMachine<any> | AgentWorkflow>;
@@ -1060,6 +1066,12 @@ export class Swarm {
     approvalId: string,
     options: RunTurnOptions & { approve: boolean; reason?: string },
   ): AsyncGenerator<SwarmEvent, void, undefined>;
+  /**
+   * Replays one session's recording (its trace log lines, or their JSONL text: docs/replay.md)
+   * against this swarm's rules, with a model, tools and host functions that answer what was
+   * recorded; rejects with RecordingError for a recording that cannot be read.
+   */
+  replay(recording: RecordingLine[] | string): Promise<SwarmReplayReport>;
   /** The DAG model: agents, edges with `via` and `tool`; with `session`, its active agent and handoffs marked. */
   toDag(options?: SwarmPictureOptions): SwarmDag;
   /** Mermaid flowchart: rules solid, LLM edges dotted, hybrids thick, continuations ending in a circle. */
@@ -1120,7 +1132,7 @@ export interface RunTurnOptions {
 /** A save of a session that another writer saved first (optimistic versioning of the stores). */
 export { ConflictError } from './stores/errors.js';
 
-/** The in-memory SessionStore (browser-safe); FileStore and RedisStore are 'handoff-graph/stores/file' and '/redis'. */
+/** The in-memory SessionStore (browser-safe); FileStore, RedisStore and PostgresStore are 'handoff-graph/stores/file', '/redis' and '/postgres'. */
 export { MemoryStore } from './stores/memory.js';
 
 export class ConditionSyntaxError extends SyntaxError {
@@ -1156,6 +1168,42 @@ export interface DefinitionProblem {
 export class DefinitionError extends Error {
   constructor(problems: DefinitionProblem[]);
   readonly problems: DefinitionProblem[];
+}
+
+/** A recording that cannot be replayed: each problem at its JSON pointer into the lines (`/3/input`). */
+export class RecordingError extends Error {
+  constructor(problems: DefinitionProblem[]);
+  readonly problems: DefinitionProblem[];
+}
+
+/** A line of a recording (docs/format.md#recordings): a trace log line, `type` first. */
+export interface RecordingLine {
+  type: string;
+  [field: string]: unknown;
+}
+
+/** What a replay compares (docs/replay.md#what-is-compared). */
+export type ReplayDecisionKind = 'agent' | 'tools' | 'rule' | 'outcome' | 'approval' | 'guardrail' | 'next' | 'end';
+
+/** swarm.replay(): `same`, or the first decision that differs, with both values (null: none was made). */
+export interface SwarmReplayReport {
+  same: boolean;
+  /** The turns replayed, the diverging one included. */
+  turns: number;
+  /** The decisions compared, the diverging one included. */
+  decisions: number;
+  divergence: null | { turn: number; index: number; kind: ReplayDecisionKind; recorded: unknown; replayed: unknown };
+}
+
+/** machine.replay(): swarm.replay's report, the run counting as one turn whose decisions are its steps' routes. */
+export interface MachineReplayReport {
+  same: boolean;
+  /** 1: a run. */
+  turns: number;
+  /** The steps compared, the diverging one included. */
+  decisions: number;
+  /** `index`: the step's, from 0; `recorded` and `replayed` hold `{ step, state, visit, next, edge }` (or the run's end, `{ reason }`). */
+  divergence: null | { turn: number; index: number; kind: 'next' | 'state' | 'end'; recorded: unknown; replayed: unknown };
 }
 
 export interface ValidationProblem {

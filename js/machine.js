@@ -16,7 +16,9 @@ import { adopt, disposable, disposedError, inspection, inspectSymbol, release } 
 import { isStateMachine, markStateMachine } from './machine-brand.js';
 import { callEager, resolvePath } from './marshal.js';
 import { checkOptions, edgeArguments, notInDefinition, requireArguments } from './options.js';
+import { RECORDING_VERSION, TWIN } from './recording.js';
 import { REDUCERS } from './reducers.js';
+import { replayMachine } from './replay.js';
 import { requireRuntime } from './runtime.js';
 import { describe, wellFormed } from './text.js';
 import { clone, isRecord, messageOf, put } from './values.js';
@@ -575,6 +577,24 @@ export class StateMachine {
     machine.#adopt(native, functions);
     for (const name of names) machine.#handlers.set(name, bound.get(name) ?? null);
     return machine;
+  }
+
+  /**
+   * Replays a recorded run (docs/replay.md): its trace log lines (or their JSONL text), its result
+   * or its durable record, on this machine's definition with handlers that return the recorded
+   * updates; compares each step's route. `options.state`: the initial state, when the recording
+   * does not hold it. Resolves swarm.replay's report, the run counting as one turn:
+   * { same, turns: 1, decisions, divergence: null | { turn: 1, index, kind, recorded, replayed } }.
+   */
+  async replay(recording, options) {
+    const { state } = checkOptions(options, ['state'], 'replay options');
+    if (state !== undefined && !isRecord(state)) throw new TypeError(`replay options.state must be the run's initial state (an object), got ${describe(state)}`);
+    return replayMachine(this, recording, state);
+  }
+
+  /** For a replay (js/replay.js): a machine of this one's definition and reducers, with `handlers`. */
+  [TWIN](handlers) {
+    return StateMachine.fromJSON(this.toJSON(), { handlers, reducers: Object.fromEntries(this.#reducers) });
   }
 
   /**
@@ -1210,7 +1230,7 @@ export class Execution {
     this.#steps.push(record);
     endRoute(route, record, record.edge === null ? undefined : state.edges[record.edge]);
     span.end(record);
-    this.#trace.event({ type: 'step', ...record });
+    this.#trace.event({ type: 'step', ...record, update: output ?? null });
     let error = null;
     if (status === ExecStatus.NoEdgeMatched) {
       error = this.#noEdgeError(state);
@@ -1326,7 +1346,7 @@ export class Execution {
   async #drive(options, where, checkpoints) {
     const { onStep, signal, tracing, traceLogPath } = checkOptions(options, RUN_OPTIONS, where);
     if (onStep !== undefined && typeof onStep !== 'function') throw new TypeError(`onStep must be a function, got ${describe(onStep)}`);
-    const trace = await openRunTrace(checkTracing(tracing, traceLogPath, where), { machine: this.#prepared.name, runId: checkpoints?.runId });
+    const trace = await openRunTrace(checkTracing(tracing, traceLogPath, where), { machine: this.#prepared.name, runId: checkpoints?.runId, start: this.#startLine });
     this.#trace = trace;
     try {
       while (!this.done) {
@@ -1357,10 +1377,13 @@ export class Execution {
     }
   }
 
+  // The trace log's first line of a run (docs/replay.md): the state and step it starts from.
+  #startLine = () => ({ recording: RECORDING_VERSION, state: this.state, step: this.stepsRun });
+
   /** Runs to the end, yielding { type: 'step:start' | 'step:end' | 'end', ... } events. */
   async *stream(options) {
     const { signal, tracing, traceLogPath } = checkOptions(options, ['signal', ...TRACE_OPTIONS], 'stream options');
-    const trace = await openRunTrace(checkTracing(tracing, traceLogPath, 'stream options'), { machine: this.#prepared.name });
+    const trace = await openRunTrace(checkTracing(tracing, traceLogPath, 'stream options'), { machine: this.#prepared.name, start: this.#startLine });
     this.#trace = trace;
     try {
       yield* this.#stream(signal);

@@ -13,11 +13,13 @@ import { pictureLayout } from './export.js';
 import { adopt, disposable, disposedError, inspection, inspectSymbol, release } from './lifetime.js';
 import { copyMessages, readModelAnswer, restoreSession, snapshotSession } from './model-answer.js';
 import { checkOptions, notInDefinition, rootProblem } from './options.js';
+import { RECORDING_VERSION } from './recording.js';
 import { REDUCERS } from './reducers.js';
+import { replaySwarm } from './replay.js';
 import { requireRuntime } from './runtime.js';
 import { describe, wellFormed } from './text.js';
 import { clone, isRecord, messageOf, put } from './values.js';
-import { checkTracing, NO_TURN_TRACE, traceTurn } from './tracing.js';
+import { checkTracing, NO_TURN_TRACE, traceOutside, traceTurn } from './tracing.js';
 import { normalizeToolCall } from './tool-calls.js';
 import { checkMcpClients, McpTools, mcpProblems } from './mcp/consume.js';
 import { hostToolCall, refreshMcpTools, watchMcpTools } from './mcp/host-symbols.js';
@@ -142,6 +144,10 @@ async function* reported(generator, wrap) {
     if (!finished) await generator.return(undefined);
   }
 }
+
+// The trace log lines of changes made between turns, by session, not yet waited for: the next
+// turn waits for them before its own (a line that could not be written fails it).
+const outsideLines = new WeakMap();
 
 // Where a turn failed (a model call or a tool handler), by session, while the error travels up to
 // the turn's guard.
@@ -285,6 +291,7 @@ export class Swarm {
   #workflows;
   #agentTools;
   #mcp = null;
+  #options;  // as given: a replay runs with the same routing code (js/replay.js)
 
   /**
    * @param definition the swarm definition (docs/handoffs.md); `format` and `version` may be omitted
@@ -363,6 +370,7 @@ export class Swarm {
     this.#workflows = workflowsByAgent;
     this.#agentTools = agentsByTool;
     if (mcpClients.size > 0 || this.#definition.agents.some((a) => a.mcpServers !== undefined)) this.#mcp = new McpTools(mcpClients);
+    this.#options = options ?? {};
     adopt(this, native);
   }
 
@@ -579,7 +587,31 @@ export class Swarm {
 
   /** Takes the first rule edge that holds (if any): the handoff outcome, or null. */
   applyRules(session) {
+    const before = this.#outside(session, 'applyRules');
+    const outcome = this.#applyRules(session);
+    before?.({}, outcome);
+    return outcome;
+  }
+
+  #applyRules(session) {
     return this.#commit(session, this.#core(session, 'applyRules', 'applyRules'));
+  }
+
+  // The recording of a change the host makes between turns (docs/replay.md): with a trace log, a
+  // function that writes its `update` line (the variables given, the session's variables before,
+  // the rule that fired); the next turn of the session waits for the line (and fails when it
+  // could not be written). Without one, undefined.
+  #outside(session, where) {
+    if (this.#tracing.traceLogPath === undefined) return undefined;
+    checkSession(session, where);
+    const before = clone(session.variables);
+    return (variables, outcome) => {
+      const line = { type: 'update', variables: clone(variables), before, outcome: outcome === null ? null : clone(outcome) };
+      const written = traceOutside(this.#tracing, { swarm: this.name, session: session.id }, line, outsideLines.get(session));
+      // Awaited by the session's next turn; until then a failure must not count as unhandled.
+      written.catch(() => {});
+      outsideLines.set(session, written);
+    };
   }
 
   /** Merges `variables` into the session, then applies the rules: a handoff outcome, or null. */
@@ -588,9 +620,12 @@ export class Swarm {
     if (!isRecord(variables)) {
       throw new TypeError(`updateState(session, variables): variables must be an object, got ${variables === undefined ? 'nothing' : describe(variables)}`);
     }
+    const before = this.#outside(session, 'updateState');
     const changed = this.#change(session, variables, 'host');
     if (!changed.ok) throw new RangeError(`updateState: ${changed.message}`);
-    return this.applyRules(session);
+    const outcome = this.#applyRules(session);
+    before?.(variables, outcome);
+    return outcome;
   }
 
   /**
@@ -607,6 +642,16 @@ export class Swarm {
     if (call === undefined) throw new TypeError('applyToolCall(session, call): a tool call is { name, arguments }, got nothing');
     call = normalizeToolCall(call);
     return this.#commit(session, this.#core(session, 'applyToolCall', 'applyToolCall', call.name, argumentsText(call), approved, this.#mcpListed(session.active)), settle);
+  }
+
+  /**
+   * Replays one session's recording (docs/replay.md: its trace log lines, an array or JSONL text)
+   * against this swarm's rules, with a model and tools that answer what was recorded; resolves
+   * { same, turns, decisions, divergence }, the divergence being the first decision that differs.
+   */
+  async replay(recording) {
+    this.#live;
+    return replaySwarm(recording, { definition: this.toJSON(), options: this.#options, make: (definition, options) => new Swarm(definition, options) });
   }
 
   /** The text runTurn gives the model as the result of a transfer call with this outcome. */
@@ -639,14 +684,19 @@ export class Swarm {
   // Runs one of the agent's own tools: its handler, else its mock, else tool_mock_required.
   async #runTool(session, outcome, call, extra) {
     const { tool, arguments: args } = outcome;
+    const set = [];  // what the handler set, for the recording (docs/replay.md)
     const ctx = {
       session, state: session.variables, agent: this.agent(outcome.agent), input: extra.input, toolState: extra.toolState, call,
-      setVariables: (variables) => this.#change(session, variables, 'handler'),
+      setVariables: (variables) => {
+        const changed = this.#change(session, variables, 'handler');
+        set.push(clone(variables));
+        return changed;
+      },
     };
     const handler = this.#handlers.get(tool);
     const mock = this.#mocks.get(tool);
-    if (handler !== undefined) return { kind: 'handler', value: await handler(args, ctx) };
-    if (mock !== undefined) return { kind: 'mock', value: typeof mock === 'function' ? await mock(args, ctx) : clone(mock) };
+    if (handler !== undefined) return { kind: 'handler', value: await handler(args, ctx), variables: set };
+    if (mock !== undefined) return { kind: 'mock', value: typeof mock === 'function' ? await mock(args, ctx) : clone(mock), variables: set };
     return {
       kind: 'missing',
       value: { error: 'tool_mock_required', tool, message: `Tool '${tool}' has no handler and no mock in this environment; continue without its result.` },
@@ -672,8 +722,18 @@ export class Swarm {
     if (pending !== undefined) {
       throw Object.assign(new Error(`runTurn: the session waits for the decision on approval '${pending.approvalId}' (${pending.kind === 'handoff' ? `a transfer to ${pending.to}` : `tool ${pending.tool}`}); resolve it with swarm.resolveApproval() before the next turn`), { code: 'ERR_APPROVAL_PENDING', approvalId: pending.approvalId });
     }
-    const info = { swarm: this.name, session: session.id, agent: session.active };
+    await this.#outsideWritten(session);
+    const recording = () => ({ recording: RECORDING_VERSION, input, variables: clone(session.variables), maxModelCalls: turn.maxModelCalls });
+    const info = { swarm: this.name, session: session.id, agent: session.active, recording };
     yield* traceTurn(this.#tracing, info, (trace) => this.#guarded(session, turn, this.#turn(session, input, { ...turn, trace })));
+  }
+
+  // Waits for the lines of the changes made since the session's last turn (#outside).
+  async #outsideWritten(session) {
+    const written = outsideLines.get(session);
+    if (written === undefined) return;
+    outsideLines.delete(session);
+    await written;
   }
 
   /**
@@ -696,7 +756,9 @@ export class Swarm {
     const record = typeof approvals === 'object' && approvals !== null && Object.hasOwn(approvals, approvalId) ? approvals[approvalId] : undefined;
     if (record === undefined) throw Object.assign(new Error(`resolveApproval: the session has no approval '${approvalId}'`), { code: 'ERR_APPROVAL_NOT_FOUND', approvalId });
     if (record.status !== 'pending') throw Object.assign(new Error(`resolveApproval: approval '${approvalId}' was already decided (${record.status})`), { code: 'ERR_APPROVAL_RESOLVED', approvalId, status: record.status });
-    const info = { swarm: this.name, session: session.id, agent: session.active, approvalId };
+    await this.#outsideWritten(session);
+    const recording = () => ({ recording: RECORDING_VERSION, variables: clone(session.variables), maxModelCalls: turn.maxModelCalls });
+    const info = { swarm: this.name, session: session.id, agent: session.active, approvalId, recording };
     yield* traceTurn(this.#tracing, info, (trace) => this.#guarded(session, turn, this.#resume(session, approvalId, { approve, reason }, { ...turn, trace })));
   }
 
@@ -738,12 +800,14 @@ export class Swarm {
     yield* this.#status(session, options, 'in_progress');
     if (this.#extract !== undefined) {
       const extracted = await this.#extract(input, { session, agent: session.active });
+      options.trace.record({ type: 'extract', variables: extracted ?? null });
       if (extracted !== undefined && extracted !== null) {
         const changed = this.#change(session, extracted, 'extract');
         if (!changed.ok) yield { type: 'state_rejected', source: 'extract', key: changed.key, message: changed.message };
       }
     }
     const intents = this.#extractIntents === undefined ? null : checkIntents(await this.#extractIntents(input, { session, agent: session.active }));
+    if (this.#extractIntents !== undefined) options.trace.record({ type: 'intents', intents });
     if (intents !== null) {
       yield* this.#intents(session, input, intents, checkpointsBefore, options);
       return;
@@ -838,7 +902,7 @@ export class Swarm {
   *#rules(session, trace = NO_TURN_TRACE) {
     for (;;) {
       const from = session.active;
-      const outcome = this.applyRules(session);
+      const outcome = this.#applyRules(session);
       trace.route(from, outcome, outcome === null ? undefined : this.#definition.edges[outcome.edge]);
       if (outcome === null) return;
       yield { type: 'handoff', ...outcome };
@@ -907,6 +971,7 @@ export class Swarm {
       failedAt.set(session, { source: 'workflow', agent: agentId });
       throw error;
     }
+    options.trace?.record(answer.recording);
     // As a model's answer streams before its guardrails run.
     if (answer.text.length > 0) yield { type: 'chunk', agent: agentId, text: answer.text };
     const tripped = await this.#guard('output', agentId, answer.text, session, input);
@@ -947,6 +1012,7 @@ export class Swarm {
     const variables = this.#visibleVariables(targetId, session);
     if (this.#workflows.has(targetId)) {
       const answer = yield* runWorkflow(this.#workflows.get(targetId), { agent: targetId, agentDefinition: this.agent(targetId), input: text, variables, signal: options.signal });
+      trace.record(answer.recording);
       if (answer.text.length > 0) yield { type: 'chunk', agent: targetId, text: answer.text };
       if (answer.variables !== undefined) {
         const changed = this.#change(session, answer.variables, 'workflow');

@@ -94,9 +94,12 @@ class TraceLog {
     this.#writes.push(written);
   }
 
-  /** A turn's event: its line without what does not belong in a log (chunks are not logged). */
-  turnEvent(event) {
-    if (!isChunk(event)) this.write(logRecord(event));
+  /**
+   * A turn's event: its line without what does not belong in a log (chunks are not logged), with
+   * `extra` fields (the recording's, on the open line: docs/replay.md).
+   */
+  turnEvent(event, extra) {
+    if (!isChunk(event)) this.write(extra === undefined ? logRecord(event) : { ...logRecord(event), ...extra });
   }
 
   /** The line of the error a turn or run failed with. */

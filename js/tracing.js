@@ -133,6 +133,7 @@ async function openTracer({ tracing }) {
 // A Swarm turn
 
 const NO_TRACE = Object.freeze({
+  record(_line) {},
   route(_from, _outcome, _edge) {},
   modelCall: (_agent, _request, call, read) => (async function* () {
     return yield* read(await call());
@@ -149,12 +150,22 @@ class TurnTrace {
   #tracer;
   #turn;
   #swarm;
+  #log;
 
-  constructor(otel, turnSpan, swarm) {
+  constructor(otel, turnSpan, swarm, log = null) {
     this.#api = otel?.api ?? null;
     this.#tracer = otel?.tracer ?? null;
     this.#turn = turnSpan;
     this.#swarm = swarm;
+    this.#log = log;
+  }
+
+  /**
+   * A line of the recording that no event carries (docs/replay.md): what a host function or the
+   * model answered, written in order with the turn's events. Nothing without a trace log.
+   */
+  record(line) {
+    this.#log?.write(line);
   }
 
   /** A child of the turn's span. */
@@ -202,6 +213,7 @@ class TurnTrace {
     }, this.#api?.SpanKind.CLIENT);
     try {
       const answer = yield* read(await span.run(call));
+      this.#log?.write({ type: 'model', agent, tools: toolNames(request.tools), text: answer.text, toolCalls: answer.toolCalls });
       span.set({
         'gen_ai.response.finish_reasons': typeof answer.finishReason === 'string' ? [answer.finishReason] : undefined,
         'gen_ai.usage.input_tokens': tokens(answer.usage, 'inputTokens', 'input_tokens', 'prompt_tokens', 'promptTokens'),
@@ -225,13 +237,13 @@ class TurnTrace {
   async *agentToolCall(agent, tool, target, call, run) {
     const toolSpan = this.#toolSpan(agent, tool, call);
     toolSpan.set({ 'handoff_graph.tool.by': 'agent' });
-    const agentSpan = new TurnTrace(this.#otel(), toolSpan, this.#swarm).child(`invoke_agent ${target}`, {
+    const agentSpan = new TurnTrace(this.#otel(), toolSpan, this.#swarm, this.#log).child(`invoke_agent ${target}`, {
       'gen_ai.operation.name': 'invoke_agent',
       'gen_ai.agent.name': target,
       'handoff_graph.swarm': this.#swarm,
     });
     try {
-      return yield* run(new TurnTrace(this.#otel(), agentSpan, this.#swarm));
+      return yield* run(new TurnTrace(this.#otel(), agentSpan, this.#swarm, this.#log));
     } catch (error) {
       agentSpan.fail(error);
       toolSpan.fail(error);
@@ -264,6 +276,11 @@ class TurnTrace {
       const ran = await span.run(run);
       // An MCP tool's span also names its server (and says whether its result was an error).
       span.set({ 'handoff_graph.tool.by': ran.kind, ...(ran.server === undefined ? {} : { 'handoff_graph.mcp.server': ran.server, 'handoff_graph.mcp.is_error': ran.isError }) });
+      this.#log?.write({
+        type: 'tool', agent, tool, callId: call?.id, by: ran.kind,
+        result: typeof ran.value === 'string' ? ran.value : JSON.stringify(ran.value ?? null),
+        ...(ran.variables?.length > 0 ? { variables: ran.variables } : {}),
+      });
       return ran;
     } catch (error) {
       span.fail(error);
@@ -272,6 +289,12 @@ class TurnTrace {
       span.end();
     }
   }
+}
+
+// The names of the tools a model call was offered, in any of the four formats.
+function toolNames(tools) {
+  if (Array.isArray(tools)) return tools.map((t) => t?.function?.name ?? t?.name);
+  return Object.keys(tools ?? {});
 }
 
 function defined(attributes) {
@@ -293,8 +316,23 @@ function tokens(usage, ...names) {
 }
 
 /**
+ * Writes `line` (a change between turns: docs/replay.md) to the trace log of `settings`, with
+ * `base` (its swarm and session), after `previous` (the promise of the line before it, or
+ * undefined); resolves once it is written, rejects as a turn's line does when it cannot be.
+ */
+export async function traceOutside(settings, base, line, previous) {
+  const log = await openTraceLogFile(settings.traceLogPath, base);
+  // In order: the line before it is appended first; the first failure is the one reported.
+  const failed = previous === undefined ? null : await previous.then(() => null, (error) => error);
+  log.write(line);
+  await log.flush();
+  if (failed !== null) throw failed;
+}
+
+/**
  * Runs one turn (`run(trace)`, an async generator of the turn's events) inside a turn span and
- * the trace log, per `settings` (checkTracing). `info`: { swarm, session, agent, approvalId? }.
+ * the trace log, per `settings` (checkTracing). `info`: { swarm, session, agent, approvalId?,
+ * recording? } (`recording()`: what the open line of the log adds, docs/replay.md).
  */
 export async function* traceTurn(settings, info, run) {
   const otel = await openTracer(settings);
@@ -319,7 +357,7 @@ export async function* traceTurn(settings, info, run) {
     }, parent);
     turnSpan = new Span(api, span, parent);
   }
-  const trace = new TurnTrace(otel, turnSpan, info.swarm);
+  const trace = new TurnTrace(otel, turnSpan, info.swarm, log);
   let failure = null;
   try {
     for await (const event of run(trace)) {
@@ -328,7 +366,8 @@ export async function* traceTurn(settings, info, run) {
       else if (event.type === 'done') turnSpan.set({ 'handoff_graph.turn.reason': event.reason, 'handoff_graph.agent.final': event.agent });
       else if (event.type === 'guardrail_tripped') turnSpan.set({ 'handoff_graph.guardrail.tripped': `${event.kind}:${event.agent}` });
       if (log !== null) {
-        log.turnEvent(event);
+        // The recording (docs/replay.md): a turn's open line also holds what the turn started from.
+        log.turnEvent(event, event.type === 'open' ? info.recording?.() : undefined);
         // The turn is not done before its lines are: a failed write fails it, before `done`.
         if (event.type === 'done') await log.flush();
       }
@@ -463,13 +502,16 @@ const NO_RUN = Object.freeze({ ...NO_RUN_TRACE, succeeded(_result) {}, failed(_e
 
 /**
  * Opens the trace of a machine run per `settings` (checkTracing): a run span (a child of the
- * active context) and the trace log. `info`: { machine, runId? }. The caller reports the run's
+ * active context) and the trace log. `info`: { machine, runId?, start? } (`start()`: the state and
+ * step the run starts from, the log's first line). The caller reports the run's
  * end (succeeded / failed) and then awaits close().
  */
 export async function openRunTrace(settings, info) {
   const otel = await openTracer(settings);
   const log = settings.traceLogPath === undefined ? null : await openTraceLogFile(settings.traceLogPath, { machine: info.machine, ...(info.runId === undefined ? {} : { runId: info.runId }) });
   if (otel === null && log === null) return NO_RUN;
+  // The recording (docs/replay.md): what the run starts from, then each step with its update.
+  if (log !== null && info.start !== undefined) log.write({ type: 'start', ...info.start() });
   let runSpan = NO_SPAN;
   if (otel !== null) {
     const { api, tracer } = otel;

@@ -31,6 +31,7 @@ node bench/machine.mjs "$@"
 node bench/fanout.mjs "$@"
 node bench/swarm.mjs "$@"
 node bench/check.mjs "$@"
+node bench/replay.mjs "$@"
 # The payload per entry and per part (issue 21): build/bench/size-report.md, and `payload` in --json.
 node scripts/size-report.mjs "$@"
 if [ -n "$json" ]; then

@@ -399,6 +399,16 @@ if (d.check?.medianMs !== undefined) {
 }
 
 // ---------------------------------------------------------------------------------------------
+if (d.replay?.medianMs !== undefined) {
+  const r = d.replay;
+  p('## Replays');
+  p(`\`swarm.replay()\` of ${r.turns.toLocaleString('en')} recorded turns (bench/replay.mjs: ${r.sessions} sessions of the support swarm, ` +
+    `${r.lines.toLocaleString('en')} trace log lines, ${r.decisions.toLocaleString('en')} decisions compared; turns with rule handoffs, tool calls, ` +
+    `blocked and accepted transfers): median ${r.medianMs.toFixed(0)} ms (${r.minMs.toFixed(0)}–${r.maxMs.toFixed(0)}) over ${r.repetitions} runs. ` +
+    `Issue 34's goal: under a second in Node: ${r.medianMs < 1000 ? 'met' : '**missed**'}. No model or tool is called: the real turn loop runs, answered from the recording.`);
+}
+
+// ---------------------------------------------------------------------------------------------
 if (Array.isArray(d.swarm?.cases)) {
   const s = d.swarm;
   const us = (x) => (x >= 1e5 ? `${Math.round(x / 1000).toLocaleString('en')} µs` : `${(x / 1000).toFixed(1)} µs`);

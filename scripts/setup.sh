@@ -17,6 +17,7 @@ packages=(
   chromium                # browser tests (driven by playwright-core, never downloaded)
   graphviz                # `dot -Tsvg` proves every DOT export parses (tests/js/export.test.mjs)
   redis-server            # RedisStore tests start a real server on 127.0.0.1 (tests/js/stores.test.mjs)
+  postgresql              # PostgresStore tests run initdb + postgres on 127.0.0.1 (tests/js/postgres-server.js)
 )
 
 missing=()

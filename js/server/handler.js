@@ -8,8 +8,10 @@
 // result is saved with one version-checked save that also appends its checkpoints, so a turn
 // lands whole or not at all, and a holder whose lease ran out can never overwrite a later turn.
 import { checkOptions } from '../options.js';
+import { chatFormat, chatRequest } from './chat.js';
 
 const HANDLER_OPTIONS = ['swarm', 'store', 'model', 'authorize', 'limits', 'toolFormat', 'onError'];
+const CHAT_HANDLER_OPTIONS = HANDLER_OPTIONS.filter((key) => key !== 'swarm');
 const LIMIT_OPTIONS = ['maxBodyBytes', 'maxModelCalls', 'turnLeaseMs', 'turnTimeoutMs'];
 const TOOL_FORMATS = ['openai-responses', 'openai-chat', 'anthropic', 'ai-sdk'];
 
@@ -183,6 +185,9 @@ function sse(type, data) {
   return `event: ${type}\ndata: ${JSON.stringify(data)}\n\n`;
 }
 
+// The routes' own stream: one server-sent event per swarm event, named by its type.
+const EVENT_STREAM = () => ({ headers: SSE_HEADERS, start: () => '', event: (event) => sse(event.type, event), end: () => '' });
+
 /**
  * The HTTP API over `swarm` and `store` (docs/server.md).
  *
@@ -196,17 +201,36 @@ function sse(type, data) {
  */
 export function createHandler(options) {
   if (options === undefined) throw new TypeError('createHandler needs { swarm, store, model }');
-  const { swarm, store, model, authorize, limits: givenLimits, toolFormat = 'openai-chat', onError } = checkOptions(options, HANDLER_OPTIONS, 'createHandler options');
-  if (typeof swarm?.createSession !== 'function' || typeof swarm.runTurn !== 'function') throw new TypeError('createHandler: swarm must be a Swarm (new Swarm(definition))');
+  return build(checkOptions(options, HANDLER_OPTIONS, 'createHandler options'), 'createHandler').handler;
+}
+
+/**
+ * POST /chat alone, for an application with its own server (a Next.js route handler, a Hono or
+ * Express route): the AI SDK's UI message stream protocol, as `useChat` speaks it (docs/server.md#chat-uis-usechat).
+ * Every request is answered as a chat request, whatever its path; methods other than POST get 405.
+ *
+ * @param swarm a Swarm
+ * @param options createHandler's options but `swarm`
+ * @returns {(request: Request) => Promise<Response>}
+ */
+export function createChatHandler(swarm, options) {
+  if (options === undefined) throw new TypeError('createChatHandler(swarm, options) needs the options { store, model }');
+  const { chat } = build({ ...checkOptions(options, CHAT_HANDLER_OPTIONS, 'createChatHandler options'), swarm }, 'createChatHandler');
+  return chat;
+}
+
+function build(options, name) {
+  const { swarm, store, model, authorize, limits: givenLimits, toolFormat = 'openai-chat', onError } = options;
+  if (typeof swarm?.createSession !== 'function' || typeof swarm.runTurn !== 'function') throw new TypeError(`${name}: swarm must be a Swarm (new Swarm(definition))`);
   for (const method of STORE_METHODS) {
     if (typeof store?.[method] !== 'function') {
-      throw new TypeError(`createHandler: store must be a session store with turn leases (MemoryStore, FileStore, RedisStore or one keeping the same contract, docs/server.md#stores); it has no ${method}()`);
+      throw new TypeError(`${name}: store must be a session store with turn leases (MemoryStore, FileStore, RedisStore, PostgresStore or one keeping the same contract, docs/server.md#stores); it has no ${method}()`);
     }
   }
-  if (typeof model !== 'function') throw new TypeError('createHandler: model must be a function ({ agent, messages, tools }) => { text, toolCalls }');
-  if (authorize !== undefined && typeof authorize !== 'function') throw new TypeError('createHandler: authorize must be a function (request, sessionId) => boolean | Response');
-  if (onError !== undefined && typeof onError !== 'function') throw new TypeError('createHandler: onError must be a function (error, request) => void');
-  if (!TOOL_FORMATS.includes(toolFormat)) throw new TypeError(`createHandler: toolFormat must be one of ${TOOL_FORMATS.join(', ')}`);
+  if (typeof model !== 'function') throw new TypeError(`${name}: model must be a function ({ agent, messages, tools }) => { text, toolCalls }`);
+  if (authorize !== undefined && typeof authorize !== 'function') throw new TypeError(`${name}: authorize must be a function (request, sessionId) => boolean | Response`);
+  if (onError !== undefined && typeof onError !== 'function') throw new TypeError(`${name}: onError must be a function (error, request) => void`);
+  if (!TOOL_FORMATS.includes(toolFormat)) throw new TypeError(`${name}: toolFormat must be one of ${TOOL_FORMATS.join(', ')}`);
   const limits = checkLimits(givenLimits);
   const report = (error, request) => {
     try {
@@ -225,6 +249,7 @@ export function createHandler(options) {
     { method: 'POST', path: ['sessions', ':id', 'turns'], run: runTurn },
     { method: 'GET', path: ['sessions', ':id', 'checkpoints'], run: listCheckpoints },
     { method: 'POST', path: ['sessions', ':id', 'approvals', ':approval'], run: resolveApproval },
+    { method: 'POST', path: ['chat'], run: chat },
   ];
 
   function match(segments) {
@@ -340,16 +365,88 @@ export function createHandler(options) {
     return streamTurn(request, session, holder, (turnOptions) => swarm.runTurn(session, body.input, turnOptions));
   }
 
+  // POST /chat (docs/server.md#chat-uis-usechat): useChat's request, answered as a turn (a new
+  // user message) or a resumed one (the answer to an approval), in the AI SDK's UI message stream.
+  // The chat id is the session id: the session is made by the first turn that saves. Runs under
+  // the same lease, timeout and single version-checked save as the routes' turns.
+  async function chat(request) {
+    const body = fields(await readJSON(request, limits.maxBodyBytes), ['id', 'messages', 'trigger', 'messageId'], 'POST /chat body');
+    let asked;
+    try {
+      asked = chatRequest(body);
+    } catch (error) {
+      throw new HttpError(400, 'invalid_request', `POST /chat body: ${error.message}`);
+    }
+    const { id } = asked;
+    if (!SESSION_ID.test(id)) throw new HttpError(400, 'invalid_request', 'id (the chat id) must be 1 to 128 of A-Z a-z 0-9 _ - (useChat makes such ids)');
+    // The id is in the body: authorize sees it once the body is read, before the session is looked up.
+    const denied = await authorized(request, id);
+    if (denied !== null) return denied;
+    if (asked.kind === 'approval' && (await store.get(id)) === undefined) throw notFound();
+    const holder = randomId(12);
+    if (!(await store.acquireLease(id, holder, limits.turnLeaseMs))) {
+      throw new HttpError(409, 'turn_in_progress', 'another turn of this chat is running; retry when it is done', { 'retry-after': '1' });
+    }
+    let session;
+    let start;
+    try {
+      // Under the lease: a new chat's session is made here and saved by its first turn.
+      session = (await store.get(id)) ?? swarm.createSession({ id });
+      if (asked.kind === 'message') {
+        const pending = pendingApproval(session);
+        if (pending !== undefined) {
+          throw new HttpError(409, 'approval_pending', `the chat waits for the decision on approval ${pending.approvalId} (the tool part in state approval-requested): answer it with addToolApprovalResponse first`);
+        }
+        start = (turnOptions) => swarm.runTurn(session, asked.input, turnOptions);
+      } else {
+        const decision = asked.decisions.find((d) => session.approvals?.[d.approvalId]?.status === 'pending') ?? asked.decisions[0];
+        checkApproval(session, decision.approvalId);
+        const resolution = { approve: decision.approved, ...(decision.reason === undefined ? {} : { reason: decision.reason }) };
+        start = (turnOptions) => swarm.resolveApproval(session, decision.approvalId, { ...resolution, ...turnOptions });
+      }
+    } catch (error) {
+      await store.releaseLease(id, holder).catch((e) => report(e, request));
+      throw error;
+    }
+    return streamTurn(request, session, holder, start, chatFormat({ swarm, continuing: asked.kind === 'approval' }));
+  }
+
+  // null when `authorize` lets the request through, else the answer to send.
+  async function authorized(request, id) {
+    if (authorize === undefined) return null;
+    const verdict = await authorize(request, id);
+    if (verdict instanceof Response) return verdict;
+    if (verdict !== true) throw new HttpError(403, 'forbidden', 'this request is not allowed');
+    return null;
+  }
+
   // `start(options)`: the swarm's events for runTurn's options (a turn, or a resumed one).
-  function streamTurn(request, session, holder, start) {
+  // `format`: how the events are written (the routes' event stream, or /chat's UI message stream).
+  function streamTurn(request, session, holder, start, format = EVENT_STREAM()) {
     const abort = new AbortController();
     const events = turnEvents(request, session, holder, abort, start);
     const encoder = new TextEncoder();
+    let started = false;
     const body = new ReadableStream({
       async pull(controller) {
-        const step = await events.next();
-        if (step.done === true) controller.close();
-        else controller.enqueue(encoder.encode(step.value));
+        if (!started) {
+          started = true;
+          const opening = format.start();
+          if (opening !== '') return controller.enqueue(encoder.encode(opening));
+        }
+        // An event the format writes nothing for is skipped here: a pull that enqueues nothing
+        // would never be called again.
+        for (;;) {
+          const step = await events.next();
+          if (step.done === true) {
+            const closing = format.end();
+            if (closing !== '') controller.enqueue(encoder.encode(closing));
+            controller.close();
+            return;
+          }
+          const text = format.event(step.value);
+          if (text !== '') return controller.enqueue(encoder.encode(text));
+        }
       },
       async cancel() {
         // The client went away: the turn stops, nothing is saved, and the client may retry it.
@@ -357,7 +454,7 @@ export function createHandler(options) {
         await events.return();
       },
     });
-    return new Response(body, { status: 200, headers: SSE_HEADERS });
+    return new Response(body, { status: 200, headers: format.headers });
   }
 
   async function* turnEvents(request, session, holder, abort, start) {
@@ -365,14 +462,18 @@ export function createHandler(options) {
     const { signal } = abort;
     const fail = (code, message) => abort.abort(new TurnError(code, message));
     const timeout = setTimeout(() => fail('turn_timeout', `the turn took longer than ${limits.turnTimeoutMs} ms (limits.turnTimeoutMs)`), limits.turnTimeoutMs);
+    // Renewals under way: the lease is given back only once they have landed (see the finally).
+    const renewing = new Set();
     const renewal = setInterval(() => {
       // An aborted turn whose client no longer reads stays suspended until the client goes: its
       // lease runs out meanwhile instead of being held for a turn that will never save.
       if (signal.aborted) return clearInterval(renewal);
-      store.acquireLease(id, holder, limits.turnLeaseMs).then(
+      const renewed = store.acquireLease(id, holder, limits.turnLeaseMs).then(
         (held) => held || fail('lease_lost', 'the turn lost its lease on the session (it was not renewed in time) and stopped; nothing was saved'),
         (error) => report(error, request),
       );
+      renewing.add(renewed);
+      renewed.finally(() => renewing.delete(renewed));
     }, Math.floor(limits.turnLeaseMs / 3));
     // A model call ends when the model answers or the turn is aborted, whichever comes first.
     const guarded = (modelRequest) => {
@@ -391,7 +492,7 @@ export function createHandler(options) {
         // The turn's own `error` event is followed by its error, which the catch below reports.
         if (event.type === 'error') continue;
         if (event.type !== 'done') {
-          yield sse(event.type, event);
+          yield event;
           continue;
         }
         signal.throwIfAborted();
@@ -406,7 +507,7 @@ export function createHandler(options) {
           if (error?.code === 'ERR_SESSION_CONFLICT') throw new TurnError('conflict', 'another turn of this session was saved first; this turn was not saved', error);
           throw error;
         }
-        yield sse('done', doneEvent(event, session));
+        yield doneEvent(event, session);
         return;
       }
       throw new TurnError('turn_failed', 'the turn ended without a done event');
@@ -415,20 +516,39 @@ export function createHandler(options) {
       if (error instanceof TurnError) {
         if (error.code === 'client_gone') return;
         if (error.code !== 'model_error') report(error, request);
-        yield sse('error', { type: 'error', error: { code: error.code, message: error.message } });
+        yield { type: 'error', error: { code: error.code, message: error.message } };
       } else {
         report(error, request);
         const message = error instanceof Error ? error.message : String(error);
-        yield sse('error', { type: 'error', error: { code: 'turn_failed', message: `the turn failed: ${message}` } });
+        yield { type: 'error', error: { code: 'turn_failed', message: `the turn failed: ${message}` } };
       }
     } finally {
       clearTimeout(timeout);
       clearInterval(renewal);
+      // A renewal sent before the end can reach the store after the release (a pg Pool runs them
+      // on other connections) and take the lease again, for a whole turnLeaseMs: wait for it first.
+      await Promise.allSettled(renewing);
       await store.releaseLease(id, holder).catch((error) => report(error, request));
     }
   }
 
-  return async function handler(request) {
+  // Answers `run()`: an HttpError as its JSON answer, any other failure as a 500 (told to onError).
+  async function answer(request, run) {
+    try {
+      return await run();
+    } catch (error) {
+      if (error instanceof HttpError) return errorResponse(error);
+      report(error, request);
+      return errorResponse(new HttpError(500, 'internal', 'the server failed to answer this request'));
+    }
+  }
+
+  async function chatOnly(request) {
+    if (request.method !== 'POST') return errorResponse(new HttpError(405, 'method_not_allowed', 'a chat takes POST (useChat\'s requests)', { allow: 'POST' }));
+    return answer(request, () => chat(request));
+  }
+
+  async function handler(request) {
     let url;
     try {
       url = new URL(request.url);
@@ -444,20 +564,18 @@ export function createHandler(options) {
       return errorResponse(new HttpError(405, 'method_not_allowed', `${url.pathname.length > 100 ? 'this route' : url.pathname} takes ${allow}`, { allow }));
     }
     const { id, approval } = hit.params;
-    try {
+    return answer(request, async () => {
       // Ids are checked first, so that authorize only ever sees one of the server's own shape.
       if (id !== undefined && !SESSION_ID.test(id)) throw notFound();
       if (approval !== undefined && !APPROVAL_ID.test(approval)) throw new HttpError(404, 'approval_not_found', 'no approval with this id');
-      if (authorize !== undefined) {
-        const verdict = await authorize(request, id ?? null);
-        if (verdict instanceof Response) return verdict;
-        if (verdict !== true) throw new HttpError(403, 'forbidden', 'this request is not allowed');
+      // POST /chat reads its id from the body and asks authorize itself.
+      if (hit.route.run !== chat) {
+        const denied = await authorized(request, id ?? null);
+        if (denied !== null) return denied;
       }
-      return await hit.route.run(request, hit.params);
-    } catch (error) {
-      if (error instanceof HttpError) return errorResponse(error);
-      report(error, request);
-      return errorResponse(new HttpError(500, 'internal', 'the server failed to answer this request'));
-    }
-  };
+      return hit.route.run(request, hit.params);
+    });
+  }
+
+  return { handler, chat: chatOnly };
 }

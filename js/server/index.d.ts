@@ -33,7 +33,8 @@ export interface HandlerOptions {
   model: (request: ServerModelRequest) => ModelResponse | Promise<ModelResponse>;
   /**
    * Guards every route: true lets the request through; false answers 403; a Response is sent as
-   * it is (a 401 with its WWW-Authenticate header, say). `sessionId` is null on POST /sessions.
+   * it is (a 401 with its WWW-Authenticate header, say). `sessionId` is null on POST /sessions, and
+   * the chat id (read from the body) on POST /chat.
    */
   authorize?: (request: Request, sessionId: string | null) => boolean | Response | Promise<boolean | Response>;
   limits?: ServerLimits;
@@ -52,6 +53,38 @@ export const DEFAULT_LIMITS: Readonly<Required<ServerLimits>>;
 
 /** The HTTP API over a swarm and a store, as a Fetch-API function. */
 export function createHandler(options: HandlerOptions): (request: Request) => Promise<Response>;
+
+/** createHandler's options but `swarm`: what createChatHandler takes. */
+export type ChatHandlerOptions = Omit<HandlerOptions, 'swarm'>;
+
+/**
+ * POST /chat alone, for an application with its own server: the AI SDK's UI message stream
+ * protocol, as useChat speaks it (docs/server.md#chat-uis-usechat). Any path; methods but POST get 405.
+ * `authorize(request, chatId)` is called once the body is read (the chat id is in it).
+ */
+export function createChatHandler(swarm: Swarm, options: ChatHandlerOptions): (request: Request) => Promise<Response>;
+
+/**
+ * The data parts /chat streams, by name (the UI part's type is `data-<name>`): for the AI SDK's
+ * `UIMessage<ChatMessageMetadata, ChatDataParts>` (a type, not an interface: the AI SDK wants an index signature).
+ */
+export type ChatDataParts = {
+  /** The agent answering (part id 'agent', updated in place): at the start, after each handoff, and at the end with the turn's reason. */
+  agent: { agent: string; name: string; turn?: number; reason?: string };
+  /** A handoff: the swarm's `handoff` event without its type. */
+  handoff: { from: string; to: string; via: string; [key: string]: unknown };
+  /** A transfer the core refused (a missing or invalid required variable): the `handoff_blocked` event without its type. */
+  'handoff-blocked': { from: string; to: string; missing: string[]; invalid: unknown[]; [key: string]: unknown };
+  /** A guardrail that tripped: the `guardrail_tripped` event without its type. */
+  guardrail: { [key: string]: unknown };
+};
+
+/** The metadata of the assistant message, from the stream's `finish`: where the session stands. */
+export interface ChatMessageMetadata {
+  agent: string;
+  reason: string;
+  session: { id: string; version: number; active: string; turn: number; hops: number };
+}
 
 export interface ServeOptions {
   /** Default '127.0.0.1'. */

@@ -6,7 +6,6 @@
 
 #include "check/decide.h"
 #include "condition/json_state.h"
-#include "core/json_pointer.h"
 #include "graph/handoff_graph.h"
 #include "handoff/policy.h"
 #include "handoff/swarm.h"
@@ -46,14 +45,12 @@ bool pointer_less(const std::string& a, const std::string& b) {
 
 class Report {
  public:
-  explicit Report(std::string prefix = {}) : prefix_(std::move(prefix)) {}
-
   Json& finding(const char* code, const char* severity, std::string message, const std::string& at) {
     Json f = Json::object();
     f["code"] = code;
     f["severity"] = severity;
     f["message"] = std::move(message);
-    f["pointer"] = prefix_ + at;
+    f["pointer"] = at;
     findings_.push_back(std::move(f));
     if (std::string_view(severity) == "error") ok_ = false;
     return findings_.back();
@@ -65,7 +62,7 @@ class Report {
     c["edge"] = edge;
     c["to"] = to;
     c["state"] = std::move(state);
-    c["pointer"] = prefix_ + at;
+    c["pointer"] = at;
     cases_.push_back(std::move(c));
     return cases_.back();
   }
@@ -95,7 +92,6 @@ class Report {
   }
 
  private:
-  std::string prefix_;
   bool ok_ = true;
   Json findings_ = Json::array();
   Json cases_ = Json::array();
@@ -144,6 +140,7 @@ bool report_edge(Report& report, const RuleVerdict& verdict, std::size_t edge, c
   switch (verdict.kind) {
     case Kind::Case:
     case Kind::Never:
+    case Kind::Host:
       return true;
     case Kind::Unsatisfiable: {
       Json& f = report.finding("unsatisfiable-condition", "warning", text + ": no state makes its condition true", at);
@@ -164,7 +161,6 @@ bool report_edge(Report& report, const RuleVerdict& verdict, std::size_t edge, c
       return false;
     }
     case Kind::Undecided: {
-      if (verdict.why == "a host function decides it") return true;
       Json& f = report.finding("undecided", "info",
                                "check did not decide whether " + text + " can be taken: " + verdict.why, at);
       f["node"] = node;
@@ -265,19 +261,36 @@ Range reserved_range(const machine::Machine& machine, std::uint32_t state, const
     range.kind = Range::Kind::Constant;  // no member of a number or a string
     range.constant = nullptr;
   }
-  return range;  // `$visits` itself: any value (check does not model the whole object)
+  if (head == "$visits" && steps.size() == 1) {
+    // Every declared state's count. No test a condition can write tells two such objects apart
+    // (there are no object literals), so one stands for all: the state just run visited once.
+    range.kind = Range::Kind::Constant;
+    range.constant = Json::object();
+    for (std::uint32_t s = 0; s < machine.states().size(); ++s)
+      range.constant[machine.states()[s].name] = s == state ? 1 : 0;
+  }
+  return range;
 }
 
-// Whether a witness could be a moment of a run: without fan-outs, each step visits one state, so
-// the visits it shows add up to at most $step.
-bool possible_moment(const machine::Machine& machine, const Json& state) {
-  if (machine.has_fan_outs()) return true;
-  auto step = state.find("$step");
+// Whether a witness could be a moment of a run: `$visits` holds counts (every declared state's,
+// when a condition reads it whole), and without fan-outs, where each step visits one state, the
+// visits it shows add up to at most $step.
+bool possible_moment(const machine::Machine& machine, const Json& state, bool whole_visits) {
   auto visits = state.find("$visits");
-  if (step == state.end() || visits == state.end() || !visits->is_object()) return true;
+  if (visits == state.end()) return !whole_visits;
+  if (!visits->is_object()) return false;
   double total = 0;
-  for (const Json& count : *visits) total += count.is_number() ? count.get<double>() : 0;
-  return total <= step->get<double>();
+  for (const Json& count : *visits) {
+    if (!count.is_number() || count.get<double>() < 0) return false;
+    total += count.get<double>();
+  }
+  if (whole_visits) {
+    for (const machine::State& s : machine.states()) {
+      if (!visits->contains(s.name)) return false;
+    }
+  }
+  auto step = state.find("$step");
+  return machine.has_fan_outs() || step == state.end() || total <= step->get<double>();
 }
 
 // A machine and its subgraphs' machines share one budget.
@@ -308,13 +321,16 @@ Json check_machine_within(const machine::Machine& machine, Budget& budget) {
         host = true;
       }
     }
+    bool whole_visits = false;  // a condition reads `$visits` itself
     for (Variable& v : vars.list()) {
-      if (!v.host && machine::is_reserved(v.path)) v.range = reserved_range(machine, s, v.path);
+      if (v.host || !machine::is_reserved(v.path)) continue;
+      v.range = reserved_range(machine, s, v.path);
+      whole_visits = whole_visits || (v.path.steps.size() == 1 && v.path.steps[0].key == "$visits");
     }
     verdicts[s] = decide(
         rules, vars.list(), graph.strings(),
         [&](const Json& moment, std::int32_t rule) {
-          return possible_moment(machine, moment) && route_json(graph, state.node, moment) == rule;
+          return possible_moment(machine, moment, whole_visits) && route_json(graph, state.node, moment) == rule;
         },
         budget);
     if (host && verdicts[s].gap == NodeVerdict::Gap::Undecided) verdicts[s].gap_why = "a host function decides an edge";

@@ -300,7 +300,7 @@ NodeVerdict decide(const std::vector<Rule>& rules, const std::vector<Variable>& 
     } else if (witnessed[i]) {
       rule.kind = RuleVerdict::Kind::Case;
     } else if (rules[i].host) {
-      rule.why = "a host function decides it";
+      rule.kind = RuleVerdict::Kind::Host;
     } else if (!whole || wins[i]) {
       rule.why = !whole ? too_many
                         : "no state was found that takes it: the values it needs are not all possible at once (paths "

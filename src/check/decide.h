@@ -52,7 +52,8 @@ struct Rule {
 };
 
 struct RuleVerdict {
-  enum class Kind : std::uint8_t { Case, Unsatisfiable, Shadowed, Undecided, Never };
+  // Host: decided by a host function, so neither a case nor a finding; Never: a transfer edge.
+  enum class Kind : std::uint8_t { Case, Unsatisfiable, Shadowed, Undecided, Never, Host };
   Kind kind = Kind::Undecided;
   Json witness;  // Case: a state under which routing takes this rule
   // Shadowed: the earlier rules that each hold wherever this one does (`alone`); where no single

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <set>
+#include <string>
 
 #include "condition/json_state.h"
 
@@ -117,6 +118,102 @@ void add_integers(const std::vector<double>& numbers, const Range& range, std::v
   }
 }
 
+std::u32string decode(const std::string& s) {
+  std::u32string out;
+  for (std::size_t i = 0; i < s.size();) {
+    auto b = static_cast<unsigned char>(s[i]);
+    int n = b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
+    char32_t cp = n == 1 ? b : b & (0x7F >> n);
+    for (int j = 1; j < n && i + j < s.size(); ++j) cp = (cp << 6) | (static_cast<unsigned char>(s[i + j]) & 0x3F);
+    out += cp;
+    i += n;
+  }
+  return out;
+}
+
+std::string encode(const std::u32string& s) {
+  std::string out;
+  for (char32_t cp : s) {
+    if (cp < 0x80) {
+      out += static_cast<char>(cp);
+    } else if (cp < 0x800) {
+      out += static_cast<char>(0xC0 | (cp >> 6));
+      out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+      out += static_cast<char>(0xE0 | (cp >> 12));
+      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else {
+      out += static_cast<char>(0xF0 | (cp >> 18));
+      out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (cp & 0x3F));
+    }
+  }
+  return out;
+}
+
+// Strings tested for their order and their contents (`x > 'm' and 'ab' in x`). Between two
+// neighbouring constants a < b (or above the last), every string begins with one of finitely many
+// prefixes Q such that every extension of Q lies between them too (a cylinder), or is one of
+// finitely many prefixes of b. A cylinder's strings hold Q's constants, and any set of the
+// `c in x` constants besides: Q, the filler, those constants joined by the filler, and the filler
+// again holds exactly those (the filler occurs in no constant, so no constant spans it). For each
+// position, the characters that make a cylinder form a range; one character of the range that no
+// constant has stands for all such, and each that a constant has is tried itself.
+void add_ordered_contents(const Constants& k, const std::vector<std::string>& sorted, const std::string& filler,
+                          std::vector<Json>& out) {
+  std::set<char32_t> used;
+  for (char32_t c : decode(k.text)) used.insert(c);
+  std::vector<std::u32string> prefixes;
+  auto range = [&](const std::u32string& head, char32_t lo, char32_t hi) {  // head + c, c in [lo, hi]
+    bool fresh = false;
+    for (char32_t c = lo; c <= hi && c <= 0x10FFFF && !fresh; ++c) {
+      if (c >= 0xD800 && c <= 0xDFFF) continue;
+      if (used.count(c) == 0) {
+        prefixes.push_back(head + c);
+        fresh = true;
+      }
+    }
+    for (auto it = used.lower_bound(lo); it != used.end() && *it <= hi; ++it) prefixes.push_back(head + *it);
+  };
+  std::vector<std::string> isolated;
+  for (std::size_t i = 0; i < sorted.size(); ++i) {
+    const std::u32string a = decode(sorted[i]);
+    if (i + 1 == sorted.size()) {  // above the last constant
+      for (std::size_t j = 0; j < a.size(); ++j) range(a.substr(0, j), a[j] + 1, 0x10FFFF);
+      range(a, 0, 0x10FFFF);
+      continue;
+    }
+    const std::u32string b = decode(sorted[i + 1]);
+    std::size_t c = 0;  // the length of the common prefix
+    while (c < a.size() && c < b.size() && a[c] == b[c]) ++c;
+    if (c < a.size()) {
+      if (a[c] + 1 <= b[c] - 1) range(a.substr(0, c), a[c] + 1, b[c] - 1);
+      for (std::size_t j = c + 1; j < a.size(); ++j) range(a.substr(0, j), a[j] + 1, 0x10FFFF);
+      range(a, 0, 0x10FFFF);
+    }
+    // Below b: at the first difference, only the range above a (done above) unless a is b's prefix.
+    for (std::size_t j = c < a.size() ? c + 1 : c; j < b.size(); ++j) {
+      if (b[j] > 0) range(b.substr(0, j), 0, b[j] - 1);
+      if (j > c) isolated.push_back(encode(b.substr(0, j)));
+    }
+  }
+  std::size_t n = std::min(k.contained_strings.size(), kMaxContained);
+  for (const std::u32string& q : prefixes) {
+    const std::string head = encode(q) + filler;
+    for (std::uint32_t mask = 0; mask < (1u << n); ++mask) {
+      std::string s = head;
+      for (std::size_t i = 0; i < n; ++i) {
+        if (mask & (1u << i)) s += k.contained_strings[i] + filler;
+      }
+      out.emplace_back(s);
+      if (out.size() > kMaxValues) return;  // domain_of reports the cut
+    }
+  }
+  for (std::string& s : isolated) out.emplace_back(std::move(s));
+}
+
 void add_strings(Constants& k, const std::string& filler, Domain& domain, std::vector<Json>& out) {
   std::vector<std::string> base = k.strings;
   std::sort(base.begin(), base.end());  // byte order of UTF-8 is code point order
@@ -132,10 +229,7 @@ void add_strings(Constants& k, const std::string& filler, Domain& domain, std::v
       }
     }
   }
-  if (k.string_order && (!k.within.empty() || !k.contained_strings.empty())) {
-    domain.complete = false;
-    domain.incomplete_because = "it tests both the order and the contents of one string";
-  }
+  if (k.string_order && (!k.within.empty() || !k.contained_strings.empty())) add_ordered_contents(k, base, filler, out);
   for (const std::string& text : k.within) {
     std::vector<std::size_t> at = boundaries(text);
     if (at.size() - 1 > kMaxWithinLength) {

@@ -5,9 +5,10 @@
 // itself, those above, 'a', the other strings, and so on. A Domain holds one value of each class
 // that some test can tell apart from the others; two values that every test answers alike are one
 // class, and only the first is kept. When the tests are of a kind whose classes this file cannot
-// enumerate exactly (a comparison between two paths, order and substring tests on one path), the
-// domain says it is incomplete: its values are still real values, good for finding witnesses, but
-// they prove nothing about the values left out.
+// enumerate exactly (a comparison between two paths, more `c in x` constants than it combines,
+// a `x in 'text'` text longer than it takes apart), the domain says it is incomplete: its values
+// are still real values, good for finding witnesses, but they prove nothing about the values left
+// out.
 #pragma once
 
 #include <cstdint>

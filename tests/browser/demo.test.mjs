@@ -5,7 +5,8 @@
 // page; each download holds what the package itself exports; the Handoffs panel shows exactly what
 // Swarm.tools() returns in each format, a blocked call, a handoff and a rule handoff; the Conversation
 // panel streams a turn's events, draws the handoff on the picture and restores the session when
-// stopped. Screenshots go
+// stopped; the Trace viewer opens a recording (the sample, a file, a drop), shows its rule and model
+// decisions and the swarm at an event, and marks where an edit of the rules makes it diverge. Screenshots go
 // to DEMO_SCREENSHOTS (default: a folder in the OS temp dir, printed as a diagnostic).
 import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -243,7 +244,13 @@ test('web demo in Chromium', { timeout: 60_000 }, async (t) => {
       await byId(page, 'speed').selectOption('0');
       const definition = JSON.parse(await byId(page, 'machine-editor').inputValue());
       definition.edges[2] = { from: 'analyze', to: '__end__', when: "decision == 'done'" };
+      assert.match(await text(page, 'machine-check-summary'), /no findings/);
       await byId(page, 'machine-editor').fill(JSON.stringify(definition, null, 2));
+      // check() saw the gap before the run: a decision that is none of the three.
+      const finding = byId(page, 'machine-finding');
+      assert.equal(await finding.getAttribute('data-code'), 'no-match');
+      assert.equal(await finding.getAttribute('data-pointer'), '/states/0');
+      assert.match(await finding.textContent(), /NoEdgeMatchedError/);
       await byId(page, 'scripts-editor').fill('{"analyze": [{"decision": "A"}, {"decision": "C"}]}');
       await byId(page, 'run').click();
       await page.waitForSelector('[data-testid="outcome"][data-reason="no-edge-matched"]');
@@ -496,6 +503,61 @@ test('web demo in Chromium', { timeout: 60_000 }, async (t) => {
       } finally {
         await fresh.page.close();
       }
+    });
+
+    await t.test('the Trace viewer: a recording from the sample, a file or a drop; rule and model decisions; the swarm at an event; a rules edit marks the divergence', async () => {
+      await byId(page, 'example-hybrid-swarm').click();
+      await byId(page, 'trace-sample').click();
+      await page.waitForSelector('[data-testid="trace-verdict"]:not([hidden])');
+      assert.equal(await text(page, 'trace-verdict'), 'Replayed against the rules of the Handoffs panel: the same (3 turns, 18 decisions).');
+      const events = () => page.locator('[data-testid="trace-timeline"] li.trace-event').evaluateAll((lis) => lis.map((li) => [li.dataset.type, li.querySelector('.badge')?.textContent ?? null]));
+      const shown = await events();
+      assert.deepEqual(shown.filter(([type]) => type === 'open').length, 3);
+      assert.deepEqual(shown.filter(([, badge]) => badge === 'rule · 0 tokens').map(([type]) => type), ['update']);
+      assert.deepEqual(shown.filter(([type]) => type === 'handoff').map(([, badge]) => badge), ['model', 'model', 'model']);
+      assert.equal(shown.filter(([type]) => type === 'handoff_blocked').length, 1);
+      assert.match(await text(page, 'trace-timeline'), /host: updateState \{"category":"billing","amount":250\}, rule triage → billing \(zero tokens\)/);
+      // The last event is selected: billing handed the conversation to a person.
+      assert.equal(await page.locator('[data-testid="trace-picture"] g.node.selected').getAttribute('data-node'), 'human');
+      assert.match(await text(page, 'trace-caption'), /human has the conversation; 4 handoffs taken so far/);
+      // The first turn's handoff: triage → human, the one handoff so far.
+      await page.locator('[data-testid="trace-timeline"] li[data-type="handoff"]').first().click();
+      assert.equal(await page.locator('[data-testid="trace-picture"] g.node.selected').getAttribute('data-node'), 'human');
+      const fired = page.locator('[data-testid="trace-picture"] path.edge.fired');
+      assert.deepEqual([await fired.count(), await fired.getAttribute('data-from'), await fired.getAttribute('data-to')], [1, 'triage', 'human']);
+      await page.locator('#trace').scrollIntoViewIfNeeded();
+      await shot(page, 'trace-viewer');
+
+      // A file with two sessions, from the picker; then one dropped on the panel.
+      const { SAMPLE_RECORDING } = await import('../../web-demo/src/sample-recording.js');
+      const jsonl = (id) => SAMPLE_RECORDING.map((l) => JSON.stringify({ ...l, session: id })).join('\n');
+      await byId(page, 'trace-file').setInputFiles({ name: 'log.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(`${jsonl('a')}\n${jsonl('b')}\n`) });
+      await page.waitForFunction(() => document.querySelector('[data-testid="trace-status"]').textContent.startsWith('log.jsonl: 2 sessions'));
+      assert.deepEqual(await byId(page, 'trace-session').locator('option').allTextContents(), ['a', 'b']);
+      await page.evaluate((text) => {
+        const data = new DataTransfer();
+        data.items.add(new File([text], 'dropped.jsonl'));
+        document.querySelector('#trace').dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
+      }, jsonl('dropped'));
+      await page.waitForFunction(() => document.querySelector('[data-testid="trace-status"]').textContent === 'dropped.jsonl: 1 session.');
+      await page.waitForFunction(() => document.querySelector('[data-testid="trace-verdict"]').textContent.includes('the same'));
+
+      // Refunds over 300 only: in turn 3, billing is no longer offered the transfer to a person.
+      const definition = JSON.parse(await byId(page, 'swarm-editor').inputValue());
+      definition.edges[2].when = 'amount > 300';
+      await byId(page, 'swarm-editor').fill(JSON.stringify(definition, null, 2));
+      await page.waitForFunction(() => document.querySelector('[data-testid="trace-verdict"]').textContent.includes('differs'));
+      assert.match(await text(page, 'trace-verdict'), /differs at turn 3, decision 2 \(tools\): recorded \{"agent":"billing","tools":\["transfer_to_human","transfer_to_triage"\]\}, now \{"agent":"billing","tools":\["transfer_to_triage"\]\}/);
+      const diverged = page.locator('[data-testid="trace-timeline"] li.diverged');
+      assert.deepEqual([await diverged.count(), await diverged.getAttribute('data-type')], [1, 'model']);
+      assert.match(await diverged.textContent(), /billing \(model, offered transfer_to_human, transfer_to_triage\).*diverges/);
+      assert.equal(await page.locator('[data-testid="trace-timeline"] li.selected').getAttribute('data-testid'), await diverged.getAttribute('data-testid'));
+      await byId(page, 'trace-verdict').scrollIntoViewIfNeeded();
+      await shot(page, 'trace-viewer-diverged');
+      // Undone, the recording is the same again.
+      definition.edges[2].when = 'amount > 100';
+      await byId(page, 'swarm-editor').fill(JSON.stringify(definition, null, 2));
+      await page.waitForFunction(() => document.querySelector('[data-testid="trace-verdict"]').textContent.includes('the same'));
     });
 
     await t.test('no console errors, page errors or failed requests', () => {

@@ -138,6 +138,16 @@ TEST(Check, ReservedNamesAreTheRunsValues) {
     "edges":[{"from":"a","to":"a","when":"$visits.a < 3"},{"from":"a","to":"__end__","when":"$step >= 4"}]})");
   ASSERT_EQ(codes(r), (Codes{"no-match@/states/0"}));
   EXPECT_EQ(r["findings"][0]["witness"], parse(R"({"$step":3,"$visits":{"a":3}})"));
+  // `$visits` itself is an object of every state's count: never a string, never without 'a'.
+  r = check_machine_json(R"({"format":"handoff-graph/state-machine","version":1,"start":"a","maxSteps":10,
+    "states":[{"name":"a"}],
+    "edges":[{"from":"a","to":"__end__","when":"$visits == 'x' or 'zz' in $visits"},{"from":"a","to":"a"}]})");
+  EXPECT_EQ(codes(r), (Codes{"unsatisfiable-condition@/edges/0", "no-exit@/states/0"}));
+  r = check_machine_json(R"({"format":"handoff-graph/state-machine","version":1,"start":"a","maxSteps":10,
+    "states":[{"name":"a"}],
+    "edges":[{"from":"a","to":"__end__","when":"'a' in $visits and $visits.a >= 2"},{"from":"a","to":"a"}]})");
+  EXPECT_EQ(codes(r), Codes{});
+  EXPECT_EQ(r["cases"][0]["state"], parse(R"({"$visits":{"a":2}})"));
 }
 
 // ---- brute force ------------------------------------------------------------------------------
@@ -188,10 +198,100 @@ std::string condition(std::mt19937& rng, const std::vector<std::string>& paths, 
   }
 }
 
+// Tests that stay within what check decides exactly: numbers compared with numbers on one path,
+// strings and lists tested for equality and members on the other, truth on either.
+const char* const kNumberAtoms[] = {"P == 1",  "P != 2", "P < 2", "P >= 2",    "P > 2.5",
+                                    "P <= -1", "P",      "not P", "P == null", "P in [1, 3]"};
+const char* const kMemberAtoms[] = {"'a' in P",   "'b' in P",        "P == 'a'", "P != 'ab'", "P in ['b', 'ab']",
+                                    "P in 'abc'", "P == ['a', 'b']", "P",        "P == ''"};
+
+std::string decided_condition(std::mt19937& rng, int depth = 0) {
+  switch (depth < 2 ? rng() % 5 : 0) {
+    case 1:
+      return "(" + decided_condition(rng, depth + 1) + " and " + decided_condition(rng, depth + 1) + ")";
+    case 2:
+      return "(" + decided_condition(rng, depth + 1) + " or " + decided_condition(rng, depth + 1) + ")";
+    case 3:
+      return "not (" + decided_condition(rng, depth + 1) + ")";
+    default: {
+      bool numbers = rng() % 2 == 0;
+      std::string a =
+          numbers ? kNumberAtoms[rng() % std::size(kNumberAtoms)] : kMemberAtoms[rng() % std::size(kMemberAtoms)];
+      a.replace(a.find('P'), 1, numbers ? "a" : "b");
+      return a;
+    }
+  }
+}
+
 const char* const kPool[] = {"null",      "true",  "false",  "0",   "1",       "2",        "2.5",
                              "3",         "-1",    "-5",     "'a'", "'b'",     "'ab'",     "'ba'",
                              "'abc'",     "''",    "'c'",    "[]",  "[1]",     "[1,2]",    "['a']",
                              "['a','b']", "[2,1]", "['ab']", "{}",  "{'a':1}", "{'ab':1}", "{'x':1}"};
+
+// Within the exact fragment, nothing is left undecided, on a thousand random graphs.
+TEST(Check, DecidesEverythingWithinTheExactFragment) {
+  std::mt19937 rng(31);
+  for (int round = 0; round < 1000; ++round) {
+    std::vector<std::pair<std::string, std::optional<std::string>>> edges;
+    const int count = 1 + static_cast<int>(rng() % 6);
+    for (int i = 0; i < count; ++i) edges.push_back({"", decided_condition(rng)});
+    auto g = graph_of(edges);
+    Json r = check_graph(g);
+    for (const Json& f : r["findings"]) ASSERT_NE(f["code"], "undecided") << core::dump_json(r);
+  }
+}
+
+// Order and contents on one string path, against every string of up to four letters of a, b, c, d.
+TEST(Check, OrderAndContentsOfOneStringAgreeWithBruteForce) {
+  const char* const atoms[] = {"x < 'b'",   "x >= 'ab'",   "x > 'ba'",  "x <= 'c'", "'a' in x",  "'bc' in x",
+                               "'ca' in x", "x in 'abcd'", "x == 'ab'", "x",        "x > 'abc'", "x < 'bb'"};
+  std::vector<Json> pool{Json()};
+  std::vector<std::string> strings{""};
+  for (std::size_t from = 0; from < strings.size() && strings.size() < 341; ++from) {
+    if (strings[from].size() == 4) continue;
+    for (char c : std::string("abcd")) strings.push_back(strings[from] + c);
+  }
+  for (const std::string& s : strings) pool.push_back(s);
+  std::mt19937 rng(7);
+  int undecided = 0;
+  for (int round = 0; round < 400; ++round) {
+    std::vector<std::pair<std::string, std::optional<std::string>>> edges;
+    const int count = 1 + static_cast<int>(rng() % 4);
+    for (int i = 0; i < count; ++i) {
+      std::string when = atoms[rng() % std::size(atoms)];
+      if (rng() % 2)
+        when += std::string(rng() % 2 ? " and " : " or ") + (rng() % 3 ? "" : "not ") + atoms[rng() % std::size(atoms)];
+      edges.push_back({"", when});
+    }
+    auto g = graph_of(edges);
+    Json r = check_graph(g);
+    std::vector<bool> wins(count, false);
+    bool gap = false;
+    for (std::size_t k = 0; k < pool.size(); ++k) {
+      Json state = Json::object();
+      if (k > 0) state["x"] = pool[k];
+      auto to = g.route("n", state);
+      if (!to)
+        gap = true;
+      else
+        wins[std::stoi(to->substr(1))] = true;
+    }
+    std::vector<bool> has_case(count, false);
+    for (const Json& c : r["cases"]) has_case[c["edge"].get<int>()] = true;
+    bool reported_gap = false;
+    for (const Json& f : r["findings"]) {
+      if (f["code"] == "undecided") ++undecided;
+      if (f["code"] == "no-match") reported_gap = true;
+      if (f["code"] == "shadowed-edge" || f["code"] == "unsatisfiable-condition")
+        EXPECT_FALSE(wins[f["edge"].get<int>()]) << core::dump_json(r);
+    }
+    for (int e = 0; e < count; ++e) {
+      if (wins[e]) EXPECT_TRUE(has_case[e]) << core::dump_json(r);
+    }
+    if (gap) EXPECT_TRUE(reported_gap) << core::dump_json(r);
+  }
+  EXPECT_EQ(undecided, 0);
+}
 
 TEST(Check, AgreesWithBruteForceOnRandomGraphs) {
   std::mt19937 rng(20261129);

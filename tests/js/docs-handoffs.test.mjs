@@ -1,12 +1,13 @@
 // docs/handoffs.md runs: its snippets are one script, and every output it shows is what that
 // script prints (tests/js/doc-snippets.js). The Redis snippet gets a real redis-server on
-// 127.0.0.1. UPDATE_DOCS=1 rewrites the document's output blocks from the run: review the diff.
+// 127.0.0.1, the PostgreSQL one a real PostgreSQL server (tests/js/postgres-server.js). UPDATE_DOCS=1 rewrites the document's output blocks from the run: review the diff.
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 import { differences, extractSnippets, rewriteOutputs, runSnippets } from './doc-snippets.js';
+import { startPostgres } from './postgres-server.js';
 import { startRedis } from './redis-server.js';
 
 const DOC = new URL('../../docs/handoffs.md', import.meta.url);
@@ -15,9 +16,9 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 test('docs/handoffs.md: every snippet runs and prints exactly the output shown', { timeout: 120_000 }, async (t) => {
   const markdown = readFileSync(DOC, 'utf8');
   const snippets = extractSnippets(markdown);
-  const redis = await startRedis();
-  t.after(() => redis.stop());
-  const results = await runSnippets(snippets, { cwd: ROOT, env: { REDIS_URL: redis.url } });
+  const [redis, postgres] = await Promise.all([startRedis(), startPostgres()]);
+  t.after(() => Promise.all([redis.stop(), postgres.stop()]));
+  const results = await runSnippets(snippets, { cwd: ROOT, env: { REDIS_URL: redis.url, DATABASE_URL: postgres.url } });
   if (process.env.UPDATE_DOCS === '1') {
     writeFileSync(DOC, rewriteOutputs(markdown, results));
     t.diagnostic('UPDATE_DOCS=1: docs/handoffs.md rewritten');

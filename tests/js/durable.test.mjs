@@ -2,9 +2,9 @@
 // machine.resume(runId, { store }) continues from the last checkpoint. In one process with a
 // MemoryStore (a failed step is retried, a finished run resumes to its result, unknown ids and
 // taken ids are errors, two resumers cannot both advance a run), then across processes: a child
-// process killed with SIGKILL in the middle of step 5, resumed by a second process, on a FileStore
-// and on a real redis-server, ends with the result of an uninterrupted run. Also the smaller
-// fixes around it: resume('not json') and the stores' shared refusal of non-session data.
+// process killed with SIGKILL in the middle of step 5, resumed by a second process, on a FileStore,
+// on a real redis-server and on a real PostgreSQL server, ends with the result of an uninterrupted
+// run. Also the smaller fixes around it: resume('not json') and the stores' shared refusal of non-session data.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -18,10 +18,13 @@ import { fileURLToPath } from 'node:url';
 import { ConflictError, init, StateMachine } from 'handoff-graph';
 import { FileStore } from 'handoff-graph/stores/file';
 import { MemoryStore } from 'handoff-graph/stores/memory';
+import { PostgresStore } from 'handoff-graph/stores/postgres';
 import { RedisStore } from 'handoff-graph/stores/redis';
+import pg from 'pg';
 import { createClient } from 'redis';
 
 import { comparable, counter } from './durable-machine.js';
+import { startPostgres } from './postgres-server.js';
 import { startRedis } from './redis-server.js';
 
 await init();
@@ -196,6 +199,31 @@ describe('a run killed mid-step, resumed by another process', () => {
       await assert.rejects(store.get('junk'), (error) => error.code === 'ERR_NOT_A_SESSION' && error.message.startsWith(`Redis key ${store.keys('junk').session} is not a session (`));
       await assert.rejects(store.save({ id: 'junk2', version: 0, format: 'handoff-graph/session' }), { name: 'TypeError', message: "session 'junk2' is not a session of the documented format: its swarm is missing, not a string" });
     });
+  });
+});
+
+describe('a run killed mid-step, resumed by another process: PostgresStore (a real PostgreSQL server)', () => {
+  let server;
+  let pool;
+  before(async () => {
+    server = await startPostgres();
+    pool = new pg.Pool({ connectionString: server.url });
+    pool.on('error', () => {});
+  });
+  after(async () => {
+    await pool?.end();
+    await server?.stop();
+  });
+
+  test('killed, resumed, the same result; the record is a row of handoff_graph_runs', async () => {
+    const runId = await killedThenResumed('postgres', server.url);
+    const store = new PostgresStore({ pool });
+    const record = await store.getRun(runId);
+    assert.deepEqual([record.status, record.version], ['done', 11]);
+    const { rows } = await pool.query('SELECT version, run::text AS json FROM handoff_graph_runs WHERE id = $1', [runId]);
+    assert.deepEqual([rows[0].version, JSON.parse(rows[0].json)], ['11', record]);
+    assert.equal(await store.deleteRun(runId), true);
+    assert.equal(await store.getRun(runId), undefined);
   });
 });
 

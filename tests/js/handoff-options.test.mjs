@@ -10,6 +10,7 @@ import { describe, test } from 'node:test';
 import { init, Swarm } from 'handoff-graph';
 import { FileStore } from 'handoff-graph/stores/file';
 import { MemoryStore } from 'handoff-graph/stores/memory';
+import { PostgresStore } from 'handoff-graph/stores/postgres';
 import { RedisStore } from 'handoff-graph/stores/redis';
 
 await init();
@@ -133,6 +134,15 @@ describe('store options', () => {
     throwsType(() => new RedisStore(client, { prefx: 'a:' }), /unknown option 'prefx' \(did you mean 'prefix'\?\)/);
     throwsType(() => new RedisStore(), 'new RedisStore(client, options): the client is missing: pass a connected client of the npm redis package (createClient())');
     assert.ok(new RedisStore(client, { prefix: 'a:', ttlSeconds: 5 }) instanceof RedisStore);
+  });
+
+  test('PostgresStore options', () => {
+    const pool = { query: async () => ({ rows: [] }) };
+    throwsType(() => new PostgresStore({ pool, ttl: 60 }), "PostgresStore options: unknown option 'ttl'; allowed: pool, schema, tablePrefix, ttlSeconds");
+    throwsType(() => new PostgresStore({ pool, tablePrefx: 'a_' }), /unknown option 'tablePrefx' \(did you mean 'tablePrefix'\?\)/);
+    throwsType(() => new PostgresStore({ pol: pool }), /unknown option 'pol' \(did you mean 'pool'\?\)/);
+    throwsType(() => new PostgresStore(), 'new PostgresStore({ pool }): the options are missing: pass { pool: new Pool(...) } (the npm package pg)');
+    assert.ok(new PostgresStore({ pool, schema: 'app', tablePrefix: 'hg_', ttlSeconds: 5 }) instanceof PostgresStore);
   });
 });
 

@@ -58,7 +58,12 @@ export async function startRedis() {
   const stop = async () => {
     if (server.exitCode === null && server.signalCode === null) {
       server.kill('SIGTERM');
-      await Promise.race([once(server, 'exit'), sleep(5000).then(() => server.kill('SIGKILL'))]);
+      // The fallback's timer is cleared once the server is gone: a pending 5 s timer kept every
+      // test file that started a redis-server alive 5 s past its last test.
+      let timer;
+      const fallback = new Promise((resolve) => (timer = setTimeout(resolve, 5000))).then(() => server.kill('SIGKILL'));
+      await Promise.race([once(server, 'exit'), fallback]);
+      clearTimeout(timer);
     }
     await rm(dir, { recursive: true, force: true });
   };

@@ -1,10 +1,10 @@
-// Session stores (issue 6, point 7): one contract suite run against MemoryStore, FileStore and
-// RedisStore (a real redis-server from Debian, started here on 127.0.0.1 on a free port and stopped
-// after), then what each store adds: FileStore's atomic files, torn-line handling, dead-owner locks
+// Session stores (issue 6, point 7): one contract suite (tests/js/store-contract.js) run against
+// MemoryStore, FileStore and RedisStore (a real redis-server from Debian, started here on
+// 127.0.0.1 on a free port and stopped after; PostgresStore's run is in stores-postgres.test.mjs),
+// then what each store adds: FileStore's atomic files, torn-line handling, dead-owner locks
 // and a child process SIGKILLed mid-write; several processes saving one session; Redis keys and TTL.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { appendFile, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -12,29 +12,19 @@ import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { init, Swarm } from 'handoff-graph';
+import { init } from 'handoff-graph';
 import { FileStore, ConflictError as FileConflictError } from 'handoff-graph/stores/file';
 import { MemoryStore, ConflictError } from 'handoff-graph/stores/memory';
 import { RedisStore, ConflictError as RedisConflictError } from 'handoff-graph/stores/redis';
 import { createClient } from 'redis';
 
 import { startRedis } from './redis-server.js';
+import { storeContract, swarm } from './store-contract.js';
 
 await init();
 
 const FILE_STORE_URL = new URL('../../js/stores/file.js', import.meta.url).href;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function swarm() {
-  return new Swarm({
-    name: 'support',
-    agents: [
-      { id: 'triage', name: 'Triage', instructions: 'You triage.', entry: true },
-      { id: 'human', name: 'Human operator' },
-    ],
-    edges: [{ from: 'triage', to: 'human', description: 'The user needs a human' }],
-  });
-}
 
 async function temporaryDirectory(t) {
   const dir = await mkdtemp(path.join(tmpdir(), 'handoff-graph-stores-'));
@@ -43,199 +33,7 @@ async function temporaryDirectory(t) {
 }
 
 // ------------------------------------------------------------------------------------------
-// The contract every SessionStore keeps. `open(t)` returns two stores over the same backend:
-// two writers (two FileStore objects on one directory, two Redis connections).
-
-function contract(name, open) {
-  describe(`${name}: the SessionStore contract`, () => {
-    test('an unknown session: get() is undefined, listCheckpoints() is []', async (t) => {
-      const [store] = await open(t);
-      assert.equal(await store.get(randomUUID()), undefined);
-      assert.deepEqual(await store.listCheckpoints(randomUUID()), []);
-    });
-
-    test('save() of a new session (version 0) stores version 1; get() returns a deep copy', async (t) => {
-      const [store, other] = await open(t);
-      const s = swarm();
-      const session = s.createSession({ variables: { ticket: { id: 'T-1', tags: ['a'] } } });
-      assert.equal(session.version, 0);
-      assert.equal(await store.save(session), undefined);
-      assert.equal(session.version, 1);
-      const loaded = await other.get(session.id);
-      assert.deepEqual(loaded, session);
-      assert.notEqual(loaded, session);
-      // Nothing shared in either direction.
-      session.variables.ticket.tags.push('changed after save');
-      loaded.variables.ticket.tags.push('changed after get');
-      assert.deepEqual((await store.get(session.id)).variables.ticket.tags, ['a']);
-      // The loaded copy is a session the swarm takes up where it was.
-      assert.deepEqual(s.offered(loaded), [{ name: 'transfer_to_human', to: 'human' }]);
-      await other.save(loaded);
-      assert.equal(loaded.version, 2);
-      assert.equal((await store.get(session.id)).version, 2);
-    });
-
-    test('a stale save rejects with ConflictError and changes nothing', async (t) => {
-      const [store, other] = await open(t);
-      const session = swarm().createSession();
-      await store.save(session);
-      const stale = await other.get(session.id);
-      session.variables.winner = 'first';
-      await store.save(session);
-      stale.variables.winner = 'second';
-      const error = await store.save(stale).then(() => assert.fail('a stale save succeeded'), (e) => e);
-      assert.ok(error instanceof ConflictError, `${error}`);
-      assert.equal(error.name, 'ConflictError');
-      assert.equal(error.code, 'ERR_SESSION_CONFLICT');
-      assert.deepEqual([error.id, error.expected, error.actual], [session.id, 1, 2]);
-      assert.match(error.message, /saved by another writer.*version 2 in the store.*version 1/);
-      assert.equal(stale.version, 1, 'a rejected save leaves session.version alone');
-      const stored = await other.get(session.id);
-      assert.deepEqual([stored.version, stored.variables.winner], [2, 'first']);
-      // A session the store has never seen is at version 0: any other version conflicts.
-      const ghost = { ...swarm().createSession(), version: 3 };
-      await assert.rejects(other.save(ghost), (e) => e instanceof ConflictError && e.expected === 3 && e.actual === 0);
-      assert.equal(await store.get(ghost.id), undefined);
-    });
-
-    test('checkpoints: any JSON value, kept in order, copies out', async (t) => {
-      const [store, other] = await open(t);
-      const id = randomUUID();
-      const values = [{ turn: 1, outcome: { type: 'handoff', to: 'human' } }, 'text', 42, null, [1, { deep: ['x'] }], 'line\nbreak "quoted" \u2028 é'];
-      for (const value of values) await store.appendCheckpoint(id, value);
-      const listed = await other.listCheckpoints(id);
-      assert.deepEqual(listed, values);
-      listed[0].turn = 99;
-      assert.equal((await store.listCheckpoints(id))[0].turn, 1);
-      assert.equal(await store.get(id), undefined, 'checkpoints do not make a session');
-    });
-
-    test('what cannot be stored is a TypeError, before anything is written', async (t) => {
-      const [store] = await open(t);
-      const session = swarm().createSession();
-      for (const bad of [null, 'session', [], { ...session, id: '' }, { ...session, id: 7 }, { ...session, version: -1 }, { ...session, version: 1.5 }, { ...session, version: '0' }]) {
-        await assert.rejects(store.save(bad), TypeError, JSON.stringify(bad)?.slice(0, 60));
-      }
-      await assert.rejects(store.save({ ...session, variables: { n: 10n } }), /is not JSON/);
-      await assert.rejects(store.get(''), TypeError);
-      await assert.rejects(store.appendCheckpoint(session.id, undefined), TypeError);
-      await assert.rejects(store.appendCheckpoint(session.id, () => 1), TypeError);
-      assert.equal(await store.get(session.id), undefined);
-      assert.deepEqual(await store.listCheckpoints(session.id), []);
-    });
-
-    test('two writers of one session: one wins, the other gets ConflictError, no checkpoint is lost', async (t) => {
-      const [a, b] = await open(t);
-      const s = swarm();
-      const base = s.createSession();
-      await a.save(base);
-      const writer = async (store, name) => {
-        const session = await store.get(base.id);
-        for (let i = 1; i <= 3; i++) {
-          session.variables[name] = i;
-          await store.appendCheckpoint(base.id, { writer: name, i });
-        }
-        await store.save(session);
-        return session;
-      };
-      const results = await Promise.allSettled([writer(a, 'A'), writer(b, 'B')]);
-      const won = results.filter((r) => r.status === 'fulfilled');
-      const lost = results.filter((r) => r.status === 'rejected');
-      assert.equal(won.length, 1, 'exactly one writer wins');
-      assert.equal(lost.length, 1);
-      assert.ok(lost[0].reason instanceof ConflictError, `${lost[0].reason}`);
-      assert.deepEqual([lost[0].reason.expected, lost[0].reason.actual], [1, 2]);
-      const winner = won[0].value.variables.A === 3 ? 'A' : 'B';
-      const loser = winner === 'A' ? 'B' : 'A';
-      let stored = await b.get(base.id);
-      assert.deepEqual([stored.version, stored.variables[winner], stored.variables[loser]], [2, 3, undefined]);
-      // The loser reloads, reapplies and saves.
-      const retry = await (loser === 'A' ? a : b).get(base.id);
-      retry.variables[loser] = 3;
-      await (loser === 'A' ? a : b).save(retry);
-      stored = await a.get(base.id);
-      assert.deepEqual([stored.version, stored.variables.A, stored.variables.B], [3, 3, 3]);
-      const checkpoints = await a.listCheckpoints(base.id);
-      assert.equal(checkpoints.length, 6);
-      for (const name of ['A', 'B']) {
-        assert.deepEqual(checkpoints.filter((c) => c.writer === name).map((c) => c.i), [1, 2, 3], `writer ${name}'s checkpoints, in order`);
-      }
-    });
-
-    test('four writers retrying on conflict: no update and no checkpoint is lost', async (t) => {
-      const [a, b] = await open(t);
-      const base = swarm().createSession({ variables: { count: 0 } });
-      await a.save(base);
-      const WRITERS = 4;
-      const EACH = 10;
-      let conflicts = 0;
-      const writer = async (store, name) => {
-        for (let done = 0; done < EACH; ) {
-          const session = await store.get(base.id);
-          session.variables.count += 1;
-          session.variables[name] = (session.variables[name] ?? 0) + 1;
-          try {
-            await store.save(session);
-          } catch (error) {
-            if (!(error instanceof ConflictError)) throw error;
-            conflicts++;
-            continue;
-          }
-          done++;
-          await store.appendCheckpoint(base.id, { writer: name, done });
-        }
-      };
-      const started = performance.now();
-      await Promise.all(Array.from({ length: WRITERS }, (_, i) => writer(i % 2 === 0 ? a : b, `w${i}`)));
-      const stored = await b.get(base.id);
-      assert.equal(stored.variables.count, WRITERS * EACH, 'every successful save built on the one before');
-      assert.equal(stored.version, 1 + WRITERS * EACH);
-      for (let i = 0; i < WRITERS; i++) assert.equal(stored.variables[`w${i}`], EACH);
-      const checkpoints = await a.listCheckpoints(base.id);
-      assert.equal(checkpoints.length, WRITERS * EACH);
-      for (let i = 0; i < WRITERS; i++) {
-        assert.deepEqual(checkpoints.filter((c) => c.writer === `w${i}`).map((c) => c.done), Array.from({ length: EACH }, (_, k) => k + 1));
-      }
-      assert.ok(conflicts > 0, 'the writers did interleave');
-      t.diagnostic(`${WRITERS * EACH} saves, ${conflicts} conflicts retried, ${(performance.now() - started).toFixed(0)} ms`);
-    });
-
-    test("runTurn({ store }) saves the session; the stored copy goes on in another worker", async (t) => {
-      const [store, other] = await open(t);
-      const s = swarm();
-      const session = s.createSession();
-      const model = ({ agent }) => (agent.id === 'triage' ? { toolCalls: [{ id: 'c1', name: 'transfer_to_human', arguments: {} }] } : { text: 'A human here.' });
-      for await (const event of s.runTurn(session, 'a person please', { model, store })) void event;
-      assert.equal(session.version, 1);
-      const loaded = await other.get(session.id);
-      assert.deepEqual(loaded, session);
-      assert.equal(loaded.active, 'human');
-      // runTurn hands the turn's checkpoints to the store's log.
-      assert.deepEqual((await other.listCheckpoints(session.id)).map((c) => [c.turn, c.outcome?.type, c.outcome?.to]), [[1, 'handoff', 'human']]);
-      for await (const event of s.runTurn(loaded, 'thanks', { model, store: other })) void event;
-      assert.deepEqual([loaded.version, loaded.turn], [2, 2]);
-      // The first worker's copy is now stale.
-      await assert.rejects(async () => {
-        for await (const event of s.runTurn(session, 'hello?', { model, store })) void event;
-      }, ConflictError);
-    });
-
-    test('delete() removes the session and its checkpoints', async (t) => {
-      const [store, other] = await open(t);
-      const session = swarm().createSession();
-      await store.save(session);
-      await store.appendCheckpoint(session.id, { n: 1 });
-      assert.equal(await other.delete(session.id), true);
-      assert.equal(await store.get(session.id), undefined);
-      assert.deepEqual(await store.listCheckpoints(session.id), []);
-      assert.equal(await other.delete(session.id), false);
-      // Deleted, a session starts again at version 0.
-      session.version = 0;
-      await store.save(session);
-      assert.equal(session.version, 1);
-    });
-  });
-}
+// The contract every store keeps: one suite for every store (tests/js/store-contract.js).
 
 test('every store rejects with the same ConflictError class', () => {
   assert.equal(FileConflictError, ConflictError);
@@ -254,14 +52,14 @@ test('MemoryStore is browser-safe: it bundles for the browser with no Node built
 
 // ------------------------------------------------------------------------------------------
 
-contract('MemoryStore', async () => {
+storeContract('MemoryStore', async () => {
   const store = new MemoryStore();
   return [store, store];
 });
 
 // ------------------------------------------------------------------------------------------
 
-contract('FileStore', async (t) => {
+storeContract('FileStore', async (t) => {
   const dir = await temporaryDirectory(t);
   return [new FileStore(dir), new FileStore(dir)];
 });
@@ -605,7 +403,7 @@ describe('RedisStore (a real redis-server on 127.0.0.1)', () => {
     t.diagnostic(`redis-server up on 127.0.0.1:${redis.port} in ${redis.startedMs.toFixed(0)} ms`);
   });
 
-  contract('RedisStore', async () => {
+  storeContract('RedisStore', async () => {
     // Two connections: two workers.
     return [new RedisStore(await connect(), { prefix: 'test:' }), new RedisStore(await connect(), { prefix: 'test:' })];
   });

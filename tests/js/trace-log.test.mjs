@@ -1,5 +1,5 @@
 // The JSON-lines trace log (seed 003's traceLogPath): one JSON object per line per event of a Swarm
-// turn (but the text deltas, chunk) or a StateMachine run, appended; lines of concurrent turns never mix; a log that cannot be
+// turn (but the text deltas, chunk) and the recording's lines (docs/replay.md), or a StateMachine run, appended; lines of concurrent turns never mix; a log that cannot be
 // written fails the turn (before its `done`) instead of being dropped; outside Node the option is
 // a clear error.
 import assert from 'node:assert/strict';
@@ -51,9 +51,15 @@ describe('trace log of a Swarm turn', () => {
     const session = swarm.createSession({ id: 's1', variables: { topic: 'billing' } });
     const events = await collect(swarm.runTurn(session, 'A7', { model }));
     const lines = await readLines(file);
-    // Every event but the text's stream deltas (chunk): their text is in done.
-    assert.deepEqual(lines.map((l) => l.type), events.map((e) => e.type).filter((type) => type !== 'chunk'));
-    assert.deepEqual(lines.map((l) => l.type), ['open', 'handoff', 'tool_use', 'tool_result', 'done']);
+    // Every event but the text's stream deltas (chunk): their text is in done; and the
+    // recording's own lines (docs/replay.md): each model answer and each tool run.
+    const recordingLines = new Set(['model', 'tool']);
+    assert.deepEqual(lines.map((l) => l.type).filter((type) => !recordingLines.has(type)), events.map((e) => e.type).filter((type) => type !== 'chunk'));
+    assert.deepEqual(lines.map((l) => l.type), ['open', 'handoff', 'model', 'tool_use', 'tool', 'tool_result', 'model', 'done']);
+    // The open line holds what the turn started from.
+    assert.deepEqual([lines[0].input, lines[0].variables, lines[0].maxModelCalls], ['A7', { topic: 'billing' }, 10]);
+    assert.deepEqual(lines[2].tools, ['lookup']);
+    assert.deepEqual(lines[4].result, '{"invoice":"A7","amount":42}');
     for (const line of lines) {
       assert.equal(line.swarm, 'helpdesk');
       assert.equal(line.session, 's1');
@@ -62,13 +68,13 @@ describe('trace log of a Swarm turn', () => {
     assert.deepEqual(Object.keys(lines.at(-1)).sort(), ['agent', 'reason', 'session', 'swarm', 'text', 'time', 'type']);
     assert.equal(lines.at(-1).text, 'It is 42.');
     assert.equal(lines[1].to, 'billing');
-    assert.equal(lines[3].result, '{"invoice":"A7","amount":42}');
+    assert.equal(lines[5].result, '{"invoice":"A7","amount":42}');
     // A second swarm on the same file appends.
     const other = new Swarm(DEFINITION, { traceLogPath: pathToFileURL(file) });
     await collect(other.runTurn(other.createSession({ id: 's2' }), 'hi', { model: () => ({ text: 'hello' }) }));
     const all = await readLines(file);
-    assert.equal(all.length, 7);
-    assert.deepEqual(all.slice(5).map((l) => [l.session, l.type]), [['s2', 'open'], ['s2', 'done']]);
+    assert.equal(all.length, 11);
+    assert.deepEqual(all.slice(8).map((l) => [l.session, l.type]), [['s2', 'open'], ['s2', 'model'], ['s2', 'done']]);
   });
 
   test("an agent tool's nested events are logged inside their agent_tool wrapper, without chunks or raw responses", async (t) => {
@@ -85,8 +91,9 @@ describe('trace log of a Swarm turn', () => {
     ];
     await collect(swarm.runTurn(swarm.createSession({ id: 's1' }), 'go', { model: () => script.shift() }));
     const lines = await readLines(file);
-    assert.deepEqual(lines.map((l) => (l.type === 'agent_tool' ? `agent_tool:${l.event.type}` : l.type)), ['open', 'tool_use', 'agent_tool:response', 'tool_result', 'done']);
-    const nested = lines[2];
+    assert.deepEqual(lines.map((l) => (l.type === 'agent_tool' ? `agent_tool:${l.event.type}` : l.type)), ['open', 'model', 'tool_use', 'model', 'agent_tool:response', 'tool_result', 'model', 'done']);
+    assert.deepEqual(lines.filter((l) => l.type === 'model').map((l) => [l.agent, l.text]), [['manager', ''], ['critic', 'It holds.'], ['manager', 'Checked.']]);
+    const nested = lines[4];
     assert.deepEqual([nested.agent, nested.tool, nested.callId, nested.event.agent, nested.event.text], ['manager', 'ask_critic', 'm1', 'critic', 'It holds.']);
     assert.equal('raw' in nested.event, false);
   });
@@ -103,13 +110,13 @@ describe('trace log of a Swarm turn', () => {
     const text = await readFile(file, 'utf8');
     const lines = text.split('\n');
     assert.equal(lines.pop(), '', 'the log ends with a newline');
-    assert.equal(lines.length, 50 * 5);
+    assert.equal(lines.length, 50 * 8);
     const bySession = new Map();
     for (const line of lines) {
       const record = JSON.parse(line);  // throws on a line mixed with another
       bySession.set(record.session, [...(bySession.get(record.session) ?? []), record.type]);
     }
-    for (const session of sessions) assert.deepEqual(bySession.get(session.id), ['open', 'handoff', 'tool_use', 'tool_result', 'done'], session.id);
+    for (const session of sessions) assert.deepEqual(bySession.get(session.id), ['open', 'handoff', 'model', 'tool_use', 'tool', 'tool_result', 'model', 'done'], session.id);
   });
 
   test('a log that cannot be written fails the turn before its done, with the cause', async (t) => {
@@ -131,6 +138,32 @@ describe('trace log of a Swarm turn', () => {
     assert.deepEqual(seen, ['open', 'chunk'], 'no done: the turn did not end well');
     // A turn that fails on its own reports its own error, not the log's.
     await assert.rejects(collect(swarm.runTurn(swarm.createSession(), 'hi', { model: () => { throw new Error('the model failed'); } })), /the model failed/);
+  });
+
+  test("the host's updateState between turns is an update line; one that cannot be written fails the next turn before it opens", async (t) => {
+    const dir = await temporaryDirectory(t);
+    const file = path.join(dir, 'trace.jsonl');
+    const swarm = new Swarm(DEFINITION, { traceLogPath: file });
+    const session = swarm.createSession({ id: 's1' });
+    assert.equal(swarm.updateState(session, { topic: 'billing' }).to, 'billing');
+    assert.equal(swarm.applyRules(session), null);
+    await collect(swarm.runTurn(session, 'hi', { model: () => ({ text: 'hello' }) }));
+    const lines = await readLines(file);
+    assert.deepEqual(lines.map((l) => l.type), ['update', 'update', 'open', 'model', 'done']);
+    assert.deepEqual(lines.slice(0, 2).map(({ variables, before, outcome }) => [variables, before, outcome?.to ?? null]), [[{ topic: 'billing' }, {}, 'billing'], [{}, { topic: 'billing' }, null]]);
+    const broken = path.join(dir, 'a-directory');
+    await mkdir(broken);
+    const failing = new Swarm(DEFINITION, { traceLogPath: broken });
+    const other = failing.createSession();
+    failing.updateState(other, { topic: 'billing' });
+    const seen = [];
+    await assert.rejects(
+      (async () => {
+        for await (const event of failing.runTurn(other, 'hi', { model: () => ({ text: 'hello' }) })) seen.push(event.type);
+      })(),
+      /the trace log could not be written: EISDIR/,
+    );
+    assert.deepEqual(seen, [], 'the turn did not open');
   });
 
   test('the option is checked', () => {
@@ -160,9 +193,10 @@ describe('trace log of a StateMachine run', () => {
     await machine.run({}, { traceLogPath: file });
     const lines = await readLines(file);
     assert.deepEqual(lines.map(({ time: _time, durationMs: _durationMs, ...rest }) => rest), [
-      { machine: 'review', type: 'step', step: 1, state: 'draft', visit: 1, next: 'draft', edge: 0 },
-      { machine: 'review', type: 'step', step: 2, state: 'draft', visit: 2, next: 'draft', edge: 0 },
-      { machine: 'review', type: 'step', step: 3, state: 'draft', visit: 3, next: END, edge: 1 },
+      { machine: 'review', type: 'start', recording: 1, state: {}, step: 0 },
+      { machine: 'review', type: 'step', step: 1, state: 'draft', visit: 1, next: 'draft', edge: 0, update: { drafts: 1 } },
+      { machine: 'review', type: 'step', step: 2, state: 'draft', visit: 2, next: 'draft', edge: 0, update: { drafts: 2 } },
+      { machine: 'review', type: 'step', step: 3, state: 'draft', visit: 3, next: END, edge: 1, update: { drafts: 3 } },
       { machine: 'review', type: 'end', reason: 'end', stepsRun: 3 },
     ]);
     const failing = new StateMachine({ name: 'fails', start: 'a' });

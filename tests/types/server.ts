@@ -1,7 +1,7 @@
 // Type-checked (never run) by `tsc -p tests/types`: handoff-graph/server and the store additions
 // it uses (leases, save with checkpoints); @ts-expect-error marks misuse that must NOT compile.
 import { Swarm, type ModelResponse } from 'handoff-graph';
-import { createHandler, serve, DEFAULT_LIMITS, type HandlerOptions, type ServerError, type ServerModelRequest, type RunningServer } from 'handoff-graph/server';
+import { createChatHandler, createHandler, serve, DEFAULT_LIMITS, type ChatHandlerOptions, type HandlerOptions, type ServerError, type ServerModelRequest, type RunningServer } from 'handoff-graph/server';
 import { MemoryStore } from 'handoff-graph/stores/memory';
 import { FileStore } from 'handoff-graph/stores/file';
 
@@ -20,6 +20,11 @@ async function server(swarm: Swarm): Promise<void> {
     onError: (error, request) => console.error(error, request.url),
   });
   const response: Response = await handler(new Request('http://localhost/sessions', { method: 'POST' }));
+  const chatOptions: ChatHandlerOptions = { store: new MemoryStore(), model, authorize: (_request, chatId) => chatId !== null };
+  const POST: (request: Request) => Promise<Response> = createChatHandler(swarm, chatOptions);
+  void POST;
+  // @ts-expect-error: the swarm is createChatHandler's first argument, not an option
+  createChatHandler(swarm, { swarm, store: new MemoryStore(), model });
   const body = (await response.json()) as ServerError | { id: string };
   if ('error' in body) console.log(body.error.code, body.error.message);
   const running: RunningServer = await serve(handler, { host: '127.0.0.1', port: 0 });

@@ -6,6 +6,7 @@ import {
   StateMachine, Execution, END, Swarm, TOOL_FORMATS, type Session, type HandoffOutcome, type AgentStatus, type SwarmDag, type TransferOption, type SwarmEvent, type Approval,
   type Explanation, type EdgeInfo, type GraphDefinition, type WasmSource, type Run, type StepRecord,
   type MachineEvent, type ExecutionSnapshot, type HandlerContext, type DagModel,
+  RecordingError, type RecordingLine, type SwarmReplayReport, type MachineReplayReport, type ReplayDecisionKind,
   MissingVariablesError, type AgentEnsembleDagModel, type EdgeContext, type BranchRecord, type FanOutOptions, type MapOptions, type SubgraphOptions, type SubgraphRecord, type AgentWorkflow, type AgentToolEvent,
 } from 'handoff-graph';
 
@@ -319,3 +320,25 @@ void main;
 }
 // @ts-expect-error: check() takes a graph, machine, swarm or definition
 check(42);
+
+// Replays (docs/replay.md): reports, and the recording's forms.
+async function replays(swarm: Swarm, machine: StateMachine, run: Run<Record<string, unknown>>) {
+  const report: SwarmReplayReport = await swarm.replay('{"type":"open"}\n');
+  if (report.divergence !== null) {
+    const kind: ReplayDecisionKind = report.divergence.kind;
+    const turn: number = report.divergence.turn;
+    void [kind, turn];
+  }
+  const lines: RecordingLine[] = [{ type: 'open', agent: 'a' }];
+  void (await swarm.replay(lines)).same;
+  const steps: MachineReplayReport = await machine.replay(run, { state: { topic: 'x' } });
+  if (steps.divergence !== null) void [steps.turns, steps.divergence.turn, steps.divergence.index];
+  try {
+    await machine.replay(lines);
+  } catch (e) {
+    if (e instanceof RecordingError) void e.problems[0].pointer;
+  }
+  // @ts-expect-error: a recording is lines, their text, a run or a durable record
+  void machine.replay(42);
+}
+void replays;

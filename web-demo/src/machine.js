@@ -1,7 +1,8 @@
 // Panel 3, State machine: a definition (StateMachine.fromJSON), scripted updates that stand in for
 // the agents (per state: one update per visit, the last one repeating), an initial state; Run,
-// Step and Reset drive an Execution and the trace grows step by step.
-import { DefinitionError, END, GraphValidationError, MaxStepsError, NoEdgeMatchedError, StateMachine } from 'handoff-graph';
+// Step and Reset drive an Execution and the trace grows step by step. check() runs on every valid
+// definition: what it finds is listed below the editors, each finding at its place in the JSON.
+import { DefinitionError, END, GraphValidationError, MaxStepsError, NoEdgeMatchedError, StateMachine, check } from 'handoff-graph';
 
 import { clear, compact, h, sleep } from './dom.js';
 import { createEditor } from './editor.js';
@@ -74,6 +75,7 @@ export function createMachinePanel({ onChange }) {
     h('label.inline', {}, 'Run ', speed),
   );
   const errorBox = h('div.problems', { testid: 'machine-error', role: 'alert', hidden: true });
+  const checkBox = h('div.check-report', { testid: 'machine-check', 'aria-live': 'polite' });
   const outcome = h('div.outcome', { testid: 'outcome', role: 'status', 'aria-live': 'polite' });
   const trace = h('ol.trace', { testid: 'trace', 'aria-label': 'Trace' });
   const stateLabel = h('div.field-label', {}, 'Initial state');
@@ -200,6 +202,7 @@ export function createMachinePanel({ onChange }) {
     stateEditor.setMarks(marks.state);
     const editors = { definition: definitionEditor, scripts: scriptsEditor, state: stateEditor };
     renderProblems(errorBox, problems, { onSelect: (p) => editors[p.editor].select(p.start, p.end) });
+    renderCheck(machine !== null && !blocked ? check(machine) : null);
     render();
     onChange?.(user);
   }
@@ -371,6 +374,42 @@ export function createMachinePanel({ onChange }) {
     stateLabel.textContent = exec ? `State after step ${exec.stepsRun}` : 'State before the first step';
   }
 
+  // check()'s findings, each at its place in the definition: a gap shows the state that falls
+  // through (the run then throws NoEdgeMatchedError), a state without a way to END is an error.
+  function renderCheck(report) {
+    if (report === null) {
+      clear(checkBox, h('p.muted', {}, 'check() runs once the definition loads and validates.'));
+      return;
+    }
+    const items = report.findings.map((f) => {
+      const located = locate({ source: 'check()', pointer: f.pointer, message: f.message }, parsed.definition, definitionEditor.value);
+      return h(
+        `div.edge-finding.${f.severity}`,
+        {
+          testid: 'machine-finding',
+          'data-code': f.code,
+          'data-pointer': f.pointer,
+          class: located.start !== undefined ? 'clickable' : '',
+          on: { click: () => located.start !== undefined && definitionEditor.select(located.start, located.end) },
+        },
+        h('b', {}, f.code),
+        ' ',
+        h('code.pointer', {}, f.pointer),
+        ' ',
+        f.message,
+      );
+    });
+    const count = report.findings.length;
+    const errors = report.findings.filter((f) => f.severity === 'error').length;
+    const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
+    clear(
+      checkBox,
+      h('p', { class: count === 0 ? 'check-ok' : 'check-summary', testid: 'machine-check-summary' },
+        count === 0 ? 'check(): no findings' : `check(): ${plural(count, 'finding')}${errors ? ` (${plural(errors, 'error')})` : ''}`),
+      items,
+    );
+  }
+
   function render() {
     renderControls();
     renderOutcome();
@@ -378,7 +417,7 @@ export function createMachinePanel({ onChange }) {
   }
 
   return {
-    sections: { definitionEditor, scriptsEditor, stateEditor, controls, errorBox, outcome, trace, stateLabel, stateView },
+    sections: { definitionEditor, scriptsEditor, stateEditor, controls, errorBox, checkBox, outcome, trace, stateLabel, stateView },
     /** @param {{ machine?: unknown, scripts?: unknown, state?: unknown }} example */
     load({ machine: definition, scripts, state }) {
       definitionEditor.value = typeof definition === 'string' ? definition : formatJSON(definition);

@@ -10,6 +10,7 @@ import { createHandoffsPanel } from './handoffs.js';
 import { createMachinePanel } from './machine.js';
 import { renderDag, svgText } from './picture.js';
 import { createRulesPanel } from './rules.js';
+import { createTracePanel } from './trace.js';
 import { linkFor, readHash } from './share.js';
 import './style.css';
 
@@ -73,15 +74,18 @@ const machinePanel = section(
   m.scriptsEditor.el,
   m.stateEditor.el,
   m.errorBox,
+  m.checkBox,
   m.controls,
   m.outcome,
   h('div.two.trace-row', {}, h('div', {}, h('div.field-label', {}, 'Trace'), m.trace), h('div', {}, m.stateLabel, m.stateView)),
 );
 
 let conversation = null;
+let trace = null;
 const handoffs = createHandoffsPanel({
   onChange: () => {
     conversation?.sync();
+    trace?.rulesChanged();
     if (view === 'swarm') schedulePicture();
   },
 });
@@ -123,6 +127,19 @@ const conversationPanel = section(
   cs.status,
   cs.log,
 );
+
+trace = createTracePanel({ handoffs });
+const ts = trace.sections;
+const tracePanel = section(
+  'trace',
+  'Trace viewer',
+  "A recording (the trace log of a swarm's sessions, docs/replay.md): every turn's events, the decisions a rule took (zero tokens) and those the model took, and the swarm at the selected event. Edit the rules in the Handoffs panel: the recording is replayed against them here, and the first decision that now comes out differently is marked.",
+  ts.drop,
+  ts.status,
+  ts.verdict,
+  h('div.trace-view', {}, h('div.field-label', {}, 'The swarm at the selected event'), ts.picture, ts.caption, h('div.field-label', {}, 'Timeline'), ts.timeline),
+);
+trace.dropTarget(tracePanel);
 
 // ---- picture ----------------------------------------------------------------------------------
 const svgWrap = h('div.svg-wrap');
@@ -362,7 +379,7 @@ clear(
     h('nav.examples', { 'aria-label': 'Examples' }, h('span.examples-label', {}, 'Examples'), exampleButtons),
   ),
   notice,
-  h('main.layout', {}, h('div.col-main', {}, rulesPanel, machinePanel, handoffsPanel, conversationPanel, exportPanel), h('div.col-side', {}, picturePanel)),
+  h('main.layout', {}, h('div.col-main', {}, rulesPanel, machinePanel, handoffsPanel, conversationPanel, tracePanel, exportPanel), h('div.col-side', {}, picturePanel)),
   h('footer.foot', {}, `handoff-graph ${pkg.version} · everything runs in this page: the routing is the package's WebAssembly core; nothing is sent anywhere. END is '${END}'.`),
 );
 restore();

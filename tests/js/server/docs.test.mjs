@@ -1,7 +1,8 @@
 // docs/server.md runs: its swarm.json and model.mjs are written to a directory, its serve command
 // is run (as node js/cli.js, the package's bin, on a free port), and each command of its curl
 // session is run with bash against that server; what they print must be what the page shows,
-// the session id and the port aside. UPDATE_DOCS=1 rewrites the page's outputs instead.
+// the session id and the port aside; then its POST /chat (the AI SDK's UI message stream), the
+// stream's random id part aside. UPDATE_DOCS=1 rewrites the page's outputs instead.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -39,7 +40,7 @@ function session(text) {
 test('docs/server.md: the session from curl to done prints what the page shows', async (t) => {
   const doc = await readFile(DOC, 'utf8');
   const found = blocks(doc);
-  for (const label of ['file swarm.json', 'file model.mjs', 'serve', 'session']) assert.ok(found.has(label), `docs/server.md has a <!-- server-doc: ${label} --> block`);
+  for (const label of ['file swarm.json', 'file model.mjs', 'serve', 'session', 'chat']) assert.ok(found.has(label), `docs/server.md has a <!-- server-doc: ${label} --> block`);
   const dir = await mkdtemp(path.join(tmpdir(), 'handoff-graph-docs-'));
   t.after(() => rm(dir, { recursive: true, force: true }));
   for (const [label, { text }] of found) if (label.startsWith('file ')) await writeFile(path.join(dir, label.slice(5)), text);
@@ -73,12 +74,30 @@ test('docs/server.md: the session from curl to done prints what the page shows',
     }
     outputs.push(stdout.replaceAll(actualId, docId).replaceAll(origin, DOC_ORIGIN).replace(/\n+$/, ''));
   }
+
+  // POST /chat (the UI message stream): its random part of the message and text ids (one per
+  // stream) is shown as the page has it.
+  const chatSteps = session(found.get('chat').text);
+  const chatOutputs = [];
+  for (const step of chatSteps) {
+    const { stdout } = await run('bash', ['-c', step.command.replaceAll(DOC_ORIGIN, origin)], { cwd: dir });
+    const shown = /"msg-([0-9a-f]{18})"/.exec(step.output)?.[1];
+    const printed = /"msg-([0-9a-f]{18})"/.exec(stdout)?.[1];
+    chatOutputs.push((shown && printed ? stdout.replaceAll(printed, shown) : stdout).replace(/\n+$/, ''));
+  }
+
   if (process.env.UPDATE_DOCS === '1') {
-    const { start, end } = found.get('session');
-    const text = steps.map((s, i) => [`$ ${s.command}`, ...(outputs[i] === '' ? [] : [outputs[i]])].join('\n')).join('\n');
-    await writeFile(DOC, `${doc.slice(0, start)}${text}\n${doc.slice(end)}`);
+    let page = doc;
+    for (const [label, list, outs] of [['chat', chatSteps, chatOutputs], ['session', steps, outputs]]) {
+      const { start, end } = found.get(label);
+      const text = list.map((s, i) => [`$ ${s.command}`, ...(outs[i] === '' ? [] : [outs[i]])].join('\n')).join('\n');
+      page = `${page.slice(0, start)}${text}\n${page.slice(end)}`;
+    }
+    await writeFile(DOC, page);
     t.diagnostic('docs/server.md: outputs rewritten');
     return;
   }
   for (const [i, step] of steps.entries()) assert.equal(outputs[i], step.output, `docs/server.md: what \`${step.command}\` prints`);
+  for (const [i, step] of chatSteps.entries()) assert.equal(chatOutputs[i], step.output, `docs/server.md: what \`${step.command}\` prints`);
+  assert.match(chatOutputs[0], /^data: \{"type":"start","messageId":"msg-[0-9a-f]{18}"\}\n[\s\S]*\ndata: \[DONE\]$/);
 });

@@ -426,6 +426,45 @@ describe('one turn at a time per session', () => {
   });
 });
 
+describe('the lease after a turn', () => {
+  test('a renewal still on its way when the turn ends is waited for: it cannot take the lease again after the release', async (t) => {
+    // A store whose first renewal reaches the backend late (as on a pool that runs it on another
+    // connection, behind the turn's last writes): held until the turn has saved.
+    const inner = new MemoryStore();
+    let calls = 0;
+    let renewalSent;
+    const sent = new Promise((resolve) => (renewalSent = resolve));
+    let letRenewalLand;
+    const landing = new Promise((resolve) => (letRenewalLand = resolve));
+    const store = Object.create(inner);
+    store.acquireLease = async (...args) => {
+      calls++;
+      if (calls === 2) {
+        renewalSent();
+        await landing;
+      }
+      return inner.acquireLease(...args);
+    };
+    for (const method of ['get', 'save', 'listCheckpoints', 'releaseLease']) store[method] = inner[method].bind(inner);
+    // The model answers once the first renewal has been sent.
+    const model = async (request) => {
+      await sent;
+      return scriptedModel(request);
+    };
+    const { url } = await start(t, { store, model, limits: { turnLeaseMs: 150 } });
+    const id = await newSession(url);
+    const response = await fetch(new URL(`sessions/${id}/turns`, url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"input":"text please"}' });
+    const reading = response.text();
+    // The turn has saved (its version moved) while the renewal is still held; then it lands.
+    while ((await inner.get(id)).version !== 2) await sleep(5);
+    letRenewalLand();
+    const events = parseEvents(await reading);
+    assert.equal(events.at(-1).event, 'done');
+    // The stream has ended: the lease is free, for good.
+    assert.equal(await inner.acquireLease(id, 'next turn', 60_000), true, 'the finished turn does not hold the lease');
+  });
+});
+
 describe('turns that fail', () => {
   test('a model error mid-turn: an error event ends the stream; the session keeps its last checkpoint; the turn can be retried', async (t) => {
     const { url, store, errors } = await start(t);

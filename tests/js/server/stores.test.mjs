@@ -1,11 +1,10 @@
-// What the server adds to the SessionStore contract, run against MemoryStore, FileStore and
-// RedisStore (a real redis-server): turn leases (acquireLease / releaseLease: one holder at a
-// time, expiry, renewal, release by the holder only) and save(session, { checkpoints }), whose
-// checkpoints land with the session or not at all. For FileStore, also a save killed between
-// its log append and its rename (SIGKILL of a child process) and a lease left by a killed process.
+// What the server adds to the SessionStore contract (turn leases, save(session, { checkpoints })),
+// as each store keeps it: the shared contract suite (tests/js/store-contract.js, run by
+// tests/js/stores.test.mjs and stores-postgres.test.mjs) checks the behaviour; here, RedisStore's
+// keys, and for FileStore a save killed between its log append and its rename (SIGKILL of a child
+// process) and a lease left by a killed process.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdtemp, readdir, readFile, rm, writeFile, appendFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -14,7 +13,6 @@ import { after, describe, test } from 'node:test';
 
 import { init, Swarm } from 'handoff-graph';
 import { FileStore } from 'handoff-graph/stores/file';
-import { MemoryStore } from 'handoff-graph/stores/memory';
 import { RedisStore } from 'handoff-graph/stores/redis';
 import { createClient } from 'redis';
 
@@ -30,115 +28,8 @@ async function directory(t) {
   return dir;
 }
 
-// `open(t)` gives two stores over one backend (two workers).
-function contract(name, open) {
-  describe(`${name}: leases and atomic checkpoints`, () => {
-    test('one holder at a time; the holder extends it; release by the holder only', async (t) => {
-      const [a, b] = await open(t);
-      const id = randomUUID();
-      assert.equal(await a.acquireLease(id, 'h1', 10_000), true);
-      assert.equal(await b.acquireLease(id, 'h2', 10_000), false, 'another holder waits');
-      assert.equal(await b.acquireLease(id, 'h1', 10_000), true, 'the holder extends its lease, from any worker');
-      assert.equal(await b.releaseLease(id, 'h2'), false, 'a non-holder cannot release it');
-      assert.equal(await a.acquireLease(id, 'h2', 10_000), false);
-      assert.equal(await b.releaseLease(id, 'h1'), true);
-      assert.equal(await a.releaseLease(id, 'h1'), false, 'released once');
-      assert.equal(await a.acquireLease(id, 'h2', 10_000), true, 'free again');
-      assert.equal(await a.acquireLease(randomUUID(), 'h1', 10_000), true, 'leases are per session');
-    });
-
-    test('a lease ends by itself after ttlMs; renewing keeps it', async (t) => {
-      const [a, b] = await open(t);
-      const id = randomUUID();
-      assert.equal(await a.acquireLease(id, 'h1', 300), true);
-      assert.equal(await b.acquireLease(id, 'h2', 300), false);
-      let taken = false;
-      for (let i = 0; i < 200 && !taken; i++) {
-        await sleep(25);
-        taken = await b.acquireLease(id, 'h2', 10_000);
-      }
-      assert.ok(taken, 'the expired lease was taken');
-      assert.equal(await a.releaseLease(id, 'h1'), false, 'the old holder no longer has it');
-      assert.equal(await a.acquireLease(id, 'h1', 300), false);
-      // Renewed before it runs out, a lease lasts as long as its holder wants (here 8 renewals of
-      // a 2 s lease, 100 ms apart: past its first expiry only if this machine stalls for 2 s).
-      const other = randomUUID();
-      assert.equal(await a.acquireLease(other, 'h1', 2000), true);
-      const started = performance.now();
-      for (let i = 0; i < 8 || performance.now() - started < 2500; i++) {
-        await sleep(100);
-        assert.equal(await a.acquireLease(other, 'h1', 2000), true);
-        assert.equal(await b.acquireLease(other, 'h2', 2000), false);
-      }
-    });
-
-    test('concurrent acquires of a free lease: exactly one wins', async (t) => {
-      const [a, b] = await open(t);
-      const id = randomUUID();
-      const results = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).acquireLease(id, `h${i}`, 10_000)));
-      assert.equal(results.filter(Boolean).length, 1, results.join());
-    });
-
-    test('bad lease arguments are TypeErrors', async (t) => {
-      const [a] = await open(t);
-      await assert.rejects(a.acquireLease('', 'h', 100), TypeError);
-      await assert.rejects(a.acquireLease('id', '', 100), /lease holder/);
-      await assert.rejects(a.acquireLease('id', 'h'.repeat(201), 100), /lease holder/);
-      for (const ttl of [undefined, 0, -5, NaN, Infinity, '100', 2 ** 31]) await assert.rejects(a.acquireLease('id', 'h', ttl), /ttlMs/, String(ttl));
-      await assert.rejects(a.releaseLease('id', 7), /lease holder/);
-    });
-
-    test('save(session, { checkpoints }): the checkpoints join the log with the session, in order', async (t) => {
-      const [a, b] = await open(t);
-      const session = swarm.createSession();
-      await a.save(session, { checkpoints: [{ n: 1 }, 'two'] });
-      assert.equal(session.version, 1);
-      await b.save(session, { checkpoints: [] });
-      await a.save(session, { checkpoints: [{ n: 3 }] });
-      await b.save(session);
-      assert.equal(session.version, 4);
-      assert.deepEqual(await b.listCheckpoints(session.id), [{ n: 1 }, 'two', { n: 3 }]);
-    });
-
-    test('a save that conflicts appends none of its checkpoints', async (t) => {
-      const [a, b] = await open(t);
-      const session = swarm.createSession();
-      await a.save(session, { checkpoints: [{ n: 1 }] });
-      const stale = await b.get(session.id);
-      await a.save(session, { checkpoints: [{ n: 2 }] });
-      await assert.rejects(b.save(stale, { checkpoints: [{ n: 'lost race' }] }), (e) => e.code === 'ERR_SESSION_CONFLICT');
-      assert.deepEqual(await a.listCheckpoints(session.id), [{ n: 1 }, { n: 2 }]);
-      // Racing saves of one version: one wins, with its checkpoints only.
-      const copies = await Promise.all([a.get(session.id), b.get(session.id), a.get(session.id), b.get(session.id)]);
-      const results = await Promise.allSettled(copies.map((c, i) => (i % 2 ? a : b).save(c, { checkpoints: [{ racer: i }, { racer: i, second: true }] })));
-      const winners = results.map((r, i) => (r.status === 'fulfilled' ? i : -1)).filter((i) => i >= 0);
-      assert.equal(winners.length, 1);
-      assert.deepEqual((await a.listCheckpoints(session.id)).slice(2), [{ racer: winners[0] }, { racer: winners[0], second: true }]);
-    });
-
-    test('save options are checked before anything is written', async (t) => {
-      const [a] = await open(t);
-      const session = swarm.createSession();
-      await assert.rejects(a.save(session, { checkpoint: [] }), /save\(\) options: unknown option 'checkpoint' \(did you mean 'checkpoints'\?\)/);
-      await assert.rejects(a.save(session, { checkpoints: {} }), /checkpoints must be an array/);
-      await assert.rejects(a.save(session, { checkpoints: [1n] }), /not JSON/);
-      await assert.rejects(a.save(session, 'fast'), /must be an object/);
-      assert.equal(session.version, 0);
-      assert.equal(await a.get(session.id), undefined);
-      assert.deepEqual(await a.listCheckpoints(session.id), []);
-    });
-  });
-}
-
-contract('MemoryStore', async () => {
-  const store = new MemoryStore();
-  return [store, store];
-});
-
-contract('FileStore', async (t) => {
-  const dir = await directory(t);
-  return [new FileStore(dir, { fsync: false }), new FileStore(dir, { fsync: false })];
-});
+// The leases and save(session, { checkpoints }) of every store are part of the shared contract
+// (tests/js/store-contract.js); what is particular to a store is here.
 
 describe('RedisStore (a real redis-server)', () => {
   let redis;
@@ -157,8 +48,6 @@ describe('RedisStore (a real redis-server)', () => {
     clients.push(client);
     return client;
   };
-  contract('RedisStore', async () => [new RedisStore(await connect(), { prefix: 'lease-test:' }), new RedisStore(await connect(), { prefix: 'lease-test:' })]);
-
   test('the lease is a key beside the session, with a PX expiry; delete() removes it', async () => {
     const client = await connect();
     const store = new RedisStore(client, { prefix: 'k:' });

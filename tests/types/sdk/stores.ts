@@ -1,10 +1,12 @@
 // The session stores' typings (js/stores/*.d.ts), as a user imports them, against the real
-// `redis` client type. Type-checked (never run) by tests/js/sdk-types.test.mjs.
+// `redis` client type and the real `pg` Pool and Client types. Type-checked (never run) by tests/js/sdk-types.test.mjs.
+import pg from 'pg';
 import { createClient } from 'redis';
 
 import { Swarm, type Session, type SessionStore } from 'handoff-graph';
 import { FileStore, ConflictError, type TornLine } from 'handoff-graph/stores/file';
 import { MemoryStore, ConflictError as MemoryConflictError } from 'handoff-graph/stores/memory';
+import { PostgresStore, type PostgresPoolLike, type PostgresSweep } from 'handoff-graph/stores/postgres';
 import { RedisStore, type RedisClientLike } from 'handoff-graph/stores/redis';
 
 export async function stores(swarm: Swarm): Promise<void> {
@@ -17,6 +19,8 @@ export async function stores(swarm: Swarm): Promise<void> {
     new FileStore(new URL('file:///var/lib/app/sessions/')),
     new RedisStore(client, { prefix: 'app:', ttlSeconds: 86_400 }),
     new RedisStore(like),
+    new PostgresStore({ pool: new pg.Pool({ connectionString: 'postgres://app@127.0.0.1/app' }) }),
+    new PostgresStore({ pool: new pg.Client(), schema: 'app', tablePrefix: '', ttlSeconds: 86_400 }),
   ];
   const session: Session = swarm.createSession();
   for (const store of all) {
@@ -41,6 +45,16 @@ export async function stores(swarm: Swarm): Promise<void> {
   const deleted: boolean = await new MemoryStore().delete('id');
   void [checkpoints, torn, removed, deleted, file.paths('id').lock, new RedisStore(client).keys('id').checkpoints];
   for await (const event of swarm.runTurn(session, 'hi', { model: () => ({ text: 'ok' }), store: new MemoryStore() })) void event;
+  const pool: PostgresPoolLike = new pg.Pool();
+  const postgres = new PostgresStore({ pool });
+  await postgres.migrate();
+  const swept: PostgresSweep = await postgres.sweep();
+  const table: string = postgres.tables().checkpoints;
+  void [swept.leases, table];
+  // @ts-expect-error: PostgresStore takes { pool }, not a URL
+  new PostgresStore('postgres://127.0.0.1/app');
+  // @ts-expect-error: the pool is required
+  new PostgresStore({ schema: 'app' });
   // @ts-expect-error: RedisStore takes a node-redis client, not a URL
   new RedisStore('redis://127.0.0.1:6379');
   // @ts-expect-error: FileStore options are checked

@@ -1,0 +1,333 @@
+// Replays (docs/replay.md): a recorded session re-run against a swarm's rules, a recorded run
+// against a machine's, to see which routing decisions a change of rules alters. Nothing here
+// decides a route: a swarm replay runs the real Swarm (the same definition, its context policies,
+// instructions, reducers and state hooks) with a model, tools, guardrails, extractors and workflow
+// handlers that answer what the recording says, and compares each decision of the real turn loop
+// with the recorded one; a machine replay runs the real StateMachine (the same definition and
+// reducers) with handlers that return the recorded updates. Both stop at the first decision that
+// differs: past it, the recorded answers no longer apply.
+import { DefinitionError } from './errors.js';
+import { isStateMachine } from './machine-brand.js';
+import { decisionsOf, machineRecording, sameValue, swarmTurns, TWIN, updateDecision } from './recording.js';
+import { clone } from './values.js';
+
+// The definition of a machine to replay, and handlers that answer each state's visits with
+// `update(name, visit)`. States whose steps a recording does not hold whole (fan-out, map and
+// subgraph states, whose branches' updates are not step lines; handoff-enabled states, whose
+// handler's choice is not recorded) and edges decided by functions (which a definition cannot
+// hold) are refused with a TypeError that says so.
+function replayHandlers(machine, update, where) {
+  let definition;
+  try {
+    definition = machine.toJSON();
+  } catch (error) {
+    throw new TypeError(`${where}: machine '${machine.name}' cannot be replayed: ${error.message}`);
+  }
+  const handlers = {};
+  for (const state of definition.states) {
+    const kind = state.branches !== undefined ? 'a fan-out' : state.map !== undefined ? 'a map' : state.subgraph !== undefined ? 'a subgraph' : state.handoffs !== undefined ? 'a handoff-enabled' : null;
+    if (kind !== null) throw new TypeError(`${where}: state '${state.name}' of machine '${machine.name}' is ${kind} state, which replays do not cover yet (docs/replay.md#what-replays-do-not-cover)`);
+    handlers[state.name] = (ctx) => update(state.name, ctx.visit) ?? undefined;
+  }
+  return handlers;
+}
+
+/** Thrown inside a replayed turn at the first decision that differs; caught by the replay. */
+class Divergence extends Error {
+  constructor(divergence) {
+    super('the replay diverged');
+    this.divergence = divergence;
+  }
+}
+
+// The recorded decisions of a turn, in order, and a cursor over them: `check(decision)` compares
+// the replay's next decision with the recorded one, throwing a Divergence at the first difference.
+class Comparison {
+  #recorded;
+  #turn;
+  #position = 0;
+  #total;
+  approvals;  // recorded approval id → replayed approval id
+  diverged = null;  // the first divergence, once found (a model call's may surface as the turn's failure)
+
+  constructor(recorded, turn, total, approvals) {
+    this.#recorded = recorded;
+    this.#turn = turn;
+    this.#total = total;
+    this.approvals = approvals;
+  }
+
+  get compared() {
+    return this.#position;
+  }
+
+  check(replayed) {
+    const index = this.#position;
+    const recorded = this.#recorded[index];
+    this.#position++;
+    this.#total.count++;
+    if (recorded !== undefined && recorded.kind === replayed.kind && sameValue(recorded.value, replayed.value)) {
+      if (recorded.approvalId !== undefined) this.approvals.set(recorded.approvalId, replayed.approvalId);
+      return;
+    }
+    // A model call or a turn's end by another agent is the active agent differing.
+    let kind = recorded?.kind ?? replayed.kind;
+    if (recorded !== undefined && recorded.kind === replayed.kind && (kind === 'tools' || kind === 'end') && recorded.value.agent !== replayed.value.agent) kind = 'agent';
+    this.diverged = new Divergence({ turn: this.#turn, index, kind, recorded: recorded?.value ?? null, replayed: replayed.value });
+    throw this.diverged;
+  }
+
+  /** The turn ended: a recorded decision the replay did not reach is a divergence. */
+  finish() {
+    const recorded = this.#recorded[this.#position];
+    if (recorded === undefined) return;
+    this.#total.count++;
+    throw new Divergence({ turn: this.#turn, index: this.#position, kind: recorded.kind, recorded: recorded.value, replayed: null });
+  }
+}
+
+// The names of the tools of a model request, in any of the four formats.
+const toolNames = (tools) => (Array.isArray(tools) ? tools.map((t) => t?.function?.name ?? t?.name) : Object.keys(tools ?? {}));
+
+// A recorded turn's answers, consumed in order as the replayed turn asks for them.
+class TurnAnswers {
+  constructor(lines) {
+    this.models = lines.filter((l) => l.type === 'model');
+    this.tools = lines.filter((l) => l.type === 'tool');
+    this.workflows = lines.filter((l) => l.type === 'workflow');
+    this.trips = lines.filter((l) => l.type === 'guardrail_tripped' || (l.type === 'agent_tool' && l.event?.type === 'guardrail_tripped'));
+    this.extract = lines.find((l) => l.type === 'extract');
+    this.intents = lines.find((l) => l.type === 'intents');
+    this.resolved = lines.find((l) => l.type === 'approval_resolved');
+    // How the turn failed, when it did: the error event's source and the error's message.
+    const failure = lines.find((l) => l.type === 'error' && l.source !== undefined);
+    this.failure = failure === undefined ? null : { source: failure.source, message: failure.message };
+    this.decisions = lines.flatMap(decisionsOf);
+  }
+}
+
+/**
+ * The options of the replaying Swarm: the original's routing code (context policies, instructions,
+ * reducers, state hooks, agent tools) with every answer taken from the recording.
+ */
+function replayOptions(original, definition, current, recorded) {
+  const { contexts, instructions, reducers, state, workflows = {}, inputGuardrails = {}, outputGuardrails = {} } = original;
+  const toolNamesOfDefinition = new Set(definition.agents.flatMap((a) => (a.tools ?? []).map((t) => t.name)));
+  const agentIds = new Set(definition.agents.map((a) => a.id));
+  // Agent tools: the swarm's, and those the recording shows (a swarm loaded from its definition
+  // alone, as the command loads it, has no options), when the definition still has both ends.
+  const agentTools = {};
+  for (const line of recorded) {
+    if (line.type !== 'agent_tool' || typeof line.tool !== 'string' || typeof line.event?.agent !== 'string') continue;
+    if (toolNamesOfDefinition.has(line.tool) && agentIds.has(line.event.agent) && line.event.agent !== line.agent) agentTools[line.tool] = line.event.agent;
+  }
+  Object.assign(agentTools, original.agentTools);
+  const agentToolNames = new Set(Object.keys(agentTools));
+  const handlers = {};
+  for (const name of toolNamesOfDefinition) {
+    if (agentToolNames.has(name)) continue;
+    handlers[name] = (_args, ctx) => {
+      const answers = current.answers;
+      if (answers.tools.length === 0 && answers.failure?.source === 'tool') throw new Error(answers.failure.message);
+      // A call the recording did not run: the replay has diverged, which its tool_result shows.
+      if (answers.tools[0]?.tool !== name) return `(the recording has no result for this call of ${name})`;
+      const line = answers.tools.shift();
+      for (const variables of line.variables ?? []) ctx.setVariables(variables);
+      return line.result;
+    };
+  }
+  // Guardrails: each agent's, as many as the original had or the recording tripped, tripping where
+  // the recording says one tripped.
+  const guardrails = (kind, given) => {
+    const out = {};
+    for (const agent of definition.agents.map((a) => a.id)) {
+      const count = Math.max(
+        Object.hasOwn(given, agent) ? (Array.isArray(given[agent]) ? given[agent].length : 1) : 0,
+        ...current.all.filter((t) => t.kind === kind && t.agent === agent).map((t) => t.guardrail + 1),
+      );
+      if (count === 0) continue;
+      out[agent] = Array.from({ length: count }, (_, index) => () => {
+        const next = current.answers.trips[0];
+        const trip = next?.type === 'agent_tool' ? next.event : next;
+        if (trip !== undefined && trip.kind === kind && trip.agent === agent && trip.guardrail === index) {
+          current.answers.trips.shift();
+          return { tripped: true, ...(trip.reason === null || trip.reason === undefined ? {} : { reason: trip.reason }) };
+        }
+        return { tripped: false };
+      });
+    }
+    return out;
+  };
+  const replayWorkflows = {};
+  for (const [agent, spec] of Object.entries(workflows)) {
+    const machine = isStateMachine(spec) ? spec : spec.machine;
+    const handlers = replayHandlers(machine, (name, visit) => current.workflow?.outputs?.[name]?.[visit - 1], 'swarm.replay');
+    replayWorkflows[agent] = {
+      machine: machine[TWIN](handlers),
+      input: () => {
+        current.workflow = current.answers.workflows.shift();
+        if (current.workflow === undefined) throw new Error(`the recording has no run of the workflow of agent '${agent}' here`);
+        return clone(current.workflow.state);
+      },
+      output: () => current.workflow.text,
+      variables: () => current.workflow.variables,
+    };
+  }
+  return {
+    ...(contexts === undefined ? {} : { contexts }),
+    ...(instructions === undefined ? {} : { instructions }),
+    ...(reducers === undefined ? {} : { reducers }),
+    ...(state === undefined ? {} : { state }),
+    handlers,
+    agentTools,
+    workflows: replayWorkflows,
+    inputGuardrails: guardrails('input', inputGuardrails),
+    outputGuardrails: guardrails('output', outputGuardrails),
+    extractVariables: () => current.answers.extract?.variables ?? undefined,
+    extractIntents: () => current.answers.intents?.intents ?? null,
+  };
+}
+
+/**
+ * Replays one session's recording against the swarm `definition` (with the original's `options`);
+ * `make(definition, options)` builds a Swarm. Resolves { same, turns, decisions, divergence }.
+ */
+export async function replaySwarm(recording, { definition, options, make }) {
+  const { session: sessionId, turns } = swarmTurns(recording);
+  const trips = turns.flatMap((t) => t.lines).map((l) => (l.type === 'agent_tool' ? l.event : l)).filter((l) => l?.type === 'guardrail_tripped');
+  const current = { answers: null, workflow: undefined, all: trips };
+  let swarm;
+  try {
+    swarm = make(definition, replayOptions(options, definition, current, turns.flatMap((t) => t.lines)));
+  } catch (error) {
+    // Agent tools the recording names that the definition cannot take (a cycle): without them, the
+    // replay diverges where the recording called one.
+    if (!(error instanceof DefinitionError)) throw error;
+    swarm = make(definition, replayOptions(options, definition, current, []));
+  }
+  const total = { count: 0 };
+  const approvals = new Map();
+  let replayed = 0;
+  try {
+    const first = turns[0].updates[0]?.before ?? turns[0].open.variables;
+    const session = swarm.createSession({ id: sessionId ?? 'replay', variables: clone(first) });
+    for (const [i, { open, lines, updates }] of turns.entries()) {
+      replayed++;
+      const answers = new TurnAnswers(lines);
+      current.answers = answers;
+      const turnNumber = Number.isSafeInteger(open.turn) ? open.turn : i + 1;
+      const comparison = new Comparison([...updates.map((u) => updateDecision(u.outcome)), ...decisionsOf(open), ...answers.decisions], turnNumber, total, approvals);
+      // The host's changes between turns: its updateState calls, each with the rule it fired
+      // compared, and what it assigned directly (which fires nothing until the turn's rules).
+      try {
+        for (const update of updates) {
+          if (!sameValue(session.variables, update.before)) session.variables = clone(update.before);
+          let outcome = null;
+          try {
+            outcome = swarm.updateState(session, clone(update.variables));
+          } catch (error) {
+            if (!(error instanceof RangeError)) throw error;
+          }
+          comparison.check(updateDecision(outcome));
+        }
+      } catch (error) {
+        if (error instanceof Divergence) return report(replayed, total, error.divergence);
+        throw error;
+      }
+      if (!sameValue(session.variables, open.variables)) session.variables = clone(open.variables);
+      const model = (request) => {
+        if (answers.models.length === 0 && answers.failure?.source === 'model') throw new Error(answers.failure.message);
+        comparison.check({ kind: 'tools', value: { agent: request.agent.id, tools: toolNames(request.tools) } });
+        const line = answers.models.shift();
+        // A recording whose decisions name a model call it has no answer for: an empty answer.
+        return line === undefined ? { text: '' } : { text: line.text, toolCalls: clone(line.toolCalls) };
+      };
+      const turnOptions = { model, maxModelCalls: open.maxModelCalls };
+      let events;
+      if (open.approvalId === undefined) {
+        events = swarm.runTurn(session, open.input, turnOptions);
+      } else {
+        const approvalId = approvals.get(open.approvalId);
+        const pending = approvalId === undefined ? undefined : session.approvals?.[approvalId];
+        if (pending?.status !== 'pending') {
+          total.count++;
+          return report(replayed, total, { turn: turnNumber, index: 0, kind: 'approval', recorded: { approvalId: open.approvalId }, replayed: null });
+        }
+        events = swarm.resolveApproval(session, approvalId, { approve: answers.resolved?.approved ?? false, ...(typeof answers.resolved?.reason === 'string' ? { reason: answers.resolved.reason } : {}), ...turnOptions });
+      }
+      try {
+        for await (const event of events) {
+          // A divergence in the model function fails the turn: its error event is not compared.
+          if (comparison.diverged !== null) break;
+          for (const decision of decisionsOf(event)) comparison.check(decision);
+        }
+        if (comparison.diverged !== null) return report(replayed, total, comparison.diverged.divergence);
+      } catch (error) {
+        if (comparison.diverged !== null) return report(replayed, total, comparison.diverged.divergence);
+        // A recorded failure, replayed: its error event was compared; the turn is over.
+        if (answers.failure === null) throw error;
+      }
+      try {
+        comparison.finish();
+      } catch (error) {
+        if (error instanceof Divergence) return report(replayed, total, error.divergence);
+        throw error;
+      }
+    }
+    return report(replayed, total, null);
+  } finally {
+    swarm.dispose();
+  }
+}
+
+function report(turns, total, divergence) {
+  return { same: divergence === null, turns, decisions: total.count, divergence };
+}
+
+/**
+ * Replays a machine run's recording (machineRecording's forms) on `machine`'s definition: a twin
+ * of it whose handlers return the recorded updates runs step by step, and each step's route (its
+ * next state and edge) is compared with the recorded one. `state`: the initial state when the
+ * recording does not hold it. Resolves the report swarm.replay gives, a run counting as one turn:
+ * { same, turns: 1, decisions (the steps compared), divergence: null | { turn: 1, index (the
+ * step's, from 0), kind, recorded, replayed } }.
+ */
+export async function replayMachine(machine, recording, state) {
+  const { state: recordedState, steps, reason } = machineRecording(recording);
+  const updates = new Map(steps.map((s) => [`${s.visit}\u0000${s.state}`, s.update]));
+  const handlers = replayHandlers(machine, (name, visit) => updates.get(`${visit}\u0000${name}`), 'machine.replay');
+  const twin = machine[TWIN](handlers);
+  const initial = recordedState ?? state ?? {};
+  const execution = twin.start(clone(initial));
+  // `compared`: the steps whose routes were the recorded ones.
+  const done = (compared, divergence) => ({ same: divergence === null, turns: 1, decisions: compared + (divergence === null ? 0 : 1), divergence });
+  try {
+    for (const [index, recorded] of steps.entries()) {
+      const expected = { step: recorded.step, state: recorded.state, visit: recorded.visit, next: recorded.next, edge: recorded.edge };
+      if (execution.done) {
+        return done(index, { turn: 1, index, kind: 'end', recorded: expected, replayed: { reason: execution.reason } });
+      }
+      let record;
+      try {
+        record = await execution.step();
+      } catch (error) {
+        if (error?.name !== 'NoEdgeMatchedError' && error?.name !== 'MaxStepsError') throw error;
+        record = execution.steps.at(-1) ?? { step: recorded.step, state: recorded.state, visit: recorded.visit, next: null, edge: null };
+      }
+      const replayed = { step: record.step, state: record.state, visit: record.visit, next: record.next, edge: record.edge };
+      if (!sameValue(expected, replayed)) {
+        const kind = expected.state !== replayed.state || expected.visit !== replayed.visit ? 'state' : 'next';
+        return done(index, { turn: 1, index, kind, recorded: expected, replayed });
+      }
+    }
+    // The recorded run ended after its last step; the replayed one must too, for the same reason.
+    const recordedEnd = reason ?? (steps.at(-1).next === '__end__' ? 'end' : null);
+    if (!execution.done || (recordedEnd !== null && execution.reason !== null && execution.reason !== recordedEnd)) {
+      return done(steps.length, { turn: 1, index: steps.length, kind: 'end', recorded: { reason: recordedEnd }, replayed: { reason: execution.done ? execution.reason : null } });
+    }
+    return done(steps.length, null);
+  } finally {
+    execution.dispose();
+    twin.dispose();
+  }
+}
