@@ -1,7 +1,10 @@
 // Agents use MCP servers' tools (docs/mcp.md): the real SDK on both sides, over stdio (a spawned
 // server process) and Streamable HTTP on 127.0.0.1, with scripted models.
 import assert from 'node:assert/strict';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
@@ -183,11 +186,16 @@ test('over Streamable HTTP: a name clash names both sources, a prefix resolves i
   // Without its client, the definition loads (check() and the commands read it), and each model
   // call of the agent says the server is unavailable.
   assert.deepEqual(check(shop(['nope'])).findings, []);
-  const clientless = new Swarm(shop(['nope']));
+  const traceLogPath = join(await mkdtemp(join(tmpdir(), 'mcp-log-')), 'turns.jsonl');
+  const clientless = new Swarm(shop(['nope']), { traceLogPath });
   const alone = scripted([{ text: 'ok' }]);
   const noted = (await collect(clientless.runTurn(clientless.createSession(), 'hi', { model: alone.model }))).find((e) => e.type === 'mcp_unavailable');
   assert.match(noted.message, /^no MCP client 'nope' was given/);
   assert.deepEqual(alone.requests[0].tools, ['note', 'transfer_to_manager']);
+  // The trace log records it, and a replay reads the recording.
+  const recording = await readFile(traceLogPath, 'utf8');
+  assert.match(recording, /"type":"mcp_unavailable"/);
+  assert.equal((await clientless.replay(recording)).same, true);
   clientless.dispose();
   assert.throws(() => new Swarm(shop(), { mcp: { catalogue: {} } }), /must be a connected MCP Client/);
   assert.throws(() => new Swarm({ agents: [{ id: 'a', mcpServers: [{ server: 'x', prefx: 'y' }], mcpApproval: ['a b'] }] }), (error) => error instanceof DefinitionError
