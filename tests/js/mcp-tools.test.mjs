@@ -268,3 +268,28 @@ test('the JSON Schema (handoff-graph/schema.json) takes mcpServers and mcpApprov
     assert.throws(() => new Swarm({ agents: [agent] }), DefinitionError);
   }
 });
+
+test('a recorded turn with MCP calls replays without the servers: their results come from the recording', async () => {
+  const client = await stdioClient();
+  const traceLogPath = join(await mkdtemp(join(tmpdir(), 'mcp-replay-')), 'turns.jsonl');
+  const swarm = new Swarm(shop([{ server: 'catalogue', prefix: 'cat_' }]), { mcp: { catalogue: client }, traceLogPath });
+  const { model } = scripted([
+    { toolCalls: [{ id: 'a', name: 'cat_search', arguments: { q: 'lamp' } }, { id: 'b', name: 'note', arguments: {} }] },
+    { toolCalls: [{ id: 'c', name: 'cat_fail', arguments: {} }] },
+    { toolCalls: [{ id: 'd', name: 'transfer_to_manager', arguments: {} }] },
+    { text: 'The manager here.' },
+  ]);
+  await collect(swarm.runTurn(swarm.createSession({ id: 'rec-1' }), 'A lamp?', { model }));
+  await client.close();  // the replay needs no server
+  const recording = await readFile(traceLogPath, 'utf8');
+  const report = await swarm.replay(recording);
+  assert.equal(report.same, true, JSON.stringify(report.divergence));
+  assert.ok(report.decisions >= 5);
+  // An agent that no longer names the server is offered other tools: the replay says where.
+  const changed = new Swarm(shop([]));
+  const diverged = await changed.replay(recording);
+  assert.equal(diverged.same, false);
+  assert.equal(diverged.divergence.kind, 'tools');
+  changed.dispose();
+  swarm.dispose();
+});
