@@ -124,6 +124,13 @@ function agentsServer(swarm, { store, sessionId, toolState, serverName, version 
     }
   };
   const toolNames = () => swarm.tools(session, 'openai-chat').map((t) => t.function.name);
+  // Every tool name of the definition (its agents' own tools and its transfers, as the core named them).
+  const definition = swarm.toJSON();
+  const knownNames = new Set([
+    ...definition.agents.flatMap((a) => (a.tools ?? []).map((t) => t.name)),
+    ...definition.edges.flatMap((e) => (e.toolName === undefined ? [] : [e.toolName])),
+    ...(definition.transferTools === 'single' ? ['transfer_to_agent'] : []),
+  ]);
   const listed = async (extra) => {
     await open(extra);
     await swarm[refreshMcpTools](session, extra?.signal);
@@ -180,7 +187,9 @@ function agentsServer(swarm, { store, sessionId, toolState, serverName, version 
     await save();
     if (outcome.type === 'handoff') return textResult(`${result} You are now ${describeAgent(swarm, session.active)}: list the tools again, and get the prompt '${INSTRUCTIONS_PROMPT}'.`, { active: session.active });
     if (outcome.type === 'tool') return textResult(result);
-    if (outcome.type === 'rejected' && /is not a tool of agent/.test(outcome.reason)) {
+    // A name no agent of the swarm has, nor the active agent's MCP servers: an unknown tool. A
+    // known one that is refused now (a transfer not offered any more) is a result the model reads.
+    if (outcome.type === 'rejected' && !knownNames.has(name) && !toolNames().includes(name)) {
       throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${outcome.reason}`);
     }
     return errorResult(result);
