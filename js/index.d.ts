@@ -826,7 +826,7 @@ export type ModelAnswer = ModelResponse | AsyncIterable<ModelStreamPart>;
 export type ModelFunction = ((request: ModelRequest<any>) => ModelAnswer | void | Promise<ModelAnswer | void>) & { readonly toolFormat?: ToolFormat };
 
 /** What an agent tool's nested conversation reports (inside `agent_tool` events). */
-export type AgentToolEvent = Extract<SwarmEvent, { type: 'chunk' | 'response' | 'tool_use' | 'tool_result' | 'tool_mock_required' | 'workflow_step' | 'workflow_done' | 'agent_tool' }>;
+export type AgentToolEvent = Extract<SwarmEvent, { type: 'chunk' | 'response' | 'tool_use' | 'tool_result' | 'tool_mock_required' | 'workflow_step' | 'workflow_done' | 'agent_tool' | 'mcp_unavailable' }>;
 
 export type SwarmEvent =
   /** `approvalId`: when resolveApproval resumes the turn. */
