@@ -130,6 +130,11 @@ void swarm(const Json& document, const Json& extra, const std::string& arguments
   std::string name = offered.empty() ? std::string("transfer_to_x") : offered.front()->tool_name;
   if (const Json& n = member(extra, "name"); n.is_string()) name = n.get<std::string>();
   SessionCore copy = core;
+  // MCP tools as a host's clients listed them (`extra.mcp`: { server: [tools] }): any shape.
+  const Json& listed = member(extra, "mcp");
+  (void)offered_tools_record(s, core, "openai-chat", listed);
+  SessionCore mcp_copy = core;
+  (void)apply_tool_call(s, mcp_copy, name, member(extra, "arguments"), false, listed);
   (void)apply_tool_call(s, core, name, member(extra, "arguments"));
   (void)core.to_json();
   (void)apply_tool_call_text(s, copy, name, arguments_text);

@@ -5,7 +5,9 @@
 //   handoff-graph check FILE… [--strict] [--json]
 // checks definitions (js/cli-check.js, docs/check.md#the-command);
 //   handoff-graph replay DEFINITION RECORDING… [--json]
-// replays recorded sessions against a definition (js/cli-replay.js, docs/replay.md#the-command).
+// replays recorded sessions against a definition (js/cli-replay.js, docs/replay.md#the-command);
+//   handoff-graph mcp swarm.json [--store …] [--model …] [--http PORT]
+// serves a swarm over MCP (js/cli-mcp.js, docs/mcp.md).
 // Usage mistakes exit with status 2 and say what is wrong; failures to start exit with status 1.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -13,6 +15,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 
 import { CHECK_USAGE, CheckUsageError, checkCommand } from './cli-check.js';
+import { MCP_USAGE, McpUsageError, mcpCommand } from './cli-mcp.js';
 import { REPLAY_USAGE, ReplayUsageError, replayCommand } from './cli-replay.js';
 import { DefinitionError, init, Swarm } from './node.js';
 import { closest } from './options.js';
@@ -254,6 +257,10 @@ async function main(argv) {
     process.exitCode = await checkCommand(argv.slice(1));
     return;
   }
+  if (argv[0] === 'mcp') {
+    await mcpCommand(argv.slice(1), { loadModel, openStore, readDefinition });
+    return;
+  }
   if (argv[0] === 'replay') {
     process.exitCode = await replayCommand(argv.slice(1));
     return;
@@ -266,15 +273,18 @@ async function main(argv) {
   }
   const [command, ...rest] = positionals;
   if (values.help || command === undefined || command === 'help') {
-    console.log(`${USAGE}\n\n${CHECK_USAGE}\n\n${REPLAY_USAGE}`);
+    console.log(`${USAGE}\n\n${CHECK_USAGE}\n\n${REPLAY_USAGE}\n\n${MCP_USAGE}`);
     return;
   }
-  if (command !== 'serve') throw new UsageError(`unknown command '${command}': the commands are serve, check and replay`);
+  if (command !== 'serve') throw new UsageError(`unknown command '${command}': the commands are serve, check, replay and mcp`);
   await serveCommand(values, rest);
 }
 
 main(process.argv.slice(2)).catch((error) => {
-  if (error instanceof CheckUsageError) {
+  if (error instanceof McpUsageError) {
+    console.error(`handoff-graph: ${error.message}\n\n${MCP_USAGE}`);
+    process.exitCode = 2;
+  } else if (error instanceof CheckUsageError) {
     console.error(`handoff-graph: ${error.message}\n\n${CHECK_USAGE}`);
     process.exitCode = 2;
   } else if (error instanceof ReplayUsageError) {

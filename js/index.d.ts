@@ -619,6 +619,24 @@ export interface SwarmAgent {
   outputNodes?: string[];
   /** SwarmForge's visible variables: the session variables this agent's model requests carry (default: all). */
   visibleVariables?: string[];
+  /**
+   * MCP servers whose tools the agent is offered, after its own tools and before its transfers
+   * (docs/mcp.md): each the name of a client in the Swarm's `mcp` option, or `{ server, prefix }`
+   * (`prefix` goes before each of that server's tool names).
+   */
+  mcpServers?: Array<string | { server: string; prefix?: string }>;
+  /** Names of the agent's MCP tools (as offered, prefix included) whose calls pause the turn for approval. */
+  mcpApproval?: string[];
+}
+
+/**
+ * A connected MCP client (`Client` of `@modelcontextprotocol/sdk`, after `connect()`, over any
+ * transport): what the Swarm calls of it.
+ */
+export interface McpClientLike {
+  listTools(params?: { cursor?: string }, options?: { signal?: AbortSignal }): Promise<{ tools: Array<{ name: string; description?: string; inputSchema?: object }>; nextCursor?: string }>;
+  callTool(params: { name: string; arguments?: Record<string, unknown> }, resultSchema?: any, options?: { signal?: AbortSignal }): Promise<unknown>;
+  fallbackNotificationHandler?: (notification: any) => Promise<void>;
 }
 
 export interface RequiredVariable {
@@ -690,6 +708,8 @@ export interface Session {
   checkpoints: Array<
     | { turn: number; hops: number; active: string; outcome: HandoffOutcome }
     | { turn: number; hops: number; active: string; tool: string; arguments: Record<string, unknown>; result: string; by: 'handler' | 'mock' | 'missing' | 'agent' }
+    /** A call of an MCP tool: `server` ran it. */
+    | { turn: number; hops: number; active: string; tool: string; arguments: Record<string, unknown>; result: string; by: 'mcp'; server: string }
     | { turn: number; hops: number; active: string; approval: { approvalId: string; approved: boolean; reason?: string } }
     | { turn: number; hops: number; active: string; guardrail: { kind: 'input' | 'output'; agent: string; guardrail: number; reason: string | null } }
   >;
@@ -722,7 +742,8 @@ export interface ToolCall {
  * them after it (the model's values normalized and reduced by the state hooks and reducers).
  */
 export type HandoffOutcome =
-  | { type: 'tool'; agent: string; tool: string; arguments: Record<string, unknown> }
+  /** A call of an agent's own tool, for the host to run; of an MCP tool, with the server and its own name for the tool. */
+  | { type: 'tool'; agent: string; tool: string; arguments: Record<string, unknown>; mcp?: { server: string; tool: string } }
   | {
       type: 'handoff';
       via: 'tool' | 'rule' | 'continuation';
@@ -805,15 +826,18 @@ export type ModelAnswer = ModelResponse | AsyncIterable<ModelStreamPart>;
 export type ModelFunction = ((request: ModelRequest<any>) => ModelAnswer | void | Promise<ModelAnswer | void>) & { readonly toolFormat?: ToolFormat };
 
 /** What an agent tool's nested conversation reports (inside `agent_tool` events). */
-export type AgentToolEvent = Extract<SwarmEvent, { type: 'chunk' | 'response' | 'tool_use' | 'tool_result' | 'tool_mock_required' | 'workflow_step' | 'workflow_done' | 'agent_tool' }>;
+export type AgentToolEvent = Extract<SwarmEvent, { type: 'chunk' | 'response' | 'tool_use' | 'tool_result' | 'tool_mock_required' | 'workflow_step' | 'workflow_done' | 'agent_tool' | 'mcp_unavailable' }>;
 
 export type SwarmEvent =
   /** `approvalId`: when resolveApproval resumes the turn. */
   | { type: 'open'; agent: string; turn: number; approvalId?: string }
   | ({ type: 'handoff' } & Omit<Extract<HandoffOutcome, { type: 'handoff' }>, 'type'>)
   | ({ type: 'handoff_blocked' } & Omit<Extract<HandoffOutcome, { type: 'handoff_blocked' }>, 'type'>)
-  | { type: 'tool_use'; agent: string; call: ToolCall }
-  | { type: 'tool_result'; agent: string; call: ToolCall; result: string; outcome: HandoffOutcome | NotRunOutcome | NotApprovedOutcome }
+  /** `by: 'mcp'` and `server`: a call of an MCP tool (docs/mcp.md). */
+  | { type: 'tool_use'; agent: string; call: ToolCall; by?: 'mcp'; server?: string }
+  | { type: 'tool_result'; agent: string; call: ToolCall; result: string; outcome: HandoffOutcome | NotRunOutcome | NotApprovedOutcome; by?: 'mcp'; server?: string }
+  /** An MCP server of the agent could not be listed (or has no client): the agent is offered none of its tools until it can be. */
+  | { type: 'mcp_unavailable'; agent: string; server: string; message: string }
   | { type: 'tool_mock_required'; agent: string; tool: string; arguments: Record<string, unknown> }
   | { type: 'state_rejected'; source: 'extract' | 'intent' | 'workflow'; key: string; message: string }
   /**
@@ -920,6 +944,8 @@ export interface SwarmOptions {
   workflows?: Record<string, StateMachine<any> | AgentWorkflow>;
   /** By tool name (a tool declared in the definition): the agent a call runs as a nested conversation, its answer the result. */
   agentTools?: Record<string, string>;
+  /** By server name (as agents' `mcpServers` name them): connected MCP clients whose tools those agents are offered (docs/mcp.md). */
+  mcp?: Record<string, McpClientLike>;
 }
 
 /** A workflow agent's machine and mappings (docs/handoffs.md#agents-that-are-workflows-and-agents-as-tools). */

@@ -33,8 +33,9 @@ const isStream = (answer) => typeof answer === 'object' && answer !== null && ty
 /**
  * Yields the `chunk` and `tool_use` events of one model answer; returns
  * `{ text, toolCalls, announced, finishReason, usage, raw }` (`announced`: tool_use already yielded).
+ * `tag(call)`: fields a tool_use event adds (an MCP tool's `by` and `server`).
  */
-export async function* readModelAnswer(answer, { agent, signal }) {
+export async function* readModelAnswer(answer, { agent, signal, tag }) {
   if (!isStream(answer)) {
     const response = answer ?? {};
     if (typeof response !== 'object') throw new TypeError(`a model returns { text, toolCalls } or an async iterable of stream parts, got ${describe(response)}`);
@@ -62,7 +63,7 @@ export async function* readModelAnswer(answer, { agent, signal }) {
       } else if (type === 'tool-call') {
         const call = normalizeToolCall({ toolCallId: part.toolCallId, toolName: part.toolName, input: part.input });
         toolCalls.push(call);
-        yield { type: 'tool_use', agent, call };
+        yield { type: 'tool_use', agent, call, ...(tag === undefined ? {} : tag(call)) };
       } else if (type === 'finish') {
         finish = part;
       } else {

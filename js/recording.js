@@ -23,7 +23,7 @@ export const TWIN = Symbol('handoff-graph.twin');
 const SWARM_LINES = new Set([
   'open', 'handoff', 'handoff_blocked', 'tool_use', 'tool_result', 'response', 'approval_required', 'approval_resolved',
   'guardrail_tripped', 'intent', 'intent_done', 'status', 'workflow_step', 'workflow_done', 'agent_tool', 'tool_mock_required',
-  'state_rejected', 'error', 'done', 'chunk',
+  'state_rejected', 'error', 'done', 'chunk', 'mcp_unavailable',
   'model', 'tool', 'extract', 'intents', 'workflow', 'update',
 ]);
 const MACHINE_LINES = new Set(['start', 'step', 'end', 'error']);

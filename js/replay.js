@@ -10,6 +10,7 @@ import { DefinitionError } from './errors.js';
 import { isStateMachine } from './machine-brand.js';
 import { decisionsOf, machineRecording, sameValue, swarmTurns, TWIN, updateDecision } from './recording.js';
 import { clone } from './values.js';
+import { replayMcpClients } from './mcp/replay-clients.js';
 
 // The definition of a machine to replay, and handlers that answer each state's visits with
 // `update(name, visit)`. States whose steps a recording does not hold whole (fan-out, map and
@@ -185,6 +186,8 @@ function replayOptions(original, definition, current, recorded) {
     outputGuardrails: guardrails('output', outputGuardrails),
     extractVariables: () => current.answers.extract?.variables ?? undefined,
     extractIntents: () => current.answers.intents?.intents ?? null,
+    // MCP servers: stand-ins answering from the recording (js/mcp/replay-clients.js).
+    mcp: replayMcpClients(definition, recorded, () => current.answers),
   };
 }
 

@@ -21,6 +21,8 @@ import { describe, wellFormed } from './text.js';
 import { clone, isRecord, messageOf, put } from './values.js';
 import { checkTracing, NO_TURN_TRACE, traceOutside, traceTurn } from './tracing.js';
 import { normalizeToolCall } from './tool-calls.js';
+import { checkMcpClients, McpTools, mcpProblems } from './mcp/consume.js';
+import { hostToolCall, refreshMcpTools, watchMcpTools } from './mcp/host-symbols.js';
 
 export const TOOL_FORMATS = Object.freeze(['openai-responses', 'openai-chat', 'anthropic', 'ai-sdk']);
 const SESSION_FORMAT = 'handoff-graph/session';
@@ -79,7 +81,7 @@ function illFormedNames(document) {
   return problems;
 }
 
-const SWARM_OPTIONS = ['contexts', 'handlers', 'mocks', 'instructions', 'reducers', 'state', 'extractVariables', 'extractIntents', 'inputGuardrails', 'outputGuardrails', 'tracing', 'traceLogPath', 'workflows', 'agentTools'];
+const SWARM_OPTIONS = ['contexts', 'handlers', 'mocks', 'instructions', 'reducers', 'state', 'extractVariables', 'extractIntents', 'inputGuardrails', 'outputGuardrails', 'tracing', 'traceLogPath', 'workflows', 'agentTools', 'mcp'];
 const STATE_HOOKS = ['normalize', 'validate'];
 const RUN_TURN_OPTIONS = ['model', 'toolFormat', 'jsonSchema', 'maxModelCalls', 'signal', 'store', 'toolState', 'agentConfig', 'statusEvents'];
 const RESOLVE_OPTIONS = ['approve', 'reason', ...RUN_TURN_OPTIONS];
@@ -288,6 +290,7 @@ export class Swarm {
   #tracing;
   #workflows;
   #agentTools;
+  #mcp = null;
   #options;  // as given: a replay runs with the same routing code (js/replay.js)
 
   /**
@@ -299,12 +302,13 @@ export class Swarm {
    */
   constructor(definition, options) {
     if (definition === undefined) throw new TypeError('new Swarm(definition, options): the definition is missing');
-    const { contexts = {}, handlers = {}, mocks = {}, instructions = {}, reducers = {}, state = {}, extractVariables, extractIntents, inputGuardrails, outputGuardrails, tracing, traceLogPath, workflows, agentTools } = checkOptions(options, SWARM_OPTIONS, 'Swarm options');
+    const { contexts = {}, handlers = {}, mocks = {}, instructions = {}, reducers = {}, state = {}, extractVariables, extractIntents, inputGuardrails, outputGuardrails, tracing, traceLogPath, workflows, agentTools, mcp } = checkOptions(options, SWARM_OPTIONS, 'Swarm options');
     checkSwarmOptions({ contexts, handlers, mocks, instructions, reducers, state, extractVariables, extractIntents });
     const tracingSettings = checkTracing(tracing, traceLogPath, 'Swarm options');
     const guardrails = { input: checkGuardrails('inputGuardrails', inputGuardrails), output: checkGuardrails('outputGuardrails', outputGuardrails) };
     const workflowsByAgent = checkWorkflows(workflows);
     const agentsByTool = checkAgentTools(agentTools);
+    const mcpClients = checkMcpClients(mcp);
     if (typeof definition === 'string') {
       try {
         definition = JSON.parse(definition);
@@ -343,6 +347,7 @@ export class Swarm {
     [this.#handlers, this.#mocks, this.#instructions] = bound.map((b) => b.out);
     problems.push(...bound.flatMap((b) => b.problems));
     problems.push(...workflowProblems(this.#definition, workflowsByAgent, agentsByTool, { handlers: this.#handlers, mocks: this.#mocks }));
+    problems.push(...mcpProblems(this.#definition, mcpClients));
     for (const [kind, byAgent] of Object.entries(guardrails)) {
       for (const agent of byAgent.keys()) {
         if (!this.#agents.has(agent)) problems.push(notInDefinition(`options.${kind}Guardrails.${agent}`, 'agent', agent));
@@ -364,6 +369,7 @@ export class Swarm {
     this.#tracing = tracingSettings;
     this.#workflows = workflowsByAgent;
     this.#agentTools = agentsByTool;
+    if (mcpClients.size > 0 || this.#definition.agents.some((a) => a.mcpServers !== undefined)) this.#mcp = new McpTools(mcpClients);
     this.#options = options ?? {};
     adopt(this, native);
   }
@@ -504,14 +510,79 @@ export class Swarm {
     const { jsonSchema } = checkOptions(options, ['jsonSchema'], 'tools options');
     if (!TOOL_FORMATS.includes(format)) throw new TypeError(`format must be one of ${TOOL_FORMATS.join(', ')}, got ${describe(format)}`);
     if (jsonSchema !== undefined && typeof jsonSchema !== 'function') throw new TypeError("jsonSchema must be the jsonSchema function from 'ai'");
-    const tools = this.#core(session, 'tools', 'tools', format).tools;
+    const tools = this.#core(session, 'tools', 'tools', format, this.#mcpListed(checkSession(session, 'tools').active)).tools;
     if (format !== 'ai-sdk' || jsonSchema === undefined) return tools;
     return Object.fromEntries(Object.entries(tools).map(([name, tool]) => [name, { ...tool, inputSchema: jsonSchema(tool.inputSchema) }]));
   }
 
   /** Names and targets of the tools offered now: [{ name, to }]. */
   offered(session) {
-    return this.#core(session, 'offered', 'tools', 'openai-chat').offered;
+    return this.#core(session, 'offered', 'tools', 'openai-chat', this.#mcpListed(checkSession(session, 'offered').active)).offered;
+  }
+
+  // The MCP tools agent `agentId`'s servers listed last, as the core reads them ('' for none).
+  #mcpListed(agentId) {
+    const servers = this.#mcpServers(agentId);
+    return servers.length === 0 ? '' : this.#mcp.listed(servers);
+  }
+
+  #mcpServers(agentId) {
+    if (this.#mcp === null) return [];
+    return (this.#agents.get(agentId)?.mcpServers ?? []).map((entry) => (typeof entry === 'string' ? entry : entry.server));
+  }
+
+  // Lists agent `agentId`'s MCP servers again where their lists changed (before its tools are
+  // offered or a call of them is applied); a server that cannot be listed is reported.
+  async *#mcpRefresh(agentId, signal) {
+    const servers = this.#mcpServers(agentId);
+    if (servers.length === 0) return;
+    for (const { server, message } of await this.#mcp.refresh(servers, signal)) yield { type: 'mcp_unavailable', agent: agentId, server, message };
+  }
+
+  /** createMcpServer's: lists the active agent's MCP servers again where their lists changed; resolves the failures. */
+  async [refreshMcpTools](session, signal) {
+    const servers = this.#mcpServers(checkSession(session, 'refreshMcpTools').active);
+    return servers.length === 0 ? [] : this.#mcp.refresh(servers, signal);
+  }
+
+  /** createMcpServer's: `listener(server, agents)` when an MCP server's tool list changed (`agents`: the ids of those that name it); returns what stops it. */
+  [watchMcpTools](listener) {
+    if (this.#mcp === null) return () => {};
+    return this.#mcp.watch((server) => listener(server, this.#definition.agents.filter((a) => this.#mcpServers(a.id).includes(server)).map((a) => a.id)));
+  }
+
+  /**
+   * createMcpServer's: a tool call of the active agent's model as runTurn applies it, without a
+   * model: { outcome, result, by? }. A call of its own tool or an MCP tool runs (an agent tool,
+   * which needs a model, is answered as not run) and is checkpointed.
+   * @param {{ signal?: AbortSignal, toolState?: unknown }} [how]
+   */
+  async [hostToolCall](session, call, how = {}) {
+    const { signal, toolState } = how;
+    await this[refreshMcpTools](session, signal);
+    let result;
+    const outcome = this.#applyToolCall(session, call, (_settled, settledResult) => {
+      result = settledResult;
+    }, false);
+    if (outcome.type !== 'tool') return { outcome, result: result ?? this.toolResult(outcome) };
+    if (outcome.mcp === undefined && this.#agentTools.has(outcome.tool)) {
+      return { outcome, result: `Not run: ${outcome.tool} asks agent '${this.#agentTools.get(outcome.tool)}', which needs a model.` };
+    }
+    const agentId = session.active;
+    const run = this.#callTool(session, agentId, normalizeToolCall(call), clone(outcome), { input: '', toolState, options: { signal } }, NO_TURN_TRACE);
+    let next = await run.next();
+    while (!next.done) next = await run.next();
+    const { result: text, by } = next.value;
+    checkpoint(session, { tool: outcome.tool, arguments: clone(outcome.arguments), result: text, by, ...(outcome.mcp === undefined ? {} : { server: outcome.mcp.server }) });
+    return { outcome, result: text, by };
+  }
+
+  // What tool_use and tool_result events add for a call of an MCP tool: { by: 'mcp', server }.
+  #mcpTag(agentId, name) {
+    if (this.#mcpServers(agentId).length === 0) return {};
+    const listed = this.#core({ format: SESSION_FORMAT, active: agentId, hops: 0, selections: {}, variables: {} }, 'tools', 'tools', 'openai-chat', this.#mcpListed(agentId)).mcp;
+    const tool = listed.find((t) => t.name === name);
+    return tool === undefined ? {} : { by: 'mcp', server: tool.server };
   }
 
   /** Takes the first rule edge that holds (if any): the handoff outcome, or null. */
@@ -570,7 +641,7 @@ export class Swarm {
     checkSession(session, 'applyToolCall');
     if (call === undefined) throw new TypeError('applyToolCall(session, call): a tool call is { name, arguments }, got nothing');
     call = normalizeToolCall(call);
-    return this.#commit(session, this.#core(session, 'applyToolCall', 'applyToolCall', call.name, argumentsText(call), approved), settle);
+    return this.#commit(session, this.#core(session, 'applyToolCall', 'applyToolCall', call.name, argumentsText(call), approved, this.#mcpListed(session.active)), settle);
   }
 
   /**
@@ -808,6 +879,7 @@ export class Swarm {
       // The host moved the session while the call waited: the calls belong to an agent no longer active.
       if (history !== undefined) yield* notRun(history, agentId, calls.slice(index), 'the conversation was transferred while this call awaited approval', announced);
     } else if (approve) {
+      yield* this.#mcpRefresh(agentId, options.signal);
       acted = yield* this.#act(session, agentId, calls, index, { input, toolState: options.toolState, announced, approvedFirst: true, options });
     } else {
       const call = calls[index];
@@ -848,6 +920,7 @@ export class Swarm {
       const agentId = session.active;
       // A workflow agent answers by running its machine, not by a model call.
       if (this.#workflows.has(agentId)) return yield* this.#workflowTurn(session, agentId, input, options);
+      yield* this.#mcpRefresh(agentId, signal);
       let answer;
       try {
         answer = yield* this.#callModel(agentId, session, session.histories[agentId], this.tools(session, toolFormat, { jsonSchema }), options, trace);
@@ -955,15 +1028,17 @@ export class Swarm {
     let last = '';
     for (let calls = 0; calls < maxModelCalls; calls++) {
       signal?.throwIfAborted();
+      yield* this.#mcpRefresh(targetId, signal);
       const answer = yield* this.#callModel(targetId, session, history, withoutTools(this.tools(nested(), toolFormat, { jsonSchema }), transfers), options, trace);
       if (answer.text.length > 0) last = answer.text;
       history.push({ role: 'assistant', content: answer.text, ...(answer.toolCalls.length > 0 ? { toolCalls: clone(answer.toolCalls) } : {}) });
       if (answer.toolCalls.length === 0) return answer.text;
       for (const call of answer.toolCalls) {
-        if (!answer.announced) yield { type: 'tool_use', agent: targetId, call: clone(call) };
+        const tag = this.#mcpTag(targetId, call.name);
+        if (!answer.announced) yield { type: 'tool_use', agent: targetId, call: clone(call), ...tag };
         const { result, outcome } = yield* this.#nestedToolCall(session, targetId, call, transfers, nested(), extra, trace);
         history.push(toolMessage(call, result));
-        yield { type: 'tool_result', agent: targetId, call: clone(call), result, outcome };
+        yield { type: 'tool_result', agent: targetId, call: clone(call), result, outcome, ...tag };
       }
     }
     return last;
@@ -982,7 +1057,7 @@ export class Swarm {
       history: messages.slice(messages.length - history.length), variables: this.#visibleVariables(agentId, session),
       config: agentConfig !== undefined && Object.hasOwn(agentConfig, agentId) ? clone(agentConfig[agentId]) : {}, signal,
     };
-    const answer = yield* trace.modelCall(agentId, request, () => model(request), (result) => readModelAnswer(result, { agent: agentId, signal }));
+    const answer = yield* trace.modelCall(agentId, request, () => model(request), (result) => readModelAnswer(result, { agent: agentId, signal, tag: (call) => this.#mcpTag(agentId, call.name) }));
     if (answer.raw !== undefined) yield { type: 'response', agent: agentId, text: answer.text, toolCalls: clone(answer.toolCalls), finishReason: answer.finishReason ?? null, usage: answer.usage ?? null, raw: answer.raw };
     return answer;
   }
@@ -992,7 +1067,7 @@ export class Swarm {
   async *#nestedToolCall(session, agentId, call, transfers, nested, extra, trace) {
     const skipped = (reason) => ({ result: `Not run: ${reason}.`, outcome: { type: 'not_run', reason } });
     if (transfers.has(call.name)) return skipped(`${agentId} is answering as a tool and cannot transfer the conversation`);
-    const { outcome, result } = this.#core(nested, 'applyToolCall', 'applyToolCall', call.name, argumentsText(call), false);
+    const { outcome, result } = this.#core(nested, 'applyToolCall', 'applyToolCall', call.name, argumentsText(call), false, this.#mcpListed(agentId));
     if (outcome?.type === 'approval_required') return skipped(`${call.name} needs a person's approval, which an agent answering as a tool cannot ask for`);
     if (outcome?.type !== 'tool') return typeof result === 'string' && outcome !== null && typeof outcome === 'object' ? { result, outcome } : skipped(`${call.name} is not a tool of ${agentId}`);
     const ran = yield* this.#callTool(session, agentId, call, outcome, extra, trace);
@@ -1002,9 +1077,10 @@ export class Swarm {
   // Runs the agent's own tool that `outcome` names (an agent tool's nested conversation, else its
   // handler or mock), yielding the events of the run: { result (the text the model gets), by (what ran) }.
   async *#callTool(session, agentId, call, outcome, extra, trace) {
-    const ran = this.#agentTools.has(outcome.tool)
-      ? yield* this.#agentToolCall(session, agentId, call, outcome, extra, trace)
-      : await trace.toolCall(agentId, outcome.tool, call, () => this.#runTool(session, outcome, call, extra));
+    let ran;
+    if (outcome.mcp !== undefined) ran = await trace.toolCall(agentId, outcome.tool, call, () => this.#mcp.call(outcome, extra.options?.signal));
+    else if (this.#agentTools.has(outcome.tool)) ran = yield* this.#agentToolCall(session, agentId, call, outcome, extra, trace);
+    else ran = await trace.toolCall(agentId, outcome.tool, call, () => this.#runTool(session, outcome, call, extra));
     if (ran.kind === 'missing') yield { type: 'tool_mock_required', agent: agentId, tool: outcome.tool, arguments: clone(outcome.arguments) };
     return { result: typeof ran.value === 'string' ? ran.value : JSON.stringify(ran.value ?? null), by: ran.kind };
   }
@@ -1034,7 +1110,8 @@ export class Swarm {
       const call = calls[index];
       const approved = approvedFirst && index === from;
       // A call that waited for approval was announced when it paused the turn.
-      if (!announced && !approved) yield { type: 'tool_use', agent: agentId, call: clone(call) };
+      const tag = this.#mcpTag(agentId, call.name);
+      if (!announced && !approved) yield { type: 'tool_use', agent: agentId, call: clone(call), ...tag };
       // Every tool call gets an answer in the history it belongs to, before any handoff copies it:
       // the result joins the source's history before a handoff carries that history along.
       let result;
@@ -1064,14 +1141,14 @@ export class Swarm {
           throw error;
         }
         history.push(toolMessage(call, result));
-        checkpoint(session, { tool: outcome.tool, arguments: clone(outcome.arguments), result, by });
+        checkpoint(session, { tool: outcome.tool, arguments: clone(outcome.arguments), result, by, ...(outcome.mcp === undefined ? {} : { server: outcome.mcp.server }) });
       } else if (outcome.type === 'handoff') {
         yield* this.#status(session, options, 'handoff_requested', { agent: agentId, to: outcome.to, reason: outcome.reason });
         yield { type: 'handoff', ...clone(outcome) };
       } else if (outcome.type === 'handoff_blocked') {
         yield { type: 'handoff_blocked', ...clone(outcome) };
       }
-      yield { type: 'tool_result', agent: agentId, call: clone(call), result, outcome };
+      yield { type: 'tool_result', agent: agentId, call: clone(call), result, outcome, ...tag };
       if (outcome.type === 'handoff') {
         yield* notRunEvents(agentId, calls.slice(index + 1), TRANSFERRED, announced);
         return { handedOff: true };
@@ -1162,6 +1239,7 @@ export class Swarm {
 
   dispose() {
     if (this.#native === null) return;
+    this.#mcp?.close();
     release(this, this.#native);
     this.#native = null;
   }

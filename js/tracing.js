@@ -269,12 +269,13 @@ class TurnTrace {
     });
   }
 
-  /** The agent's own tool `tool` run by `run()` (resolves { kind, value }). */
+  /** The agent's own tool (or an MCP tool) `tool` run by `run()` (resolves { kind, value, server?, isError? }). */
   async toolCall(agent, tool, call, run) {
     const span = this.#toolSpan(agent, tool, call);
     try {
       const ran = await span.run(run);
-      span.set({ 'handoff_graph.tool.by': ran.kind });
+      // An MCP tool's span also names its server (and says whether its result was an error).
+      span.set({ 'handoff_graph.tool.by': ran.kind, ...(ran.server === undefined ? {} : { 'handoff_graph.mcp.server': ran.server, 'handoff_graph.mcp.is_error': ran.isError }) });
       this.#log?.write({
         type: 'tool', agent, tool, callId: call?.id, by: ran.kind,
         result: typeof ran.value === 'string' ? ran.value : JSON.stringify(ran.value ?? null),

@@ -58,10 +58,14 @@ std::string start(const SwarmHolder& holder) {
   return holder.swarm ? text_of(SessionCore::start(*holder.swarm).to_json()) : error_text("no swarm loaded");
 }
 
-// The tools the session's active agent is offered, in `format` (a provider's tool shape).
-std::string tools(const SwarmHolder& holder, const std::string& session, const std::string& format) {
+// The MCP tools the host's clients listed, { <server>: [tools] } as JSON text; "" for none.
+Json listed_of(const std::string& mcp) { return mcp.empty() ? Json() : handoff::bindings::parse(mcp); }
+
+// The tools the session's active agent is offered, in `format` (a provider's tool shape); `mcp`:
+// the MCP tools listed (listed_of).
+std::string tools(const SwarmHolder& holder, const std::string& session, const std::string& format, const std::string& mcp) {
   return with_session(holder, session, [&](SessionCore& core) {
-    auto record = handoff::swarm::offered_tools_record(*holder.swarm, core, format);
+    auto record = handoff::swarm::offered_tools_record(*holder.swarm, core, format, listed_of(mcp));
     if (record) return std::move(record.value());
     Json error = Json::object();
     error["error"] = record.error();
@@ -78,10 +82,10 @@ std::string apply_rules(const SwarmHolder& holder, const std::string& session) {
 // `approved`: a human approved this call (docs/handoffs.md#approvals); a call of an `approval: true`
 // tool or edge without it is "approval_required" and changes nothing.
 std::string apply_tool_call(const SwarmHolder& holder, const std::string& session, const std::string& name,
-                            const std::string& arguments, bool approved) {
+                            const std::string& arguments, bool approved, const std::string& mcp) {
   return with_session(holder, session, [&](SessionCore& core) {
     return handoff::swarm::host_record(
-        *holder.swarm, handoff::swarm::apply_tool_call_text(*holder.swarm, core, name, arguments, approved));
+        *holder.swarm, handoff::swarm::apply_tool_call_text(*holder.swarm, core, name, arguments, approved, listed_of(mcp)));
   });
 }
 

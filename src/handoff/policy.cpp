@@ -283,6 +283,71 @@ Json SessionCore::to_json() const {
   return made;
 }
 
+namespace {
+
+constexpr std::size_t kMaxToolNameLength = 64;
+
+// `prefix`, then `name` with every character outside [a-zA-Z0-9_-] (a UTF-8 sequence counts as
+// one) replaced by '_', cut to 64 characters.
+std::string offered_name(const std::string& prefix, const std::string& name) {
+  std::string out = prefix;
+  for (char byte : name) {
+    auto c = static_cast<unsigned char>(byte);
+    if ((c & 0xC0) == 0x80) continue;  // a continuation byte: its lead byte was replaced already
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+    out += ok ? static_cast<char>(c) : '_';
+  }
+  return out.substr(0, kMaxToolNameLength);
+}
+
+}  // namespace
+
+Expected<std::vector<McpTool>, std::string> mcp_tools(const Swarm& swarm, const Agent& agent, const Json& listed) {
+  std::vector<McpTool> out;
+  if (agent.mcp_servers.empty() || !listed.is_object()) return out;
+  // Every name the agent may be offered besides, with where it comes from.
+  std::vector<std::pair<std::string, std::string>> taken;
+  for (const AgentTool& tool : agent.tools) taken.emplace_back(tool.name, quoted("agent '", agent.id, "''s own tool '", tool.name, "'"));
+  for (const Edge& edge : swarm.edges()) {
+    if (edge.from == agent.id && edge.offered) {
+      taken.emplace_back(edge.tool_name, quoted("the transfer tool '", edge.tool_name, "' (to ", edge.to, ")"));
+    }
+  }
+  for (const McpServer& server : agent.mcp_servers) {
+    auto found = listed.find(server.server);
+    if (found == listed.end() || !found->is_array()) continue;
+    for (const Json& tool : *found) {
+      const Json& name = json::member(tool, "name");
+      if (!name.is_string() || name.get_ref<const std::string&>().empty()) {
+        return unexpected(quoted("MCP server '", server.server, "' listed a tool without a name"));
+      }
+      const std::string& own = name.get_ref<const std::string&>();
+      McpTool made;
+      made.name = offered_name(server.prefix, own);
+      made.server = server.server;
+      made.mcp_name = own;
+      const Json& description = json::member(tool, "description");
+      made.description = description.is_string() && !description.get_ref<const std::string&>().empty()
+                             ? description.get<std::string>()
+                             : quoted("Tool ", own, " of MCP server '", server.server, "'.");
+      const Json& schema = json::member(tool, "inputSchema");
+      made.schema = schema.is_object() && json::member(schema, "type") == "object"
+                        ? schema
+                        : Json{{"type", "object"}, {"properties", Json::object()}};
+      made.approval = std::find(agent.mcp_approval.begin(), agent.mcp_approval.end(), made.name) != agent.mcp_approval.end();
+      std::string source = quoted("tool '", own, "' of MCP server '", server.server, "'");
+      for (const auto& [other, from] : taken) {
+        if (other != made.name) continue;
+        return unexpected(quoted("agent '", agent.id, "' is offered two tools named '", made.name, "': ") + source + " and " + from +
+                          quoted("; give the server a prefix in mcpServers: { server: '", server.server, "', prefix: '", server.server, "_' }"));
+      }
+      taken.emplace_back(made.name, source);
+      out.push_back(std::move(made));
+    }
+  }
+  return out;
+}
+
 std::vector<const Edge*> offered_tools(const Swarm& swarm, const SessionCore& session) {
   std::vector<const Edge*> out;
   if (!within_limits(swarm, session) || !selections_left(swarm, session)) return out;
@@ -298,7 +363,7 @@ bool strict_compatible(const Json& schema) {
 }
 
 Expected<Json, std::string> tool_definitions(const Swarm& swarm, const Agent* agent, const std::vector<const Edge*>& edges,
-                                             const std::string& format) {
+                                             const std::string& format, const std::vector<McpTool>& mcp) {
   struct Tool {
     std::string name;
     std::string description;
@@ -309,6 +374,7 @@ Expected<Json, std::string> tool_definitions(const Swarm& swarm, const Agent* ag
   if (agent != nullptr) {
     for (const AgentTool& tool : agent->tools) tools.push_back({tool.name, tool.description, tool.parameters, strict_compatible(tool.parameters)});
   }
+  for (const McpTool& tool : mcp) tools.push_back({tool.name, tool.description, tool.schema, strict_compatible(tool.schema)});
   if (swarm.single_transfer_tool() && !edges.empty()) {
     tools.push_back({kSingleTransferTool, single_description(swarm, edges), single_schema(swarm, edges), true});
   } else {
@@ -364,7 +430,25 @@ Json apply_rules(const Swarm& swarm, SessionCore& session) {
   return nullptr;
 }
 
-Json apply_tool_call(const Swarm& swarm, SessionCore& session, const std::string& name, const Json& arguments, bool approved) {
+Json apply_tool_call(const Swarm& swarm, SessionCore& session, const std::string& name, const Json& arguments, bool approved,
+                     const Json& listed) {
+  if (const Agent* agent = swarm.agent(session.active); agent != nullptr && !agent->mcp_servers.empty() && listed.is_object()) {
+    auto mcp = mcp_tools(swarm, *agent, listed);
+    if (!mcp) return rejected(mcp.error());
+    for (const McpTool& tool : mcp.value()) {
+      if (tool.name != name) continue;
+      Json args = arguments.is_null() ? Json::object() : arguments;
+      if (!args.is_object()) return rejected(quoted("the arguments of '", name, "' must be a JSON object"));
+      Json made = Json::object();
+      made["type"] = tool.approval && !approved ? "approval_required" : "tool";
+      if (tool.approval && !approved) made["kind"] = "tool";
+      made["agent"] = agent->id;
+      made["tool"] = name;
+      made["arguments"] = std::move(args);
+      made["mcp"] = Json{{"server", tool.server}, {"tool", tool.mcp_name}};
+      return made;
+    }
+  }
   if (const Agent* agent = swarm.agent(session.active)) {
     for (const AgentTool& tool : agent->tools) {
       if (tool.name != name) continue;
@@ -484,7 +568,7 @@ Json apply_tool_call(const Swarm& swarm, SessionCore& session, const std::string
 }
 
 Json apply_tool_call_text(const Swarm& swarm, SessionCore& session, const std::string& name, const std::string& arguments,
-                          bool approved) {
+                          bool approved, const Json& listed) {
   // The text comes from a model. Parsing is iterative, but copying and printing JSON recurse once
   // per level, so arguments nested deeper than kMaxArgumentDepth are refused here, unread.
   auto [args, too_deep] = core::parse_json(arguments, kMaxArgumentDepth);
@@ -492,11 +576,21 @@ Json apply_tool_call_text(const Swarm& swarm, SessionCore& session, const std::s
   if (too_deep) {
     return rejected("the arguments of '" + name + "' nest deeper than " + std::to_string(kMaxArgumentDepth) + " levels");
   }
-  return apply_tool_call(swarm, session, name, args, approved);
+  return apply_tool_call(swarm, session, name, args, approved, listed);
 }
 
-Expected<Json, std::string> offered_tools_record(const Swarm& swarm, const SessionCore& session, const std::string& format) {
+Expected<Json, std::string> offered_tools_record(const Swarm& swarm, const SessionCore& session, const std::string& format,
+                                                 const Json& listed) {
   auto edges = offered_tools(swarm, session);
+  const Agent* agent = swarm.agent(session.active);
+  std::vector<McpTool> mcp;
+  if (agent != nullptr) {
+    auto listed_tools = mcp_tools(swarm, *agent, listed);
+    if (!listed_tools) return unexpected(listed_tools.error());
+    mcp = std::move(listed_tools.value());
+  }
+  Json mcp_offered = Json::array();
+  for (const McpTool& tool : mcp) mcp_offered.push_back(Json{{"name", tool.name}, {"server", tool.server}, {"tool", tool.mcp_name}});
   Json offered = Json::array();
   for (const Edge* e : edges) {
     Json item = Json::object();
@@ -504,11 +598,12 @@ Expected<Json, std::string> offered_tools_record(const Swarm& swarm, const Sessi
     item["to"] = e->to;
     offered.push_back(std::move(item));
   }
-  auto tools = tool_definitions(swarm, swarm.agent(session.active), edges, format);
+  auto tools = tool_definitions(swarm, agent, edges, format, mcp);
   if (!tools) return unexpected(tools.error());
   Json made = Json::object();
   made["tools"] = std::move(tools.value());
   made["offered"] = std::move(offered);
+  made["mcp"] = std::move(mcp_offered);
   return made;
 }
 

@@ -40,6 +40,53 @@ std::string tool_key(const std::string& agent, const std::string& tool) {
 using definition::quoted;
 using definition::Reader;
 
+// An agent's `mcpServers` (each a server name, or { server, prefix }) and `mcpApproval` (names of
+// those servers' tools, as offered, whose calls need a human's approval).
+void read_mcp(Reader& r, const Json& a, const std::string& pointer, Agent& agent) {
+  if (a.contains("mcpServers")) {
+    const Json& servers = json::member(a, "mcpServers");
+    if (!servers.is_array()) r.member_problem(pointer, "mcpServers", "expected an array of MCP server names (or { server, prefix })");
+    StringKeys seen;
+    for (std::size_t k = 0; servers.is_array() && k < servers.size(); ++k) {
+      const Json& s = servers[k];
+      std::string at = pointer + "/mcpServers/" + std::to_string(k);
+      McpServer server;
+      if (s.is_string()) {
+        server.server = s.get<std::string>();
+      } else if (s.is_object()) {
+        r.only(s, at, {"server", "prefix"});
+        if (const std::string* n = r.string(s, at, "server", true)) server.server = *n;
+        if (const std::string* p = r.string(s, at, "prefix", false)) {
+          if (p->size() >= kMaxToolName || !valid_tool_name(*p))
+            r.member_problem(at, "prefix", "a prefix must match ^[a-zA-Z0-9_-]{1,63}$: it begins tool names");
+          server.prefix = *p;
+        }
+      } else {
+        r.problem(at, "expected an MCP server name or { server, prefix }");
+        continue;
+      }
+      if (server.server.empty()) r.problem(at, "an MCP server needs a name: the key of its client in the Swarm's `mcp` option");
+      else if (!seen.insert(server.server).second) r.problem(at, quoted("MCP server '", server.server, "' is listed twice"));
+      agent.mcp_servers.push_back(std::move(server));
+    }
+  }
+  if (a.contains("mcpApproval")) {
+    const Json& names = json::member(a, "mcpApproval");
+    if (!names.is_array()) r.member_problem(pointer, "mcpApproval", "expected an array of MCP tool names");
+    if (agent.mcp_servers.empty()) r.member_problem(pointer, "mcpApproval", "the agent names no mcpServers whose tools could need approval");
+    for (std::size_t k = 0; names.is_array() && k < names.size(); ++k) {
+      std::string at = pointer + "/mcpApproval/" + std::to_string(k);
+      if (!names[k].is_string() || !valid_tool_name(names[k].get_ref<const std::string&>())) {
+        r.problem(at, "expected a tool name (^[a-zA-Z0-9_-]{1,64}$, as offered: prefix included)");
+      } else if (std::find(agent.mcp_approval.begin(), agent.mcp_approval.end(), names[k].get<std::string>()) != agent.mcp_approval.end()) {
+        r.problem(at, quoted("'", names[k].get<std::string>(), "' is listed twice"));
+      } else {
+        agent.mcp_approval.push_back(names[k].get<std::string>());
+      }
+    }
+  }
+}
+
 }  // namespace
 
 const Agent* Swarm::agent(const std::string& id) const {
@@ -85,7 +132,7 @@ Expected<std::unique_ptr<Swarm>, std::vector<definition::Problem>> Swarm::from_j
       r.problem(pointer, "expected an object");
       continue;
     }
-    r.only(a, pointer, {"id", "name", "description", "instructions", "entry", "handoffs", "outputNodes", "visibleVariables", "tools"});
+    r.only(a, pointer, {"id", "name", "description", "instructions", "entry", "handoffs", "outputNodes", "visibleVariables", "tools", "mcpServers", "mcpApproval"});
     const std::string* id = r.string(a, pointer, "id", true);
     if (!id) continue;
     if (id->empty()) r.member_problem(pointer, "id", "an agent id must not be empty");
@@ -151,6 +198,7 @@ Expected<std::unique_ptr<Swarm>, std::vector<definition::Problem>> Swarm::from_j
         tool.approval = r.boolean(t, at, "approval").value_or(false);
       }
     }
+    read_mcp(r, a, pointer, agent);
   }
 
   const Json& edges = document.contains("edges") ? json::member(document, "edges") : Json::array();
@@ -350,6 +398,15 @@ Json Swarm::to_json() const {
       }
       agent["tools"] = std::move(tools);
     }
+    if (!a.mcp_servers.empty()) {
+      Json servers = Json::array();
+      for (const McpServer& m : a.mcp_servers) {
+        if (m.prefix.empty()) servers.push_back(m.server);
+        else servers.push_back(Json{{"server", m.server}, {"prefix", m.prefix}});
+      }
+      agent["mcpServers"] = std::move(servers);
+    }
+    if (!a.mcp_approval.empty()) agent["mcpApproval"] = a.mcp_approval;
     agents.push_back(std::move(agent));
   }
   Json edges = Json::array();

@@ -41,6 +41,13 @@ struct AgentTool {
   bool approval = false;  // a call pauses the turn until a human approves or rejects it
 };
 
+// An MCP server whose tools an agent is offered (docs/mcp.md): the host's client by this name lists
+// and runs them; `prefix` goes before each tool's name (to tell two servers' tools apart).
+struct McpServer {
+  std::string server;
+  std::string prefix;
+};
+
 struct Agent {
   std::string id;
   std::string name;
@@ -54,6 +61,10 @@ struct Agent {
   // (absent: all of them).
   std::optional<std::vector<std::string>> visible_variables;
   std::vector<AgentTool> tools;
+  // MCP servers whose tools the agent is offered (after its own tools, before its transfers), and
+  // the names of those tools (as offered, prefix included) whose calls need a human's approval.
+  std::vector<McpServer> mcp_servers;
+  std::vector<std::string> mcp_approval;
 };
 
 struct Variable {

@@ -86,6 +86,61 @@ void run_scenario(const Json& scenario) {
   }
 }
 
+// MCP tools (docs/mcp.md): what the host's clients listed, as the agent is offered them: after its
+// own tools and before its transfers, names prefixed and made safe, clashes naming both sources,
+// approval by name, and a call's outcome naming the server and its own name for the tool.
+TEST(HandoffMcpTools, OfferedNamedCalledAndClashing) {
+  Json definition = {{"format", kSwarmFormat}, {"version", kSwarmVersion},
+                     {"agents", Json::array({{{"id", "a"}, {"entry", true},
+                                              {"tools", Json::array({{{"name", "note"}, {"description", "Take a note"}}})},
+                                              {"mcpServers", Json::array({"files", {{"server", "gh"}, {"prefix", "gh_"}}})},
+                                              {"mcpApproval", Json::array({"gh_issue"})}},
+                                             {{"id", "b"}}})},
+                     {"edges", Json::array({{{"from", "a"}, {"to", "b"}}})}};
+  auto loaded = Swarm::from_json(definition);
+  ASSERT_TRUE(loaded.ok()) << definition::describe(loaded.error());
+  const Swarm& swarm = *loaded.value();
+  EXPECT_EQ(swarm.to_json()["agents"][0]["mcpServers"], Json::array({"files", {{"server", "gh"}, {"prefix", "gh_"}}}));
+  EXPECT_EQ(swarm.to_json()["agents"][0]["mcpApproval"], Json::array({"gh_issue"}));
+
+  Json listed = {{"files", Json::array({{{"name", "read.file"}, {"inputSchema", {{"type", "object"}}}}})},
+                 {"gh", Json::array({{{"name", "issue"}, {"description", "Open an issue"}}})},
+                 {"other", Json::array({{{"name", "ignored"}}})}};
+  SessionCore session = SessionCore::start(swarm);
+  auto record = offered_tools_record(swarm, session, "anthropic", listed);
+  ASSERT_TRUE(record.ok()) << record.error();
+  std::vector<std::string> names;
+  for (const Json& tool : record.value()["tools"]) names.push_back(tool["name"].get<std::string>());
+  EXPECT_EQ(names, (std::vector<std::string>{"note", "read_file", "gh_issue", "transfer_to_b"}));
+  EXPECT_EQ(record.value()["tools"][1]["description"], "Tool read.file of MCP server 'files'.");
+  EXPECT_EQ(record.value()["mcp"][0], Json({{"name", "read_file"}, {"server", "files"}, {"tool", "read.file"}}));
+
+  Json call = apply_tool_call(swarm, session, "read_file", {{"path", "/"}}, false, listed);
+  EXPECT_EQ(call["type"], "tool");
+  EXPECT_EQ(call["mcp"], Json({{"server", "files"}, {"tool", "read.file"}}));
+  EXPECT_EQ(apply_tool_call(swarm, session, "gh_issue", Json::object(), false, listed)["type"], "approval_required");
+  EXPECT_EQ(apply_tool_call(swarm, session, "gh_issue", Json::object(), true, listed)["type"], "tool");
+  EXPECT_EQ(apply_tool_call(swarm, session, "read_file", Json::object(), false, Json())["type"], "rejected") << "not listed: not a tool";
+
+  Json clashing = {{"files", Json::array({{{"name", "transfer_to_b"}}})}};
+  auto clash = offered_tools_record(swarm, session, "openai-chat", clashing);
+  ASSERT_FALSE(clash.ok());
+  EXPECT_EQ(clash.error(), "agent 'a' is offered two tools named 'transfer_to_b': tool 'transfer_to_b' of MCP server 'files' and the transfer tool 'transfer_to_b' (to b); give the server a prefix in mcpServers: { server: 'files', prefix: 'files_' }");
+  EXPECT_EQ(apply_tool_call(swarm, session, "x", Json::object(), false, clashing)["type"], "rejected");
+}
+
+TEST(HandoffMcpTools, DefinitionProblems) {
+  Json definition = {{"format", kSwarmFormat}, {"version", kSwarmVersion},
+                     {"agents", Json::array({{{"id", "a"}, {"mcpServers", Json::array({"", "x", "x", 3, {{"server", "y"}, {"prefix", "no spaces"}}})}},
+                                             {{"id", "b"}, {"entry", true}, {"mcpApproval", Json::array({"t"})}}})}};
+  auto loaded = Swarm::from_json(definition);
+  ASSERT_FALSE(loaded.ok());
+  Json pointers = Json::array();
+  for (const auto& p : loaded.error()) pointers.push_back(p.pointer);
+  EXPECT_EQ(pointers, Json::array({"/agents/0/mcpServers/0", "/agents/0/mcpServers/2", "/agents/0/mcpServers/3",
+                                   "/agents/0/mcpServers/4/prefix", "/agents/1/mcpApproval"}));
+}
+
 // The host record: what runTurn gives the model for each transfer outcome, which edge's settings
 // carry the history, and which variables the model supplied.
 TEST(HandoffHostRecord, ToolResultsCarryAndModelVariables) {

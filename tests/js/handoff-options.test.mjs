@@ -34,7 +34,7 @@ describe('Swarm options', () => {
   test('an unknown key of the constructor options is a TypeError with a suggestion', () => {
     throwsType(
       () => new Swarm(definition, { handler: {} }),
-      "Swarm options: unknown option 'handler' (did you mean 'handlers'?); allowed: contexts, handlers, mocks, instructions, reducers, state, extractVariables, extractIntents, inputGuardrails, outputGuardrails, tracing, traceLogPath, workflows, agentTools",
+      "Swarm options: unknown option 'handler' (did you mean 'handlers'?); allowed: contexts, handlers, mocks, instructions, reducers, state, extractVariables, extractIntents, inputGuardrails, outputGuardrails, tracing, traceLogPath, workflows, agentTools, mcp",
     );
     throwsType(() => Swarm.fromJSON(definition, { extractVariable: () => ({}) }), /unknown option 'extractVariable' \(did you mean 'extractVariables'\?\)/);
     throwsType(() => new Swarm(definition, { [Symbol('x')]: 1 }), /unknown option Symbol\(x\)/);

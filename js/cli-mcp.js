@@ -1,0 +1,106 @@
+// `handoff-graph mcp swarm.json [--store …] [--model …] [--http PORT] [--session ID]`: a swarm
+// served over MCP (docs/mcp.md), on stdio (one connection, one swarm session) or Streamable HTTP
+// on 127.0.0.1 (one swarm session per MCP session). On stdio, stdout is the protocol's: messages
+// go to stderr.
+import { parseArgs } from 'node:util';
+
+export const MCP_USAGE = `Usage: handoff-graph mcp <swarm.json> [--store <spec>] [--model <spec>] [--http <port>] [--session <id>]
+
+Serves a swarm over MCP (docs/mcp.md). Without --model, the host's model is the agents: the tools
+are the active agent's tools and the transfers allowed now. With --model, the swarm is one tool
+that runs a whole turn.
+
+  --store <spec>    memory (default), file:<dir>, redis://…
+  --model <spec>    module:./model.mjs or <provider>:<model> (as for serve)
+  --http <port>     Streamable HTTP on 127.0.0.1:<port>/mcp (0: a free port) instead of stdio
+  --host <host>     with --http, default 127.0.0.1
+  --session <id>    on stdio, the swarm session to continue (or start) under that id
+  -h, --help        this text
+
+With --http and the environment variable HANDOFF_GRAPH_TOKEN set, every request must carry
+'Authorization: Bearer <that value>'.`;
+
+export class McpUsageError extends Error {}
+
+/** Runs the command until its transport closes; `tools`: cli.js's loadModel, openStore, readDefinition. */
+export async function mcpCommand(argv, { loadModel, openStore, readDefinition }) {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      options: { store: { type: 'string' }, model: { type: 'string' }, http: { type: 'string' }, host: { type: 'string' }, session: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (error) {
+    throw new McpUsageError(error.message);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    console.log(MCP_USAGE);
+    return;
+  }
+  if (positionals.length !== 1) throw new McpUsageError('mcp needs one swarm definition file: handoff-graph mcp swarm.json');
+  if (values.http !== undefined && (!/^\d+$/.test(values.http) || Number(values.http) > 65535)) throw new McpUsageError(`--http must be a port from 0 to 65535, got '${values.http}'`);
+  if (values.session !== undefined && values.http !== undefined) throw new McpUsageError('--session is for stdio; over HTTP each MCP session is a swarm session');
+  if (values.session === '') throw new McpUsageError('--session needs an id');
+  let mcp;
+  try {
+    mcp = await import('./mcp/index.js');
+  } catch (error) {
+    if (error.code === 'ERR_MODULE_NOT_FOUND') throw new Error('mcp needs the MCP SDK: npm install @modelcontextprotocol/sdk');
+    throw error;
+  }
+  const model = values.model === undefined ? undefined : await loadModel(values.model);
+  const swarm = await readDefinition(positionals[0]);
+  const { store, close: closeStore } = await openStore(values.store);
+  const options = { store, ...(model === undefined ? {} : { model }) };
+  if (values.http === undefined) {
+    const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
+    const server = mcp.createMcpServer(swarm, { ...options, ...(values.session === undefined ? {} : { sessionId: values.session }) });
+    const transport = new StdioServerTransport();
+    const closed = new Promise((resolve) => {
+      transport.onclose = () => resolve(undefined);
+      process.stdin.once('end', () => resolve(undefined));
+    });
+    await server.connect(transport);
+    console.error(`handoff-graph: serving swarm '${swarm.name}' over MCP on stdio`);
+    await closed;
+    await server.close().catch(() => {});
+    await closeStore();
+    swarm.dispose();
+    return;
+  }
+  const { createServer } = await import('node:http');
+  const { timingSafeEqual, createHash } = await import('node:crypto');
+  const mcpHandler = mcp.createMcpHttpHandler(swarm, options);
+  const token = process.env.HANDOFF_GRAPH_TOKEN;
+  // As for serve: with HANDOFF_GRAPH_TOKEN set, every request carries 'Authorization: Bearer <it>'
+  // (compared as hashes, in constant time).
+  const digest = (text) => createHash('sha256').update(text).digest();
+  const expected = token ? digest(`Bearer ${token}`) : undefined;
+  /** @type {((req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => Promise<void>) & { close(): Promise<void> }} */
+  const handler = Object.assign(async (req, res) => {
+    if (expected !== undefined && !timingSafeEqual(digest(req.headers.authorization ?? ''), expected)) {
+      res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'this server needs Authorization: Bearer <token>' }, id: null }));
+      return;
+    }
+    await mcpHandler(req, res);
+  }, { close: () => mcpHandler.close() });
+  const host = values.host ?? '127.0.0.1';
+  const http = createServer((req, res) => void handler(req, res));
+  await new Promise((resolve, reject) => http.once('error', reject).listen(Number(values.http), host, () => resolve(undefined)));
+  const { port } = /** @type {import('node:net').AddressInfo} */ (http.address());
+  console.log(`handoff-graph: serving swarm '${swarm.name}' over MCP at http://${host.includes(':') ? `[${host}]` : host}:${port}/mcp`);
+  const stop = async () => {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+    await handler.close();
+    http.closeAllConnections();
+    await new Promise((resolve) => http.close(resolve));
+    await closeStore();
+    swarm.dispose();
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
