@@ -554,16 +554,17 @@ export class Swarm {
   /**
    * createMcpServer's: a tool call of the active agent's model as runTurn applies it, without a
    * model: { outcome, result, by? }. A call of its own tool or an MCP tool runs (an agent tool,
-   * which needs a model, is answered as not run) and is checkpointed.
-   * @param {{ signal?: AbortSignal, toolState?: unknown }} [how]
+   * which needs a model, is answered as not run) and is checkpointed. `approved`: a person
+   * approved the call (createMcpServer asks through an elicitation).
+   * @param {{ signal?: AbortSignal, toolState?: unknown, approved?: boolean }} [how]
    */
   async [hostToolCall](session, call, how = {}) {
-    const { signal, toolState } = how;
+    const { signal, toolState, approved = false } = how;
     await this[refreshMcpTools](session, signal);
     let result;
     const outcome = this.#applyToolCall(session, call, (_settled, settledResult) => {
       result = settledResult;
-    }, false);
+    }, approved);
     if (outcome.type !== 'tool') return { outcome, result: result ?? this.toolResult(outcome) };
     if (outcome.mcp === undefined && this.#agentTools.has(outcome.tool)) {
       return { outcome, result: `Not run: ${outcome.tool} asks agent '${this.#agentTools.get(outcome.tool)}', which needs a model.` };

@@ -180,7 +180,13 @@ function agentsServer(swarm, { store, sessionId, toolState, serverName, version 
       const moved = session.active === from ? '' : ` The rules handed the conversation to ${describeAgent(swarm, session.active)}: list the tools again.`;
       return textResult(`Updated ${Object.keys(checked.variables).join(', ') || 'nothing'}.${moved}`, { active: session.active });
     }
-    const { outcome, result } = await swarm[hostToolCall](session, { name, arguments: args ?? {} }, { signal: extra?.signal, toolState });
+    let { outcome, result } = await swarm[hostToolCall](session, { name, arguments: args ?? {} }, { signal: extra?.signal, toolState });
+    if (outcome.type === 'approval_required') {
+      // A person decides, through the MCP host: an elicitation, when the client can show one.
+      const decision = await approve(outcome, extra);
+      if (decision !== true) return errorResult(decision);
+      ({ outcome, result } = await swarm[hostToolCall](session, { name, arguments: args ?? {} }, { signal: extra?.signal, toolState, approved: true }));
+    }
     if (outcome.type === 'handoff') {
       for (let hop = swarm.applyRules(session); hop !== null; hop = swarm.applyRules(session));
     }
@@ -193,6 +199,31 @@ function agentsServer(swarm, { store, sessionId, toolState, serverName, version 
       throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${outcome.reason}`);
     }
     return errorResult(result);
+  };
+
+  // Asks the person at the MCP host whether the call may run: true, or the text the model gets.
+  const approve = async (outcome, extra) => {
+    const what = outcome.kind === 'handoff' ? `the transfer to ${describeAgent(swarm, outcome.to)}` : `the tool ${outcome.tool}`;
+    if (server.getClientCapabilities()?.elicitation === undefined) {
+      return `Not run: ${what} needs a person's approval, and this MCP client cannot ask for it (it has no elicitation capability).`;
+    }
+    const answer = await server.elicitInput(
+      {
+        message: `${describeAgent(swarm, session.active)} asks to run ${what} with ${JSON.stringify(outcome.arguments ?? {})}. Approve?`,
+        requestedSchema: {
+          type: 'object',
+          properties: {
+            approve: { type: 'boolean', title: 'Approve', description: `Run ${what}` },
+            reason: { type: 'string', title: 'Reason', description: 'Why not (optional)' },
+          },
+          required: ['approve'],
+        },
+      },
+      { signal: extra?.signal },
+    );
+    if (answer.action === 'accept' && answer.content?.approve === true) return true;
+    const reason = typeof answer.content?.reason === 'string' && answer.content.reason !== '' ? `: ${answer.content.reason}` : '';
+    return `Not run: a person did not approve ${what}${answer.action === 'accept' ? '' : ` (${answer.action})`}${reason}.`;
   };
 
   server.setRequestHandler(ListPromptsRequestSchema, (_request, extra) => serial(async () => {

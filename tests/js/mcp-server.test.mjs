@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CallToolResultSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, ElicitRequestSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 
 import { createMcpHttpHandler, createMcpServer } from '../../js/mcp/index.js';
 import { init, Swarm } from '../../js/node.js';
@@ -277,4 +277,45 @@ test("an agent's MCP tools served on: listed and run through the swarm, their li
   // The upstream server's list_changed reached the host (on its standalone stream: wait for it).
   while (changes.length === 0) await new Promise((resolve) => setImmediate(resolve));
   assert.ok((await names(client)).includes('cat_discount'));
+});
+
+test('stdio: a transfer that needs approval asks the person at the host through an elicitation', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'mcp-approval-'));
+  const file = join(dir, 'swarm.json');
+  await writeFile(file, JSON.stringify({
+    name: 'desk',
+    agents: [{ id: 'triage', entry: true }, { id: 'human', name: 'Human operator' }],
+    edges: [{ from: 'triage', to: 'human', approval: true }, { from: 'human', to: 'triage' }],
+  }));
+  const command = (session) => new StdioClientTransport({ command: process.execPath, args: [cli, 'mcp', file, '--store', `file:${join(dir, 'sessions')}`, '--session', session], stderr: 'ignore' });
+
+  // A host that can ask: the first answer declines with a reason, the second approves.
+  const answers = [{ action: 'accept', content: { approve: false, reason: 'not during the night' } }, { action: 'accept', content: { approve: true } }];
+  const asked = [];
+  const host = new Client({ name: 'host', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+  host.setRequestHandler(ElicitRequestSchema, (request) => {
+    asked.push(request.params.message);
+    return answers.shift();
+  });
+  await host.connect(command('asks'));
+  t.after(() => host.close());
+  const declined = await host.callTool({ name: 'transfer_to_human', arguments: { reason: 'wants a person' } });
+  assert.equal(declined.isError, true);
+  assert.equal(text(declined), 'Not run: a person did not approve the transfer to Human operator (human): not during the night.');
+  assert.deepEqual(await names(host), ['transfer_to_human', 'update_state']);
+  const approved = await host.callTool({ name: 'transfer_to_human', arguments: { reason: 'wants a person' } });
+  assert.equal(approved.isError, undefined);
+  assert.match(text(approved), /^Transferred to Human operator\./);
+  assert.deepEqual(await names(host), ['transfer_to_triage', 'update_state']);
+  assert.equal(asked.length, 2);
+  assert.match(asked[0], /^triage asks to run the transfer to Human operator \(human\) with \{"reason":"wants a person"\}\. Approve\?$/);
+
+  // A host that cannot ask: the call is not run, and says why.
+  const plain = new Client({ name: 'plain', version: '1.0.0' });
+  await plain.connect(command('cannot-ask'));
+  t.after(() => plain.close());
+  const refused = await plain.callTool({ name: 'transfer_to_human', arguments: { reason: 'wants a person' } });
+  assert.equal(refused.isError, true);
+  assert.match(text(refused), /needs a person's approval, and this MCP client cannot ask for it \(it has no elicitation capability\)/);
+  assert.deepEqual(await names(plain), ['transfer_to_human', 'update_state']);
 });
