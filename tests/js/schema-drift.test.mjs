@@ -13,6 +13,8 @@ import { test } from 'node:test';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { DefinitionError, GraphValidationError, HandoffGraph, init, StateMachine, Swarm } from 'handoff-graph';
 
+import { rng } from '../golden/hostile.mjs';
+
 await init();
 
 const schema = JSON.parse(readFileSync(new URL('../../schema/definition.schema.json', import.meta.url), 'utf8'));
@@ -72,18 +74,6 @@ function read(doc) {
 // schema describes the complete document, so a mutant that lost either is not compared.
 const lenient = (doc) => doc?.format !== 'handoff-graph' && doc?.format !== 'handoff-graph/state-machine' && (doc?.format === undefined || doc?.version === undefined);
 
-// A small deterministic generator (mulberry32), so a failure names a mutant that can be rebuilt.
-function random(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const POOL = [null, true, false, 0, -1, 1.5, 3, 2 ** 40, '', 'x', 'a', '__end__', 'x == 1', 'x ==', 'append', 'full', [], {}, ['a'], [{}], { a: 1 }];
 
 /** Every place in `doc`: [container, key] pairs, the root's members included. */
@@ -128,7 +118,7 @@ function mutate(doc, next) {
 }
 
 test('schema and readers agree on mutants of every golden and vector definition', () => {
-  const next = random(20261129);
+  const next = rng(20261129);  // seeded, so a failure names a mutant that can be rebuilt
   const stricter = [];
   const unexplained = new Map();
   let mutants = 0;
