@@ -7,6 +7,7 @@
 #include <string>
 
 #include "condition/json_state.h"
+#include "condition/limits.h"
 
 namespace handoff::check {
 namespace {
@@ -297,7 +298,28 @@ std::uint8_t answer(const Test& test, ValueRef v) {
   return 0;
 }
 
+// The cells a value takes on a tape (a member's key is one more).
+std::size_t cells(const Json& value) {
+  std::size_t n = 1;
+  if (value.is_array()) {
+    for (const Json& item : value) n += cells(item);
+  } else if (value.is_object()) {
+    for (const Json& item : value) n += 1 + cells(item);
+  }
+  return n;
+}
+
 }  // namespace
+
+bool fits_one_tape(const std::vector<Json>& values) {
+  std::size_t total = 0;
+  for (const Json& value : values) {
+    std::size_t n = cells(value);
+    if (n > condition::kMaxStateCells) return false;
+    total += n;
+  }
+  return total < condition::kMaxMarshalWork / 2;
+}
 
 Json json_of(ValueRef value) {
   switch (value.kind()) {
@@ -395,6 +417,10 @@ Domain domain_of(const std::vector<Test>& tests, const Range& range, const condi
     candidates.resize(kMaxValues);
     domain.complete = false;
     domain.incomplete_because = "its constants make more than " + std::to_string(kMaxValues) + " values to try";
+  }
+  if (!fits_one_tape(candidates)) {
+    domain.complete = false;
+    domain.incomplete_because = "its list constants are too large to try them all";
   }
   // An incomplete domain keeps every candidate: a test it cannot see may tell them apart.
   if (!domain.complete || candidates.size() * test_cost > kMaxSignatureWork) {

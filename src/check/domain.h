@@ -47,4 +47,8 @@ Domain domain_of(const std::vector<condition::Condition::SlotTest>& tests, const
 // A tape value as JSON (a condition's constant).
 Json json_of(condition::ValueRef value);
 
+// Whether `values`, written on one tape, stay within the marshal budgets (condition/limits.h): a
+// tape past them keeps only the sizes of its later containers, which compare unequal to all.
+bool fits_one_tape(const std::vector<Json>& values);
+
 }  // namespace handoff::check
