@@ -17,14 +17,14 @@ import { RECORDING_VERSION } from './recording.js';
 import { REDUCERS } from './reducers.js';
 import { replaySwarm } from './replay.js';
 import { requireRuntime } from './runtime.js';
-import { describe, wellFormed } from './text.js';
+import { describe, describeGiven, wellFormed } from './text.js';
 import { clone, isRecord, messageOf, put } from './values.js';
 import { checkTracing, NO_TURN_TRACE, traceOutside, traceTurn } from './tracing.js';
-import { normalizeToolCall } from './tool-calls.js';
+import { normalizeToolCall, TOOL_FORMATS } from './tool-calls.js';
 import { checkMcpClients, McpTools, mcpProblems } from './mcp/consume.js';
 import { hostToolCall, refreshMcpTools, watchMcpTools } from './mcp/host-symbols.js';
 
-export const TOOL_FORMATS = Object.freeze(['openai-responses', 'openai-chat', 'anthropic', 'ai-sdk']);
+export { TOOL_FORMATS };
 const SESSION_FORMAT = 'handoff-graph/session';
 
 // JSON text for the core, which reads UTF-8: lone surrogates in strings and keys become U+FFFD
@@ -215,7 +215,7 @@ function pendingApproval(session) {
 
 function checkSession(session, where) {
   if (typeof session !== 'object' || session === null || session.format !== SESSION_FORMAT) {
-    throw new TypeError(`${where}: expected a session from swarm.createSession(), got ${session === undefined ? 'nothing' : describe(session)}`);
+    throw new TypeError(`${where}: expected a session from swarm.createSession(), got ${describeGiven(session)}`);
   }
   return session;
 }
@@ -619,7 +619,7 @@ export class Swarm {
   updateState(session, variables) {
     checkSession(session, 'updateState');
     if (!isRecord(variables)) {
-      throw new TypeError(`updateState(session, variables): variables must be an object, got ${variables === undefined ? 'nothing' : describe(variables)}`);
+      throw new TypeError(`updateState(session, variables): variables must be an object, got ${describeGiven(variables)}`);
     }
     const before = this.#outside(session, 'updateState');
     const changed = this.#change(session, variables, 'host');
@@ -717,7 +717,7 @@ export class Swarm {
    */
   async *runTurn(session, input, options) {
     checkSession(session, 'runTurn(session, input, { model })');
-    if (typeof input !== 'string') throw new TypeError(`runTurn(session, input, { model }): input must be a string, got ${input === undefined ? 'nothing' : describe(input)}`);
+    if (typeof input !== 'string') throw new TypeError(`runTurn(session, input, { model }): input must be a string, got ${describeGiven(input)}`);
     const turn = checkTurnOptions(checkOptions(options, RUN_TURN_OPTIONS, 'runTurn options'), 'runTurn');
     const pending = pendingApproval(session);
     if (pending !== undefined) {
@@ -750,7 +750,7 @@ export class Swarm {
     checkSession(session, 'resolveApproval(session, approvalId, { approve, model })');
     if (typeof approvalId !== 'string') throw new TypeError(`resolveApproval: approvalId must be a string, got ${describe(approvalId)}`);
     const { approve, reason, ...rest } = checkOptions(options, RESOLVE_OPTIONS, 'resolveApproval options');
-    if (typeof approve !== 'boolean') throw new TypeError(`resolveApproval options.approve must be true or false, got ${approve === undefined ? 'nothing' : describe(approve)}`);
+    if (typeof approve !== 'boolean') throw new TypeError(`resolveApproval options.approve must be true or false, got ${describeGiven(approve)}`);
     if (reason !== undefined && typeof reason !== 'string') throw new TypeError(`resolveApproval options.reason must be a string, got ${describe(reason)}`);
     const turn = checkTurnOptions(rest, 'resolveApproval');
     const approvals = session.approvals;

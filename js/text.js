@@ -9,6 +9,11 @@ export function describe(value) {
   return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`;
 }
 
+/** describe(), with a missing argument called 'nothing': "got nothing". */
+export function describeGiven(value) {
+  return value === undefined ? 'nothing' : describe(value);
+}
+
 /**
  * Lone surrogates become U+FFFD before crossing into C++, one for one, so UTF-16 positions the
  * core reports back stay valid in the original string.

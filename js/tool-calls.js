@@ -5,6 +5,9 @@
 // Only own properties are read: a prototype's `name` or `function` is not part of a call.
 import { describe } from './text.js';
 
+/** The SDK shapes tools are offered in (docs/handoffs.md): the core writes each. */
+export const TOOL_FORMATS = Object.freeze(['openai-responses', 'openai-chat', 'anthropic', 'ai-sdk']);
+
 // Read first, then kept only when own: a Proxy's traps run (and their errors surface) as for any read.
 const own = (object, key) => {
   const value = object[key];

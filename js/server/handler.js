@@ -8,12 +8,12 @@
 // result is saved with one version-checked save that also appends its checkpoints, so a turn
 // lands whole or not at all, and a holder whose lease ran out can never overwrite a later turn.
 import { checkOptions } from '../options.js';
+import { TOOL_FORMATS } from '../tool-calls.js';
 import { chatFormat, chatRequest } from './chat.js';
 
 const HANDLER_OPTIONS = ['swarm', 'store', 'model', 'authorize', 'limits', 'toolFormat', 'onError'];
 const CHAT_HANDLER_OPTIONS = HANDLER_OPTIONS.filter((key) => key !== 'swarm');
 const LIMIT_OPTIONS = ['maxBodyBytes', 'maxModelCalls', 'turnLeaseMs', 'turnTimeoutMs'];
-const TOOL_FORMATS = ['openai-responses', 'openai-chat', 'anthropic', 'ai-sdk'];
 
 /** The limits a handler applies unless told otherwise (docs/server.md#limits). */
 export const DEFAULT_LIMITS = Object.freeze({

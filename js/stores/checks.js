@@ -3,6 +3,7 @@
 // what the HTTP server adds to the contract (checkpoints saved with the session, turn leases).
 // The error a stale save rejects with, ConflictError, is public and lives in ./errors.js.
 import { checkOptions } from '../options.js';
+import { describeGiven as describe } from '../text.js';
 import { ConflictError } from './errors.js';
 
 export function conflict(id, expected, actual) {
@@ -10,13 +11,6 @@ export function conflict(id, expected, actual) {
     `session '${id}' was saved by another writer: it is at version ${actual} in the store, this copy is at version ${expected}; get() it again, reapply, then save()`,
     { id, expected, actual },
   );
-}
-
-function describe(value) {
-  if (value === undefined) return 'nothing';
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`;
 }
 
 export function checkId(id) {
