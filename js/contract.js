@@ -91,5 +91,14 @@ export const Branch = Object.freeze({
   length: 3,
 });
 
+/** REDUCER: values */
+export const Reducer = Object.freeze({
+  replace: 0,
+  append: 1,
+  merge: 2,
+  sum: 3,
+  custom: 4,
+});
+
 /** What hg_contract_fingerprint() of a module built from the same header returns. */
-export const FINGERPRINT = 0x19e8dfbe;
+export const FINGERPRINT = 0x4c98dd38;

@@ -17,7 +17,7 @@ import { isStateMachine, markStateMachine } from './machine-brand.js';
 import { callEager, resolvePath } from './marshal.js';
 import { checkOptions, edgeArguments, notInDefinition, requireArguments } from './options.js';
 import { RECORDING_VERSION, TWIN } from './recording.js';
-import { REDUCERS } from './reducers.js';
+import { REDUCER_CHOICES, REDUCERS } from './reducers.js';
 import { replayMachine } from './replay.js';
 import { requireRuntime } from './runtime.js';
 import { describe, wellFormed } from './text.js';
@@ -115,7 +115,7 @@ function toReducers(reducers) {
       functions.set(key, REDUCERS[reducer]);
       names.push([key, reducer]);
     } else {
-      throw new TypeError(`the reducer of '${key}' must be 'replace', 'append', 'merge', 'sum' or a function, got ${describe(reducer)}`);
+      throw new TypeError(`the reducer of '${key}' must be ${REDUCER_CHOICES}, got ${describe(reducer)}`);
     }
   }
   return { functions, names };

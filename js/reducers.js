@@ -1,7 +1,15 @@
 // The built-in reducers: how one key of an update merges into a state (StateMachine states and
 // Swarm variables alike).
 
+import { Reducer } from './contract.js';
 import { describe } from './text.js';
+
+// The reducer names of the definition format come from the core's contract (core/contract.h):
+// every one but `custom` (a host function) is implemented below, and a test holds them equal.
+const BUILT_IN = Object.keys(Reducer).filter((name) => name !== 'custom');
+
+/** How a message lists the choices of a reducer: "'replace', 'append', 'merge', 'sum' or a function". */
+export const REDUCER_CHOICES = `${BUILT_IN.map((name) => `'${name}'`).join(', ')} or a function`;
 
 export const REDUCERS = Object.freeze({
   replace: (_previous, value) => value,

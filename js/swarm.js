@@ -14,7 +14,7 @@ import { adopt, disposable, disposedError, inspection, inspectSymbol, release } 
 import { copyMessages, readModelAnswer, restoreSession, snapshotSession } from './model-answer.js';
 import { checkOptions, notInDefinition, rootProblem } from './options.js';
 import { RECORDING_VERSION } from './recording.js';
-import { REDUCERS } from './reducers.js';
+import { REDUCER_CHOICES, REDUCERS } from './reducers.js';
 import { replaySwarm } from './replay.js';
 import { requireRuntime } from './runtime.js';
 import { describe, describeGiven, wellFormed } from './text.js';
@@ -356,7 +356,7 @@ export class Swarm {
     for (const [key, reducer] of Object.entries(reducers)) {
       if (typeof reducer === 'function') this.#reducers.set(key, reducer);
       else if (Object.hasOwn(REDUCERS, reducer)) this.#reducers.set(key, REDUCERS[reducer]);
-      else problems.push(rootProblem(`options.reducers.${key} must be 'replace', 'append', 'merge', 'sum' or a function`));
+      else problems.push(rootProblem(`options.reducers.${key} must be ${REDUCER_CHOICES}`));
     }
     if (problems.length > 0) {
       native.delete();

@@ -97,6 +97,16 @@
   X(visit)                         \
   X(revision)
 
+// The reducers a definition may name for a key of the state (a machine's or a swarm's `reducers`):
+// js/reducers.js implements each but `custom`, which names a function the host passes. The names
+// are the definition format's; the values only number them.
+#define HANDOFF_CONTRACT_REDUCER(X) \
+  X(replace, 0)                     \
+  X(append, 1)                      \
+  X(merge, 2)                       \
+  X(sum, 3)                         \
+  X(custom, 4)
+
 namespace handoff::contract {
 
 #define HANDOFF_CONTRACT_ENUMERATOR(name, value) name = (value),
@@ -125,6 +135,11 @@ struct BranchInfo {
 #undef HANDOFF_CONTRACT_ENUMERATOR
 #undef HANDOFF_CONTRACT_FIELD
 
+// The reducers' names, in the contract's order.
+#define HANDOFF_CONTRACT_NAME(name, value) #name,
+inline constexpr std::string_view kReducerNames[] = {HANDOFF_CONTRACT_REDUCER(HANDOFF_CONTRACT_NAME)};
+#undef HANDOFF_CONTRACT_NAME
+
 #define HANDOFF_CONTRACT_CONSTANT(name, value) inline constexpr std::int64_t k##name = (value);
 HANDOFF_CONTRACT_CONSTANTS(HANDOFF_CONTRACT_CONSTANT)
 HANDOFF_CONTRACT_LIMITS(HANDOFF_CONTRACT_CONSTANT)
@@ -144,7 +159,8 @@ constexpr std::uint32_t mix(std::uint32_t hash, std::int64_t number) {
   char digits[24] = {};
   int n = 0;
   bool negative = number < 0;
-  std::uint64_t magnitude = negative ? static_cast<std::uint64_t>(-(number + 1)) + 1 : static_cast<std::uint64_t>(number);
+  std::uint64_t magnitude =
+      negative ? static_cast<std::uint64_t>(-(number + 1)) + 1 : static_cast<std::uint64_t>(number);
   do {
     digits[n++] = static_cast<char>('0' + magnitude % 10);
     magnitude /= 10;
@@ -157,8 +173,11 @@ constexpr std::uint32_t mix(std::uint32_t hash, std::int64_t number) {
 constexpr std::uint32_t fingerprint() {
   std::uint32_t h = 2166136261u;
   std::int64_t position = 0;
-#define HANDOFF_CONTRACT_HASH_VALUE(group) \
-  [&](std::string_view name, std::int64_t value) { h = mix(mix(mix(mix(mix(h, group), ":"), name), "="), value); h = mix(h, ";"); }
+#define HANDOFF_CONTRACT_HASH_VALUE(group)                        \
+  [&](std::string_view name, std::int64_t value) {                \
+    h = mix(mix(mix(mix(mix(h, group), ":"), name), "="), value); \
+    h = mix(h, ";");                                              \
+  }
 #define HANDOFF_CONTRACT_ENTRY(name, value) add(#name, static_cast<std::int64_t>(value));
 #define HANDOFF_CONTRACT_RECORD_ENTRY(name) add(#name, position++);
   {
@@ -201,6 +220,10 @@ constexpr std::uint32_t fingerprint() {
     auto add = HANDOFF_CONTRACT_HASH_VALUE("BRANCH");
     position = 0;
     HANDOFF_CONTRACT_BRANCH(HANDOFF_CONTRACT_RECORD_ENTRY)
+  }
+  {
+    auto add = HANDOFF_CONTRACT_HASH_VALUE("REDUCER");
+    HANDOFF_CONTRACT_REDUCER(HANDOFF_CONTRACT_ENTRY)
   }
 #undef HANDOFF_CONTRACT_HASH_VALUE
 #undef HANDOFF_CONTRACT_ENTRY

@@ -360,3 +360,9 @@ describe('memory', () => {
     assert.equal(heapUsed(), before);
   });
 });
+
+test("the built-in reducers are the contract's names (core/contract.h), custom aside", async () => {
+  const { REDUCERS } = await import('../../js/reducers.js');
+  const { Reducer } = await import('../../js/contract.js');
+  assert.deepEqual(Object.keys(REDUCERS), Object.keys(Reducer).filter((name) => name !== 'custom'));
+});
