@@ -159,8 +159,7 @@ constexpr std::uint32_t mix(std::uint32_t hash, std::int64_t number) {
   char digits[24] = {};
   int n = 0;
   bool negative = number < 0;
-  std::uint64_t magnitude =
-      negative ? static_cast<std::uint64_t>(-(number + 1)) + 1 : static_cast<std::uint64_t>(number);
+  std::uint64_t magnitude = negative ? static_cast<std::uint64_t>(-(number + 1)) + 1 : static_cast<std::uint64_t>(number);
   do {
     digits[n++] = static_cast<char>('0' + magnitude % 10);
     magnitude /= 10;
@@ -173,11 +172,8 @@ constexpr std::uint32_t mix(std::uint32_t hash, std::int64_t number) {
 constexpr std::uint32_t fingerprint() {
   std::uint32_t h = 2166136261u;
   std::int64_t position = 0;
-#define HANDOFF_CONTRACT_HASH_VALUE(group)                        \
-  [&](std::string_view name, std::int64_t value) {                \
-    h = mix(mix(mix(mix(mix(h, group), ":"), name), "="), value); \
-    h = mix(h, ";");                                              \
-  }
+#define HANDOFF_CONTRACT_HASH_VALUE(group) \
+  [&](std::string_view name, std::int64_t value) { h = mix(mix(mix(mix(mix(h, group), ":"), name), "="), value); h = mix(h, ";"); }
 #define HANDOFF_CONTRACT_ENTRY(name, value) add(#name, static_cast<std::int64_t>(value));
 #define HANDOFF_CONTRACT_RECORD_ENTRY(name) add(#name, position++);
   {

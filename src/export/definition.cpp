@@ -132,14 +132,12 @@ Json to_json(const machine::Machine& m) {
       const machine::FanOut& f = *state.fan_out;
       if (f.is_map())
         s["map"] = Json{{"state", f.map_state}, {"over", f.over}};
-      else
-        s["branches"] = f.branches;
+      else s["branches"] = f.branches;
       if (f.concurrency > 0) s["concurrency"] = f.concurrency;
     }
     if (state.subgraph) {
       s["subgraph"] = to_json(*state.subgraph->machine);
-      for (auto [mapping, member] :
-           {std::pair{&state.subgraph->input, "input"}, std::pair{&state.subgraph->output, "output"}}) {
+      for (auto [mapping, member] : {std::pair{&state.subgraph->input, "input"}, std::pair{&state.subgraph->output, "output"}}) {
         if (!*mapping) continue;
         Json m = Json::object();
         for (const auto& entry : **mapping) m[entry.key] = entry.path_text;
@@ -170,10 +168,8 @@ Json to_json(const machine::Machine& m) {
   out["name"] = options.name;
   if (options.start) out["start"] = *options.start;
   double steps = options.max_steps;
-  if (std::floor(steps) == steps && std::fabs(steps) < 1e15)
-    out["maxSteps"] = static_cast<std::int64_t>(steps);
-  else
-    out["maxSteps"] = steps;
+  if (std::floor(steps) == steps && std::fabs(steps) < 1e15) out["maxSteps"] = static_cast<std::int64_t>(steps);
+  else out["maxSteps"] = steps;
   out["onMaxSteps"] = machine::on_max_steps_name(options.on_max_steps);
   out["feedbackOnRevisit"] = options.feedback_on_revisit;
   if (!options.no_feedback_states.empty()) out["noFeedbackStates"] = options.no_feedback_states;
@@ -184,8 +180,7 @@ Json to_json(const machine::Machine& m) {
 }
 
 namespace {
-Expected<std::unique_ptr<machine::Machine>, std::vector<Problem>> machine_from_json_at(const Json& document,
-                                                                                       std::size_t depth);
+Expected<std::unique_ptr<machine::Machine>, std::vector<Problem>> machine_from_json_at(const Json& document, std::size_t depth);
 }
 
 Expected<std::unique_ptr<machine::Machine>, std::vector<Problem>> machine_from_json(const Json& document) {
@@ -194,40 +189,32 @@ Expected<std::unique_ptr<machine::Machine>, std::vector<Problem>> machine_from_j
 
 namespace {
 
-Expected<std::unique_ptr<machine::Machine>, std::vector<Problem>> machine_from_json_at(const Json& document,
-                                                                                       std::size_t depth) {
+Expected<std::unique_ptr<machine::Machine>, std::vector<Problem>> machine_from_json_at(const Json& document, std::size_t depth) {
   Reader r;
   if (!document.is_object()) {
     r.problem("", "expected an object");
     return unexpected(std::move(r.problems));
   }
-  r.only(document, "",
-         {"format", "version", "name", "start", "maxSteps", "onMaxSteps", "feedbackOnRevisit", "noFeedbackStates",
-          "states", "edges", "reducers"});
+  r.only(document, "", {"format", "version", "name", "start", "maxSteps", "onMaxSteps", "feedbackOnRevisit",
+                        "noFeedbackStates", "states", "edges", "reducers"});
   r.format_and_version(document, kMachineFormat, kMachineVersion);
   machine::MachineOptions options;
   if (const std::string* name = r.string(document, "", "name", false)) options.name = *name;
   if (const std::string* start = r.string(document, "", "start", false)) options.start = *start;
   if (auto it = document.find("maxSteps"); it != document.end()) {
-    if (it->is_number())
-      options.max_steps = it->get<double>();
-    else
-      r.problem("/maxSteps", "expected a number");
+    if (it->is_number()) options.max_steps = it->get<double>();
+    else r.problem("/maxSteps", "expected a number");
   }
   if (const std::string* on_max = r.string(document, "", "onMaxSteps", false)) {
-    if (auto value = machine::on_max_steps_of(*on_max))
-      options.on_max_steps = *value;
-    else
-      r.problem("/onMaxSteps", "expected \"return\", \"throw\" or \"return-with-flag\"");
+    if (auto value = machine::on_max_steps_of(*on_max)) options.on_max_steps = *value;
+    else r.problem("/onMaxSteps", "expected \"return\", \"throw\" or \"return-with-flag\"");
   }
   if (auto feedback = r.boolean(document, "", "feedbackOnRevisit")) options.feedback_on_revisit = *feedback;
   if (auto it = document.find("noFeedbackStates"); it != document.end()) {
     if (!it->is_array()) r.problem("/noFeedbackStates", "expected an array of state names");
     for (std::size_t i = 0; it->is_array() && i < it->size(); ++i) {
-      if ((*it)[i].is_string())
-        options.no_feedback_states.push_back((*it)[i].get<std::string>());
-      else
-        r.problem("/noFeedbackStates/" + std::to_string(i), "expected a state name");
+      if ((*it)[i].is_string()) options.no_feedback_states.push_back((*it)[i].get<std::string>());
+      else r.problem("/noFeedbackStates/" + std::to_string(i), "expected a state name");
     }
   }
   if (auto it = document.find("reducers"); it != document.end()) {
@@ -252,9 +239,7 @@ Expected<std::unique_ptr<machine::Machine>, std::vector<Problem>> machine_from_j
       r.problem(pointer, "expected an object");
       continue;
     }
-    r.only(state, pointer,
-           {"name", "feedbackOnRevisit", "task", "handoffs", "branches", "map", "concurrency", "subgraph", "input",
-            "output"});
+    r.only(state, pointer, {"name", "feedbackOnRevisit", "task", "handoffs", "branches", "map", "concurrency", "subgraph", "input", "output"});
     std::optional<std::uint32_t> handoffs = r.count(state, pointer, "handoffs");
     const std::string* name = r.string(state, pointer, "name", true);
     const std::string* task = r.string(state, pointer, "task", false);
@@ -264,29 +249,21 @@ Expected<std::unique_ptr<machine::Machine>, std::vector<Problem>> machine_from_j
     const bool has_branches = state.contains("branches");
     const bool has_map = state.contains("map");
     // The members only a state that runs its own handler may have.
-    const bool has_handler_members =
-        state.contains("task") || state.contains("feedbackOnRevisit") || state.contains("handoffs");
+    const bool has_handler_members = state.contains("task") || state.contains("feedbackOnRevisit") || state.contains("handoffs");
     std::optional<double> concurrency;
     if (auto it = state.find("concurrency"); it != state.end()) {
-      if (!it->is_number())
-        r.member_problem(pointer, "concurrency", "expected a number");
-      else if (!has_branches && !has_map)
-        r.member_problem(pointer, "concurrency",
-                         "only a fan-out state (branches) or a map state (map) has a concurrency");
-      else
-        concurrency = it->get<double>();
+      if (!it->is_number()) r.member_problem(pointer, "concurrency", "expected a number");
+      else if (!has_branches && !has_map) r.member_problem(pointer, "concurrency", "only a fan-out state (branches) or a map state (map) has a concurrency");
+      else concurrency = it->get<double>();
     }
     // A subgraph state: { name, subgraph: <a machine definition>, input?, output? }.
     if (state.contains("subgraph")) {
       if (has_branches || has_map || has_handler_members || state.contains("concurrency")) {
-        r.problem(pointer,
-                  "a subgraph state runs its machine: it has no 'branches', 'map', 'concurrency', 'task', "
-                  "'feedbackOnRevisit' or 'handoffs'");
+        r.problem(pointer, "a subgraph state runs its machine: it has no 'branches', 'map', 'concurrency', 'task', 'feedbackOnRevisit' or 'handoffs'");
         continue;
       }
       if (depth + 1 > machine::kMaxSubgraphDepth) {
-        r.member_problem(pointer, "subgraph",
-                         "subgraphs may nest " + std::to_string(machine::kMaxSubgraphDepth) + " machines deep");
+        r.member_problem(pointer, "subgraph", "subgraphs may nest " + std::to_string(machine::kMaxSubgraphDepth) + " machines deep");
         continue;
       }
       auto child = machine_from_json_at(json::member(state, "subgraph"), depth + 1);
@@ -307,8 +284,7 @@ Expected<std::unique_ptr<machine::Machine>, std::vector<Problem>> machine_from_j
         }
         mappings[k].emplace();
         for (auto m = it->begin(); m != it->end(); ++m) {
-          if (m->is_string())
-            mappings[k]->emplace_back(m.key(), m->get<std::string>());
+          if (m->is_string()) mappings[k]->emplace_back(m.key(), m->get<std::string>());
           else {
             r.problem(pointer + "/" + members[k] + "/" + pointer_token(m.key()), "expected a path (a string)");
             ok = false;
@@ -330,9 +306,7 @@ Expected<std::unique_ptr<machine::Machine>, std::vector<Problem>> machine_from_j
     }
     if (has_branches || has_map) {
       if (has_handler_members) {
-        r.problem(
-            pointer,
-            "a fan-out or map state runs no handler of its own: it has no 'task', 'feedbackOnRevisit' or 'handoffs'");
+        r.problem(pointer, "a fan-out or map state runs no handler of its own: it has no 'task', 'feedbackOnRevisit' or 'handoffs'");
         continue;
       }
       Expected<void, machine::Problem> added = {};
@@ -341,10 +315,8 @@ Expected<std::unique_ptr<machine::Machine>, std::vector<Problem>> machine_from_j
         std::vector<std::string> branches;
         bool ok = list.is_array();
         for (std::size_t j = 0; ok && j < list.size(); ++j) {
-          if (list[j].is_string())
-            branches.push_back(list[j].get<std::string>());
-          else
-            ok = false;
+          if (list[j].is_string()) branches.push_back(list[j].get<std::string>());
+          else ok = false;
         }
         if (!ok) {
           r.member_problem(pointer, "branches", "expected an array of state names");
@@ -367,21 +339,15 @@ Expected<std::unique_ptr<machine::Machine>, std::vector<Problem>> machine_from_j
       continue;
     }
     auto added = machine->add_state(*name, feedback, task ? std::optional<std::string_view>(*task) : std::nullopt);
-    if (!added)
-      r.problem(pointer + (added.error().code == "bad-task" ? "/task" : "/name"), added.error().message);
-    else if (handoffs)
-      (void)machine->set_handoffs(*name, *handoffs);
+    if (!added) r.problem(pointer + (added.error().code == "bad-task" ? "/task" : "/name"), added.error().message);
+    else if (handoffs) (void)machine->set_handoffs(*name, *handoffs);
   }
-  read_edges(
-      r, document,
-      [&](const EdgeFields& e) -> std::optional<Problem> {
-        auto added = e.transfer ? machine->add_transfer_edge(e.from, e.to, e.description)
-                                : machine->add_edge(e.from, e.to, e.when, e.description);
-        if (added) return std::nullopt;
-        if (added.error().syntax) return Problem{"/when", edge_name(e) + ": " + added.error().syntax->message};
-        return Problem{"", added.error().problem->message};
-      },
-      /*machine=*/true);
+  read_edges(r, document, [&](const EdgeFields& e) -> std::optional<Problem> {
+    auto added = e.transfer ? machine->add_transfer_edge(e.from, e.to, e.description) : machine->add_edge(e.from, e.to, e.when, e.description);
+    if (added) return std::nullopt;
+    if (added.error().syntax) return Problem{"/when", edge_name(e) + ": " + added.error().syntax->message};
+    return Problem{"", added.error().problem->message};
+  }, /*machine=*/true);
   if (!r.problems.empty()) return unexpected(std::move(r.problems));
   return machine;
 }
