@@ -8,6 +8,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 
 import { init, RecordingError, StateMachine, Swarm } from './node.js';
+import { readLines } from './recording.js';
 
 export const REPLAY_USAGE = `Usage: handoff-graph replay <definition.json> <recording>... [--json]
 
@@ -58,23 +59,6 @@ async function recordingFiles(given) {
   if (!info.isDirectory()) return [given];
   const names = (await readdir(given)).filter((name) => name.endsWith('.jsonl') || name.endsWith('.run.json')).sort();
   return names.map((name) => path.join(given, name));
-}
-
-// A log's lines: JSON objects, one a line (a torn or foreign line is an error naming the line).
-function parseLines(text, file) {
-  const lines = [];
-  for (const [i, line] of text.split('\n').entries()) {
-    if (line.trim() === '') continue;
-    let value;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      throw new Error(`${file}:${i + 1}: not a JSON line`);
-    }
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error(`${file}:${i + 1}: not a JSON object`);
-    lines.push(value);
-  }
-  return lines;
 }
 
 // A swarm's sessions in a log: its lines grouped by `session`, in order of first appearance (a
@@ -165,7 +149,7 @@ export async function replayCommand(argv, out = console.log) {
           const text = await readFile(file, 'utf8');
           const run = kind === 'machine' ? durableRun(text) : null;
           if (run !== null) groups = run.machine === target.name ? [{ id: run.id, lines: run }] : [];
-          else groups = kind === 'swarm' ? sessionsOf(parseLines(text, file)) : runsOf(parseLines(text, file), target.name);
+          else groups = kind === 'swarm' ? sessionsOf(readLines(text, 'replay')) : runsOf(readLines(text, 'replay'), target.name);
         } catch (error) {
           failed = true;
           results.push({ file, error: error.message });
