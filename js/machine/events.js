@@ -3,16 +3,14 @@
 // { type: 'step:end' } with its record after, and { type: 'end' } with the run's result. A
 // consumer that stops listening between a step's start and its handler leaves the step untaken.
 import { checkOptions } from '../options.js';
-import { checkTracing, NO_MACHINE_TRACE, openRunTrace } from '../tracing.js';
-import { startLine, TRACE_OPTIONS } from './run-loop.js';
+import { closeTrace, openTrace, TRACE_OPTIONS } from './run-loop.js';
 import { isDone, resultOf } from './run-state.js';
 import { abort, begin, endStep, finish, guard } from './step.js';
 
 /** Runs to the end, yielding { type: 'step:start' | 'step:end' | 'end', ... } events. */
 export async function* streamEvents(ex, options) {
   const { signal, tracing, traceLogPath } = checkOptions(options, ['signal', ...TRACE_OPTIONS], 'stream options');
-  const trace = await openRunTrace(checkTracing(tracing, traceLogPath, 'stream options'), { machine: ex.prepared.name, start: startLine(ex) });
-  ex.trace = trace;
+  const trace = await openTrace(ex, tracing, traceLogPath, 'stream options');
   try {
     yield* steps(ex, signal);
     trace.succeeded(resultOf(ex));
@@ -20,8 +18,7 @@ export async function* streamEvents(ex, options) {
     trace.failed(error);
     throw error;
   } finally {
-    ex.trace = NO_MACHINE_TRACE;
-    await trace.close();
+    await closeTrace(ex, trace);
   }
 }
 

@@ -13,15 +13,30 @@ export const TRACE_OPTIONS = ['tracing', 'traceLogPath'];
 export const RUN_OPTIONS = ['onStep', 'signal', ...TRACE_OPTIONS];
 
 // The trace log's first line of a run (docs/replay.md): the state and step it starts from.
-export const startLine = (ex) => () => ({ recording: RECORDING_VERSION, state: ex.state, step: ex.steps.length });
+const startLine = (ex) => () => ({ recording: RECORDING_VERSION, state: ex.state, step: ex.steps.length });
+
+/**
+ * Opens the run's trace (js/tracing.js: spans, the trace log) per the `tracing` and
+ * `traceLogPath` options (`where` names them in errors); the steps report to it until closeTrace.
+ */
+export async function openTrace(ex, tracing, traceLogPath, where, runId) {
+  const trace = await openRunTrace(checkTracing(tracing, traceLogPath, where), { machine: ex.prepared.name, runId, start: startLine(ex) });
+  ex.trace = trace;
+  return trace;
+}
+
+/** The run is over (its success or failure told to `trace`): no trace from now on, and this one closed. */
+export async function closeTrace(ex, trace) {
+  ex.trace = NO_MACHINE_TRACE;
+  await trace.close();
+}
 
 // The run loop, traced per the options; `checkpoints` (a durable run's, or null) saves the
 // snapshot after every step, before onStep hears of it.
 export async function drive(ex, execution, options, where, checkpoints) {
   const { onStep, signal, tracing, traceLogPath } = checkOptions(options, RUN_OPTIONS, where);
   if (onStep !== undefined && typeof onStep !== 'function') throw new TypeError(`onStep must be a function, got ${describe(onStep)}`);
-  const trace = await openRunTrace(checkTracing(tracing, traceLogPath, where), { machine: ex.prepared.name, runId: checkpoints?.runId, start: startLine(ex) });
-  ex.trace = trace;
+  const trace = await openTrace(ex, tracing, traceLogPath, where, checkpoints?.runId);
   try {
     while (!isDone(ex)) {
       if (signal?.aborted) {
@@ -46,7 +61,6 @@ export async function drive(ex, execution, options, where, checkpoints) {
     trace.failed(error);
     throw error;
   } finally {
-    ex.trace = NO_MACHINE_TRACE;
-    await trace.close();
+    await closeTrace(ex, trace);
   }
 }
