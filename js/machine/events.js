@@ -52,4 +52,3 @@ async function* steps(ex, signal) {
   }
   yield { type: 'end', run: resultOf(ex) };
 }
-

@@ -13,7 +13,6 @@ import { failStep, live, taskOf } from './run-state.js';
 import { runSubgraph } from './subgraph.js';
 import { checkedUpdate, isThenable, keepOutput, merge, revisionOf } from './updates.js';
 
-
 // A fan-out step begun: for a map, the core counts the list's items (marshalled at its path);
 // then the core's branches. `resumed`: the step was restored from a snapshot, the list counted.
 export function beginFanOut(ex, index, state, step, visit, signal, resumed) {
