@@ -6,14 +6,19 @@ import { clone } from '../values.js';
 import { checkSession } from './core.js';
 import { nameOf } from './definition.js';
 
+/** @typedef {import('./definition.js').SwarmInternals} SwarmInternals */
+
 // The trace log lines of changes made between turns, by session, not yet waited for: the next
 // turn waits for them before its own (a line that could not be written fails it).
 const outsideLines = new WeakMap();
 
-// The recording of a change the host makes between turns (docs/replay.md): with a trace log, a
-// function that writes its `update` line (the variables given, the session's variables before,
-// the rule that fired); the next turn of the session waits for the line (and fails when it
-// could not be written). Without one, undefined.
+/**
+ * The recording of a change the host makes between turns (docs/replay.md): with a trace log, a
+ * function that writes its `update` line (the variables given, the session's variables before,
+ * the rule that fired); the next turn of the session waits for the line (and fails when it
+ * could not be written). Without one, undefined.
+ * @param {SwarmInternals} sw
+ */
 export function outside(sw, session, where) {
   if (sw.tracing.traceLogPath === undefined) return undefined;
   checkSession(session, where);

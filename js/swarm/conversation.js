@@ -15,8 +15,13 @@ import { offeredTools, rules } from './routing.js';
 import { failedAt, setStatus } from './status.js';
 import { change, visibleVariables } from './variables.js';
 
-// The model calls of a turn, until an answer without tool calls, the budget, or a pause for an
-// approval: { text, reason, approvalId? }.
+/** @typedef {import('./definition.js').SwarmInternals} SwarmInternals */
+
+/**
+ * The model calls of a turn, until an answer without tool calls, the budget, or a pause for an
+ * approval: { text, reason, approvalId? }.
+ * @param {SwarmInternals} sw
+ */
 export async function* converse(sw, session, input, text, options) {
   const { toolFormat, jsonSchema, maxModelCalls, signal, toolState, trace = NO_TURN_TRACE } = options;
   let reason = 'max-model-calls';
@@ -64,9 +69,12 @@ export async function* converse(sw, session, input, text, options) {
   return { text, reason };
 }
 
-// A workflow agent's part of the turn: its machine runs (its steps reported as workflow_step
-// events), its answer passes the agent's output guardrails and joins its history, the variables
-// it sets are merged, then the rules are taken: { text, reason }. A failing machine fails the turn.
+/**
+ * A workflow agent's part of the turn: its machine runs (its steps reported as workflow_step
+ * events), its answer passes the agent's output guardrails and joins its history, the variables
+ * it sets are merged, then the rules are taken: { text, reason }. A failing machine fails the turn.
+ * @param {SwarmInternals} sw
+ */
 async function* workflowTurn(sw, session, agentId, input, options) {
   let answer;
   try {

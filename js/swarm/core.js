@@ -7,6 +7,8 @@ import { rootProblem } from '../options.js';
 import { describeGiven, wellFormed } from '../text.js';
 import { isRecord } from '../values.js';
 
+/** @typedef {import('./definition.js').SwarmInternals} SwarmInternals */
+
 export const SESSION_FORMAT = 'handoff-graph/session';
 
 // JSON text for the core, which reads UTF-8: lone surrogates in strings and keys become U+FFFD
@@ -53,15 +55,18 @@ export function checkSession(session, where) {
 
 /**
  * The Swarm's embind object (a disposed Swarm throws).
- * @param {import('./definition.js').SwarmInternals} sw
+ * @param {SwarmInternals} sw
  */
 export function live(sw) {
   return sw.live();
 }
 
-// The core's record for the session's routing core: { session, outcome, result, fromModel, carry, … }
-// (src/handoff/policy.h, host_record). `call` names the binding's method (tools, applyRules,
-// applyToolCall).
+/**
+ * The core's record for the session's routing core: { session, outcome, result, fromModel, carry, … }
+ * (src/handoff/policy.h, host_record). `call` names the binding's method (tools, applyRules,
+ * applyToolCall).
+ * @param {SwarmInternals} sw
+ */
 export function routingRecord(sw, session, where, call, ...args) {
   const { active, hops, selections, variables } = checkSession(session, where);
   // Strings (a tool's name, its arguments as the model sent them) well formed, as in all that crosses.

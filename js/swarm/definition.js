@@ -168,10 +168,9 @@ export function loadSwarm(definition, options, live) {
     native.delete();
     throw new DefinitionError(problems);
   }
+  /** @type {SwarmInternals} */
   const internals = {
-    /** @type {() => any} the embind object; throws once the Swarm is disposed */
     live,
-    /** the definition as the core wrote it back (toJSON), every tool name resolved */
     definition: loaded,
     agents,
     contexts: allContexts,
@@ -186,22 +185,48 @@ export function loadSwarm(definition, options, live) {
     tracing: tracingSettings,
     workflows: workflowsByAgent,
     agentTools: agentsByTool,
-    /** @type {McpTools | null} */
     mcp: mcpClients.size > 0 || loaded.agents.some((a) => a.mcpServers !== undefined) ? new McpTools(mcpClients) : null,
-    // as given: a replay runs with the same routing code (js/replay.js)
     options: options ?? {},
   };
   return { native, internals };
 }
 
-/** @typedef {ReturnType<typeof loadSwarm>['internals']} SwarmInternals */
+/**
+ * The Swarm's internals: made once by loadSwarm, held in the Swarm's one private field (nothing of
+ * them shows on the public object), and passed first, as `sw`, to each function of js/swarm/ that
+ * reads them.
+ * @typedef {object} SwarmInternals
+ * @property {() => any} live the embind Swarm (wasm/swarm_bindings.cpp); throws once the Swarm is disposed
+ * @property {any} definition the definition as the core wrote it back (toJSON), every tool name resolved
+ * @property {Map<string, any>} agents the definition's agents by id
+ * @property {Record<string, Function>} contexts context policies by name: full, last-user, none and options.contexts
+ * @property {Map<string, Function>} handlers tool handlers by tool name
+ * @property {Map<string, unknown>} mocks tool mocks by tool name (a value, or a function)
+ * @property {Map<string, Function>} instructions instructions functions by agent id
+ * @property {Map<string, Function>} reducers reducers by variable
+ * @property {{ normalize?: Function, validate?: Function }} hooks the state hooks (options.state)
+ * @property {Function | undefined} extract options.extractVariables
+ * @property {Function | undefined} extractIntents options.extractIntents
+ * @property {{ input: Map<string, Function[]>, output: Map<string, Function[]> }} guardrails by kind, then by agent id
+ * @property {ReturnType<typeof checkTracing>} tracing the tracing settings (js/tracing.js)
+ * @property {ReturnType<typeof checkWorkflows>} workflows the workflow agents' machines by agent id
+ * @property {ReturnType<typeof checkAgentTools>} agentTools the agent asked by each agent tool, by tool name
+ * @property {McpTools | null} mcp the MCP clients and their last listings (js/mcp/consume.js), or null without MCP
+ * @property {object} options the constructor's options as given: a replay runs with the same routing code (js/replay.js)
+ */
 
-/** The swarm's name ('' for none). */
+/**
+ * The swarm's name ('' for none).
+ * @param {SwarmInternals} sw
+ */
 export function nameOf(sw) {
   return sw.definition.name ?? '';
 }
 
-/** A copy of the agent `id` (id, name, description, instructions, entry, handoffs, tools), or undefined. */
+/**
+ * A copy of the agent `id` (id, name, description, instructions, entry, handoffs, tools), or undefined.
+ * @param {SwarmInternals} sw
+ */
 export function agentCopy(sw, id) {
   const agent = sw.agents.get(id);
   return agent === undefined ? undefined : clone(agent);

@@ -7,8 +7,13 @@ import { clone } from '../values.js';
 import { checkpoint } from './checkpoints.js';
 import { agentCopy } from './definition.js';
 
-// Runs agent `agentId`'s `kind` guardrails on `text`, in order: the first that trips, as
-// { kind, agent, guardrail (its index), reason }, or null.
+/** @typedef {import('./definition.js').SwarmInternals} SwarmInternals */
+
+/**
+ * Runs agent `agentId`'s `kind` guardrails on `text`, in order: the first that trips, as
+ * { kind, agent, guardrail (its index), reason }, or null.
+ * @param {SwarmInternals} sw
+ */
 export async function guard(sw, kind, agentId, text, session, input) {
   const guardrails = sw.guardrails[kind].get(agentId);
   if (guardrails === undefined) return null;

@@ -9,12 +9,15 @@ import { refreshActiveMcp } from './mcp.js';
 import { applyToolCall, toolResult } from './routing.js';
 import { callTool } from './tool-execution.js';
 
+/** @typedef {import('./definition.js').SwarmInternals} SwarmInternals */
+
 /**
  * createMcpServer's: a tool call of the active agent's model as runTurn applies it, without a
  * model: { outcome, result, by? }. A call of its own tool or an MCP tool runs (an agent tool,
  * which needs a model, is answered as not run) and is checkpointed. `approved`: a person
  * approved the call (createMcpServer asks through an elicitation).
  * @param {{ signal?: AbortSignal, toolState?: unknown, approved?: boolean }} [how]
+ * @param {SwarmInternals} sw
  */
 export async function hostToolCall(sw, session, call, how = {}) {
   const { signal, toolState, approved = false } = how;

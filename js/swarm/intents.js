@@ -9,6 +9,8 @@ import { guard, tripGuardrail } from './guardrails.js';
 import { rules } from './routing.js';
 import { change } from './variables.js';
 
+/** @typedef {import('./definition.js').SwarmInternals} SwarmInternals */
+
 // Queued intents: each { text, variables }, or null when the input is one intent.
 export function checkIntents(given) {
   if (given === undefined || given === null) return null;
@@ -23,12 +25,15 @@ export function checkIntents(given) {
   });
 }
 
-// Queued intents (SwarmForge's): one input carrying several intents, answered one after another.
-// Each intent in turn: an `intent` event, its variables merged (as extractVariables' are), the
-// rules applied, the active agent's input guardrails, the intent's text as the user message, and
-// model calls until that agent answers (maxModelCalls each). An intent that ends otherwise (a
-// pause for an approval, a guardrail, the budget) ends the turn: `done.queued` holds the intents
-// not started. `done.text` is the answers joined by a blank line; `done.answers` has each.
+/**
+ * Queued intents (SwarmForge's): one input carrying several intents, answered one after another.
+ * Each intent in turn: an `intent` event, its variables merged (as extractVariables' are), the
+ * rules applied, the active agent's input guardrails, the intent's text as the user message, and
+ * model calls until that agent answers (maxModelCalls each). An intent that ends otherwise (a
+ * pause for an approval, a guardrail, the budget) ends the turn: `done.queued` holds the intents
+ * not started. `done.text` is the answers joined by a blank line; `done.answers` has each.
+ * @param {SwarmInternals} sw
+ */
 export async function* answerIntents(sw, session, input, intents, checkpointsBefore, options) {
   const answers = [];
   let end = { text: '', reason: 'answered' };

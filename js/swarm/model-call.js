@@ -7,19 +7,27 @@ import { agentCopy } from './definition.js';
 import { mcpTag } from './mcp.js';
 import { visibleVariables } from './variables.js';
 
-// Agent `agentId`'s instructions now: its instructions function's answer (options.instructions,
-// given { state, agent, session }), or the definition's text.
+/** @typedef {import('./definition.js').SwarmInternals} SwarmInternals */
+
+/**
+ * Agent `agentId`'s instructions now: its instructions function's answer (options.instructions,
+ * given { state, agent, session }), or the definition's text.
+ * @param {SwarmInternals} sw
+ */
 export function instructionsOf(sw, agentId, session) {
   const agent = sw.agents.get(agentId);
   const dynamic = sw.instructions.get(agentId);
   return dynamic === undefined ? agent?.instructions ?? '' : String(dynamic({ state: session.variables, agent: agentCopy(sw, agentId), session }));
 }
 
-// One model call of agent `agentId`, whose conversation so far is `history`, offered `tools`;
-// resolves the answer read through `trace`, after a `response` event when the model gave a raw
-// answer. The request holds plain values: what the model function keeps or changes never
-// reaches the session. One copy of the history serves both `messages` (the instructions, then
-// the history) and `history`.
+/**
+ * One model call of agent `agentId`, whose conversation so far is `history`, offered `tools`;
+ * resolves the answer read through `trace`, after a `response` event when the model gave a raw
+ * answer. The request holds plain values: what the model function keeps or changes never
+ * reaches the session. One copy of the history serves both `messages` (the instructions, then
+ * the history) and `history`.
+ * @param {SwarmInternals} sw
+ */
 export async function* callModel(sw, agentId, session, history, tools, { model, toolFormat, signal, agentConfig }, trace) {
   const instructions = instructionsOf(sw, agentId, session);
   const messages = copyMessages([...(instructions ? [{ role: 'system', content: instructions }] : []), ...history]);

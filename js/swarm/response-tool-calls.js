@@ -12,6 +12,8 @@ import { applyToolCall } from './routing.js';
 import { failedAt, setStatus } from './status.js';
 import { callTool, toolMessage } from './tool-execution.js';
 
+/** @typedef {import('./definition.js').SwarmInternals} SwarmInternals */
+
 const TRANSFERRED = 'the conversation was transferred';
 
 // Answers `skipped` calls in `history` without running them: `Not run: ${why}.`
@@ -38,7 +40,10 @@ export function* notRun(history, agentId, skipped, why, announced) {
 // { paused: approvalId } when a call needs a human's approval (then it and the calls after it
 // wait in the session, with what the resumed turn needs). `approvedFirst`: calls[from] is approved;
 // `options` are the turn's (its status events, its trace).
-/** @param {{ input: string, toolState: unknown, announced: boolean, approvedFirst?: boolean, text?: string, options?: { trace?: typeof NO_TURN_TRACE, statusEvents?: boolean } }} how */
+/**
+ * @param {SwarmInternals} sw
+ * @param {{ input: string, toolState: unknown, announced: boolean, approvedFirst?: boolean, text?: string, options?: { trace?: typeof NO_TURN_TRACE, statusEvents?: boolean } }} how
+ */
 export async function* act(sw, session, agentId, calls, from, how) {
   const { input, toolState, announced, approvedFirst = false, text = '', options = {} } = how;
   const trace = options.trace ?? NO_TURN_TRACE;

@@ -20,7 +20,12 @@ import { guarded, setStatus } from './status.js';
 import { toolMessage } from './tool-execution.js';
 import { checkTurnOptions, RESOLVE_OPTIONS } from './turn-options.js';
 
-/** swarm.resolveApproval(session, approvalId, options) (js/swarm.js documents it): yields the resumed turn's events. */
+/** @typedef {import('./definition.js').SwarmInternals} SwarmInternals */
+
+/**
+ * swarm.resolveApproval(session, approvalId, options) (js/swarm.js documents it): yields the resumed turn's events.
+ * @param {SwarmInternals} sw
+ */
 export async function* resolveApproval(sw, session, approvalId, options) {
   checkSession(session, 'resolveApproval(session, approvalId, { approve, model })');
   if (typeof approvalId !== 'string') throw new TypeError(`resolveApproval: approvalId must be a string, got ${describe(approvalId)}`);
@@ -35,6 +40,7 @@ export async function* resolveApproval(sw, session, approvalId, options) {
   yield* traceTurn(sw.tracing, info, (trace) => guarded(session, turn, resume(sw, session, approvalId, { approve, reason }, { ...turn, trace })));
 }
 
+/** @param {SwarmInternals} sw */
 async function* resume(sw, session, approvalId, { approve, reason }, options) {
   const checkpointsBefore = session.checkpoints.length;
   const pending = session.approvals[approvalId];

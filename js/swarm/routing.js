@@ -15,6 +15,8 @@ import { argumentsText, checkSession, coreJSON, live, routingRecord } from './co
 import { mcpListed } from './mcp.js';
 import { change } from './variables.js';
 
+/** @typedef {import('./definition.js').SwarmInternals} SwarmInternals */
+
 // What the target of a handoff receives of the source's history.
 export const CONTEXT_POLICIES = {
   full: (messages) => messages,
@@ -25,11 +27,14 @@ export const CONTEXT_POLICIES = {
   none: () => [],
 };
 
-// Acts on the core's record: merges what the model supplied (a refusal by the state hooks blocks
-// the handoff, in the core's words), writes the core's view of the session back, carries the
-// history by the fired edge's policy, checkpoints. `settle(outcome, result)` runs before the
-// history moves (runTurn adds the tool's result message). Returns the outcome: the caller's
-// own value, sharing nothing with the session.
+/**
+ * Acts on the core's record: merges what the model supplied (a refusal by the state hooks blocks
+ * the handoff, in the core's words), writes the core's view of the session back, carries the
+ * history by the fired edge's policy, checkpoints. `settle(outcome, result)` runs before the
+ * history moves (runTurn adds the tool's result message). Returns the outcome: the caller's
+ * own value, sharing nothing with the session.
+ * @param {SwarmInternals} sw
+ */
 export function commit(sw, session, record, settle) {
   let { outcome, result } = record;
   if (outcome !== null && outcome.type === 'handoff' && Object.keys(record.fromModel).length > 0) {
@@ -66,12 +71,18 @@ export function commit(sw, session, record, settle) {
   return outcome;
 }
 
-/** Takes the first rule edge that holds (if any): the handoff outcome, or null. */
+/**
+ * Takes the first rule edge that holds (if any): the handoff outcome, or null.
+ * @param {SwarmInternals} sw
+ */
 export function applyRules(sw, session) {
   return commit(sw, session, routingRecord(sw, session, 'applyRules', 'applyRules'));
 }
 
-// Takes the rule edges that hold, one after another, as handoff events (each decision traced).
+/**
+ * Takes the rule edges that hold, one after another, as handoff events (each decision traced).
+ * @param {SwarmInternals} sw
+ */
 export function* rules(sw, session, trace = NO_TURN_TRACE) {
   for (;;) {
     const from = session.active;
@@ -86,6 +97,7 @@ export function* rules(sw, session, trace = NO_TURN_TRACE) {
  * What a model's tool call does: { type: 'handoff', from, to, edge, variables, … },
  * { type: 'handoff_blocked', rejectionReason, missing, invalid, … } or { type: 'rejected', reason }.
  * Only a handoff changes the session. `settle` as commit's; `approved`: a person approved the call.
+ * @param {SwarmInternals} sw
  */
 export function applyToolCall(sw, session, call, settle, approved) {
   checkSession(session, 'applyToolCall');
@@ -97,6 +109,7 @@ export function applyToolCall(sw, session, call, settle, approved) {
 /**
  * The tools the active agent is offered now (its own, then the transfers), in an SDK's shape.
  * For 'ai-sdk', pass `{ jsonSchema }` from 'ai' to get a ToolSet-ready object.
+ * @param {SwarmInternals} sw
  */
 export function offeredTools(sw, session, format = 'openai-chat', options) {
   const { jsonSchema } = checkOptions(options, ['jsonSchema'], 'tools options');
@@ -107,12 +120,18 @@ export function offeredTools(sw, session, format = 'openai-chat', options) {
   return Object.fromEntries(Object.entries(tools).map(([name, tool]) => [name, { ...tool, inputSchema: jsonSchema(tool.inputSchema) }]));
 }
 
-/** Names and targets of the tools offered now: [{ name, to }]. */
+/**
+ * Names and targets of the tools offered now: [{ name, to }].
+ * @param {SwarmInternals} sw
+ */
 export function offeredTransfers(sw, session) {
   return routingRecord(sw, session, 'offered', 'tools', 'openai-chat', mcpListed(sw, checkSession(session, 'offered').active)).offered;
 }
 
-/** The text runTurn gives the model as the result of a transfer call with this outcome. */
+/**
+ * The text runTurn gives the model as the result of a transfer call with this outcome.
+ * @param {SwarmInternals} sw
+ */
 export function toolResult(sw, outcome) {
   if (typeof outcome !== 'object' || outcome === null) throw new TypeError(`toolResult takes an outcome of applyToolCall, got ${describe(outcome)}`);
   const answer = JSON.parse(live(sw).toolResult(coreJSON(outcome)));

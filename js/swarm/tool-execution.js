@@ -12,6 +12,8 @@ import { callModel } from './model-call.js';
 import { offeredTools, offeredTransfers } from './routing.js';
 import { change, visibleVariables } from './variables.js';
 
+/** @typedef {import('./definition.js').SwarmInternals} SwarmInternals */
+
 // The history message that answers a tool call.
 export function toolMessage(call, content) {
   return { role: 'tool', toolCallId: call.id, name: call.name, content };
@@ -41,8 +43,11 @@ async function* reported(generator, wrap) {
   }
 }
 
-// Runs the agent's own tool that `outcome` names (an agent tool's nested conversation, else its
-// handler or mock), yielding the events of the run: { result (the text the model gets), by (what ran) }.
+/**
+ * Runs the agent's own tool that `outcome` names (an agent tool's nested conversation, else its
+ * handler or mock), yielding the events of the run: { result (the text the model gets), by (what ran) }.
+ * @param {SwarmInternals} sw
+ */
 export async function* callTool(sw, session, agentId, call, outcome, extra, trace) {
   let ran;
   if (outcome.mcp !== undefined) ran = await trace.toolCall(agentId, outcome.tool, call, () => sw.mcp.call(outcome, extra.options?.signal));
@@ -52,7 +57,10 @@ export async function* callTool(sw, session, agentId, call, outcome, extra, trac
   return { result: typeof ran.value === 'string' ? ran.value : JSON.stringify(ran.value ?? null), by: ran.kind };
 }
 
-// Runs one of the agent's own tools: its handler, else its mock, else tool_mock_required.
+/**
+ * Runs one of the agent's own tools: its handler, else its mock, else tool_mock_required.
+ * @param {SwarmInternals} sw
+ */
 async function runTool(sw, session, outcome, call, extra) {
   const { tool, arguments: args } = outcome;
   const set = [];  // what the handler set, for the recording (docs/replay.md)
@@ -74,9 +82,12 @@ async function runTool(sw, session, outcome, call, extra) {
   };
 }
 
-// A call of an agent tool (options.agentTools) by agent `caller`: the nested conversation's
-// events, each yielded as { type: 'agent_tool', agent: caller, tool, callId, event }, in a span of
-// its own; returns { kind: 'agent', value: its answer }.
+/**
+ * A call of an agent tool (options.agentTools) by agent `caller`: the nested conversation's
+ * events, each yielded as { type: 'agent_tool', agent: caller, tool, callId, event }, in a span of
+ * its own; returns { kind: 'agent', value: its answer }.
+ * @param {SwarmInternals} sw
+ */
 async function* agentToolCall(sw, session, caller, call, outcome, extra, trace) {
   const { tool, arguments: args } = outcome;
   const target = sw.agentTools.get(tool);
@@ -85,14 +96,17 @@ async function* agentToolCall(sw, session, caller, call, outcome, extra, trace) 
   return { kind: 'agent', value };
 }
 
-// The nested conversation of agent `targetId` for an agent tool's call, on the call's `input`
-// argument (or, without one, its arguments as JSON text), with a history of its own that starts
-// empty and is dropped after. It gets the turn's model, format, budget (maxModelCalls of its
-// own) and signal, is offered its own tools but no transfers (it answers for the caller: the
-// active agent stays), and may call its own agent tools (cycles are refused when the Swarm is
-// made). A workflow agent runs its machine instead. Yields its events as a turn would (chunk,
-// response, tool_use, tool_result, tool_mock_required, workflow_step, workflow_done, and the
-// agent_tool events of its own agent tools); returns its final answer.
+/**
+ * The nested conversation of agent `targetId` for an agent tool's call, on the call's `input`
+ * argument (or, without one, its arguments as JSON text), with a history of its own that starts
+ * empty and is dropped after. It gets the turn's model, format, budget (maxModelCalls of its
+ * own) and signal, is offered its own tools but no transfers (it answers for the caller: the
+ * active agent stays), and may call its own agent tools (cycles are refused when the Swarm is
+ * made). A workflow agent runs its machine instead. Yields its events as a turn would (chunk,
+ * response, tool_use, tool_result, tool_mock_required, workflow_step, workflow_done, and the
+ * agent_tool events of its own agent tools); returns its final answer.
+ * @param {SwarmInternals} sw
+ */
 async function* askAgent(sw, session, targetId, args, extra, trace) {
   const { options } = extra;
   const text = typeof args.input === 'string' ? args.input : JSON.stringify(args);
@@ -131,8 +145,11 @@ async function* askAgent(sw, session, targetId, args, extra, trace) {
   return last;
 }
 
-// One tool call of a nested conversation: { result, outcome }, yielding the events of the tool
-// (an agent tool's nested conversation, tool_mock_required). Transfers and approvals are not run.
+/**
+ * One tool call of a nested conversation: { result, outcome }, yielding the events of the tool
+ * (an agent tool's nested conversation, tool_mock_required). Transfers and approvals are not run.
+ * @param {SwarmInternals} sw
+ */
 async function* nestedToolCall(sw, session, agentId, call, transfers, nested, extra, trace) {
   const skipped = (reason) => ({ result: `Not run: ${reason}.`, outcome: { type: 'not_run', reason } });
   if (transfers.has(call.name)) return skipped(`${agentId} is answering as a tool and cannot transfer the conversation`);

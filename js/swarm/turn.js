@@ -23,7 +23,12 @@ import { guarded, setStatus } from './status.js';
 import { checkTurnOptions, RUN_TURN_OPTIONS } from './turn-options.js';
 import { change } from './variables.js';
 
-/** swarm.runTurn(session, input, options) (js/swarm.js documents it): yields the turn's events. */
+/** @typedef {import('./definition.js').SwarmInternals} SwarmInternals */
+
+/**
+ * swarm.runTurn(session, input, options) (js/swarm.js documents it): yields the turn's events.
+ * @param {SwarmInternals} sw
+ */
 export async function* runTurn(sw, session, input, options) {
   checkSession(session, 'runTurn(session, input, { model })');
   if (typeof input !== 'string') throw new TypeError(`runTurn(session, input, { model }): input must be a string, got ${describeGiven(input)}`);
@@ -35,6 +40,7 @@ export async function* runTurn(sw, session, input, options) {
   yield* traceTurn(sw.tracing, info, (trace) => guarded(session, turn, userTurn(sw, session, input, { ...turn, trace })));
 }
 
+/** @param {SwarmInternals} sw */
 async function* userTurn(sw, session, input, options) {
   // A tripped input guardrail puts the session back as it was: kept only when one can trip.
   const before = sw.guardrails.input.size > 0 ? snapshotSession(session) : undefined;

@@ -4,11 +4,14 @@
 import { REDUCERS } from '../reducers.js';
 import { clone, put } from '../values.js';
 
+/** @typedef {import('./definition.js').SwarmInternals} SwarmInternals */
+
 /**
  * Applies a change of variables: each value normalized, merged with its key's reducer, then
  * validated. All or nothing: { ok: true } or { ok: false, key, message } with the session as it was.
  * `source` says where the change comes from ('host', 'tool', 'handler', 'extract', 'intent',
  * 'workflow'), for the hooks.
+ * @param {SwarmInternals} sw
  */
 export function change(sw, session, updates, source) {
   const next = { ...session.variables };
@@ -30,8 +33,11 @@ export function change(sw, session, updates, source) {
   return { ok: true };
 }
 
-// The variables an agent's model requests carry: its visibleVariables (SwarmForge's visible
-// variables) that the session has, or all of them; copies.
+/**
+ * The variables an agent's model requests carry: its visibleVariables (SwarmForge's visible
+ * variables) that the session has, or all of them; copies.
+ * @param {SwarmInternals} sw
+ */
 export function visibleVariables(sw, agentId, session) {
   const visible = sw.agents.get(agentId)?.visibleVariables;
   if (visible === undefined) return clone(session.variables);
