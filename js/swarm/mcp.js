@@ -2,7 +2,7 @@
 // js/mcp/consume.js, cross into the core with each `tools` and `applyToolCall` call, which names
 // them, places them and answers a call with the server to ask (docs/mcp.md). This file finds an
 // agent's servers, lists them again where their lists changed, and tags the events of their calls.
-import { routingRecord, SESSION_FORMAT, checkSession } from './core.js';
+import { checkSession, routingRecord, SESSION_FORMAT } from './core.js';
 
 /** @typedef {import('./definition.js').SwarmInternals} SwarmInternals */
 
