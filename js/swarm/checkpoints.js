@@ -1,0 +1,27 @@
+// The session's checkpoint log (where the session is, and what happened: a handoff, a tool run,
+// a guardrail, an approval), and the end of a turn: the log handed to the host's store with the
+// session, then the `done` event.
+import { setStatus } from './status.js';
+
+// The session's checkpoint log gets an entry: where the session is, and `what` happened.
+export function checkpoint(session, what) {
+  session.checkpoints.push({ turn: session.turn, hops: session.hops, active: session.active, ...what });
+}
+
+/**
+ * Saves the turn to the store (when given one) and ends it with `done`.
+ * @param {{ text: string, reason: string, approvalId?: string, answers?: object[], queued?: string[] }} ending
+ */
+export async function* finish(session, checkpointsBefore, options, ending) {
+  const { store } = options;
+  const { text, reason, approvalId, answers, queued } = ending;
+  // A paused call waits for a human as a tool would: llm4s's WaitingForTools.
+  yield* setStatus(session, options, reason === 'approval-required' ? 'waiting_for_tools' : 'complete');
+  if (store !== undefined) {
+    // The store keeps the checkpoint log; the session keeps only what this turn has not handed over.
+    for (const checkpoint of session.checkpoints.slice(checkpointsBefore)) await store.appendCheckpoint(session.id, checkpoint);
+    session.checkpoints = [];
+    await store.save(session);
+  }
+  yield { type: 'done', agent: session.active, text, reason, ...(approvalId === undefined ? {} : { approvalId }), ...(answers === undefined ? {} : { answers, queued }), session };
+}

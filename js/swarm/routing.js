@@ -1,0 +1,140 @@
+// The routing core's decisions acted on. The core decides which rule edge fires
+// (`applyRules`), what a model's tool call does (`applyToolCall`: a handoff, a blocked handoff, a
+// call of the agent's own tool, an approval to ask for, a rejection), which tools are offered
+// (`tools`) and the text a model gets back (`toolResult`); each answer is a record
+// (src/handoff/policy.h, host_record). This file merges the variables the model supplied, writes
+// the core's view of the session back, carries the history along the fired edge by its context
+// policy and checkpoints; it looks nothing up again.
+import { checkOptions } from '../options.js';
+import { describe, wellFormed } from '../text.js';
+import { normalizeToolCall, TOOL_FORMATS } from '../tool-calls.js';
+import { NO_TURN_TRACE } from '../tracing.js';
+import { clone, put } from '../values.js';
+import { checkpoint } from './checkpoints.js';
+import { argumentsText, checkSession, coreJSON, live, routingRecord } from './core.js';
+import { mcpListed } from './mcp.js';
+import { change } from './variables.js';
+
+/** @typedef {import('./definition.js').SwarmInternals} SwarmInternals */
+
+// What the target of a handoff receives of the source's history.
+export const CONTEXT_POLICIES = {
+  full: (messages) => messages,
+  'last-user': (messages) => {
+    const last = messages.findLast((m) => m.role === 'user');
+    return last === undefined ? [] : [last];
+  },
+  none: () => [],
+};
+
+/**
+ * Acts on the core's record: merges what the model supplied (a refusal by the state hooks blocks
+ * the handoff, in the core's words), writes the core's view of the session back, carries the
+ * history by the fired edge's policy, checkpoints. `settle(outcome, result)` runs before the
+ * history moves (runTurn adds the tool's result message). Returns the outcome: the caller's
+ * own value, sharing nothing with the session.
+ * @param {SwarmInternals} sw
+ */
+export function commit(sw, session, record, settle) {
+  let { outcome, result } = record;
+  if (outcome !== null && outcome.type === 'handoff' && Object.keys(record.fromModel).length > 0) {
+    const changed = change(sw, session, record.fromModel, 'tool');
+    if (!changed.ok) {
+      ({ outcome, result } = JSON.parse(live(sw).refuseHandoff(outcome.edge, wellFormed(changed.key), wellFormed(changed.message))));
+      settle?.(outcome, result);
+      checkpoint(session, { outcome: clone(outcome) });
+      return outcome;
+    }
+    // Report what was stored: the values after the normalize hook and the reducers.
+    for (const key of Object.keys(record.fromModel)) {
+      for (const reported of [outcome.variables, outcome.resolvedVariables]) {
+        put(reported, key, clone(session.variables[key]));
+      }
+    }
+  }
+  Object.assign(session, { active: record.session.active, hops: record.session.hops, selections: record.session.selections });
+  settle?.(outcome, result);
+  if (outcome !== null && outcome.type === 'handoff') {
+    const { context, includeSystem } = record.carry;
+    const { from, to } = outcome;
+    const source = session.histories[from] ?? [];
+    const edge = clone(sw.definition.edges[outcome.edge]);
+    const carried = sw.contexts[context](source.map(clone), { from, to, edge, session });
+    if (!Array.isArray(carried)) throw new TypeError(`context policy '${context}' must return an array of messages`);
+    const agent = sw.agents.get(from);
+    session.histories[to] = [
+      ...(includeSystem && agent?.instructions ? [{ role: 'system', content: agent.instructions, agent: from }] : []),
+      ...carried,
+    ];
+  }
+  if (outcome !== null && outcome.type !== 'tool') checkpoint(session, { outcome: clone(outcome) });
+  return outcome;
+}
+
+/**
+ * Takes the first rule edge that holds (if any): the handoff outcome, or null.
+ * @param {SwarmInternals} sw
+ */
+export function applyRules(sw, session) {
+  return commit(sw, session, routingRecord(sw, session, 'applyRules', 'applyRules'));
+}
+
+/**
+ * Takes the rule edges that hold, one after another, as handoff events (each decision traced).
+ * @param {SwarmInternals} sw
+ */
+export function* rules(sw, session, trace = NO_TURN_TRACE) {
+  for (;;) {
+    const from = session.active;
+    const outcome = applyRules(sw, session);
+    trace.route(from, outcome, outcome === null ? undefined : sw.definition.edges[outcome.edge]);
+    if (outcome === null) return;
+    yield { type: 'handoff', ...outcome };
+  }
+}
+
+/**
+ * What a model's tool call does: { type: 'handoff', from, to, edge, variables, … },
+ * { type: 'handoff_blocked', rejectionReason, missing, invalid, … } or { type: 'rejected', reason }.
+ * Only a handoff changes the session. `settle` as commit's; `approved`: a person approved the call.
+ * @param {SwarmInternals} sw
+ */
+export function applyToolCall(sw, session, call, settle, approved) {
+  checkSession(session, 'applyToolCall');
+  if (call === undefined) throw new TypeError('applyToolCall(session, call): a tool call is { name, arguments }, got nothing');
+  call = normalizeToolCall(call);
+  return commit(sw, session, routingRecord(sw, session, 'applyToolCall', 'applyToolCall', call.name, argumentsText(call), approved, mcpListed(sw, session.active)), settle);
+}
+
+/**
+ * The tools the active agent is offered now (its own, then the transfers), in an SDK's shape.
+ * For 'ai-sdk', pass `{ jsonSchema }` from 'ai' to get a ToolSet-ready object.
+ * @param {SwarmInternals} sw
+ */
+export function offeredTools(sw, session, format = 'openai-chat', options) {
+  const { jsonSchema } = checkOptions(options, ['jsonSchema'], 'tools options');
+  if (!TOOL_FORMATS.includes(format)) throw new TypeError(`format must be one of ${TOOL_FORMATS.join(', ')}, got ${describe(format)}`);
+  if (jsonSchema !== undefined && typeof jsonSchema !== 'function') throw new TypeError("jsonSchema must be the jsonSchema function from 'ai'");
+  const tools = routingRecord(sw, session, 'tools', 'tools', format, mcpListed(sw, checkSession(session, 'tools').active)).tools;
+  if (format !== 'ai-sdk' || jsonSchema === undefined) return tools;
+  return Object.fromEntries(Object.entries(tools).map(([name, tool]) => [name, { ...tool, inputSchema: jsonSchema(tool.inputSchema) }]));
+}
+
+/**
+ * Names and targets of the tools offered now: [{ name, to }].
+ * @param {SwarmInternals} sw
+ */
+export function offeredTransfers(sw, session) {
+  return routingRecord(sw, session, 'offered', 'tools', 'openai-chat', mcpListed(sw, checkSession(session, 'offered').active)).offered;
+}
+
+/**
+ * The text runTurn gives the model as the result of a transfer call with this outcome.
+ * @param {SwarmInternals} sw
+ */
+export function toolResult(sw, outcome) {
+  if (typeof outcome !== 'object' || outcome === null) throw new TypeError(`toolResult takes an outcome of applyToolCall, got ${describe(outcome)}`);
+  const answer = JSON.parse(live(sw).toolResult(coreJSON(outcome)));
+  if (answer.error !== undefined) throw new TypeError(`toolResult: ${answer.error}`);
+  return answer.result;
+}
