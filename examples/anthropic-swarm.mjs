@@ -1,104 +1,18 @@
-// The triage swarm of docs/handoffs.md, driven by the official `@anthropic-ai/sdk` client through
-// the package's adapter, anthropicMessages: it converts the swarm's messages and tools for the
-// Messages API, streams the answer (a `chunk` event per delta) and passes the turn's AbortSignal
-// to the SDK (docs/adapters.md).
+// The triage swarm of docs/handoffs.md (examples/support-swarm.mjs), driven by the official
+// `@anthropic-ai/sdk` client through the package's adapter, anthropicMessages: it converts the
+// swarm's messages and tools for the Messages API, streams the answer (a `chunk` event per delta)
+// and passes the turn's AbortSignal to the SDK (docs/adapters.md).
 //
 //   npm install @anthropic-ai/sdk
 //   ANTHROPIC_API_KEY=… node examples/anthropic-swarm.mjs                 # chat on stdin
 //   ANTHROPIC_API_KEY=… node examples/anthropic-swarm.mjs "I want a refund of 250 for invoice 7"
 //   ANTHROPIC_MODEL=claude-haiku-4-5 node examples/anthropic-swarm.mjs
 //
-// Not run in CI (it calls the API). 'handoff-graph' resolves to this package itself (self-reference).
-import { createInterface } from 'node:readline/promises';
-import { pathToFileURL } from 'node:url';
-
+// 'handoff-graph' resolves to this package itself (self-reference).
+import Anthropic from '@anthropic-ai/sdk';
 import { anthropicMessages } from 'handoff-graph/adapters/anthropic';
-import { init, Swarm } from 'handoff-graph';
 
-export const definition = {
-  name: 'support',
-  maxHops: 6,
-  agents: [
-    {
-      id: 'triage',
-      name: 'Triage',
-      instructions:
-        'You are the first contact of a support desk. Find out what the customer needs. ' +
-        'If they want a person, ask for their ticket number (like T-1042) first, then transfer them.',
-      entry: true,
-      handoffs: 2,
-    },
-    { id: 'billing', name: 'Billing', instructions: 'You answer questions about invoices and refunds. Be brief.' },
-    {
-      id: 'human',
-      name: 'Human operator',
-      // In production this agent's "model" would be a person's console; here the model plays Sam.
-      instructions: 'Play Sam, a human support operator, in this demo. Be brief.',
-    },
-  ],
-  edges: [
-    { from: 'triage', to: 'billing', when: "category == 'billing'" },
-    {
-      from: 'triage',
-      to: 'human',
-      description: 'Transfer to a human operator when the customer asks for a person or the problem cannot be solved here.',
-      requires: [{ name: 'ticketId', from: 'model', type: 'string', description: 'the ticket number, e.g. T-1042' }],
-    },
-    { from: 'billing', to: 'human', when: 'amount > 100', offer: true, description: 'Refunds over 100 need a person.' },
-    { from: 'billing', to: 'triage', description: 'The question is not about billing.' },
-    { from: 'human', to: 'triage', description: 'Hand the conversation back to the assistant.' },
-  ],
-};
+import { chat } from './support-swarm.mjs';
 
-// Stands in for your own classifier: it sets session variables, and the rule edges route on
-// them without a model call.
-function classify(input) {
-  if (!/invoice|refund|charge|bill/i.test(input)) return {};
-  const amount = input.match(/\b\d+(?:\.\d+)?\b/);
-  return amount === null ? { category: 'billing' } : { category: 'billing', amount: Number(amount[0]) };
-}
-
-async function main() {
-  const { default: Anthropic } = await import('@anthropic-ai/sdk');
-  const client = new Anthropic(); // reads ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL)
-  const model = anthropicMessages(client, { model: process.env.ANTHROPIC_MODEL ?? 'claude-sonnet-5-5' });
-
-  await init();
-  const swarm = new Swarm(definition);
-  const session = swarm.createSession();
-
-  const turn = async (input) => {
-    const routed = swarm.updateState(session, classify(input));
-    if (routed !== null) console.log(`  [${routed.from} → ${routed.to}: rule]`);
-    let speaking = null; // the agent whose streamed text is being printed
-    for await (const event of swarm.runTurn(session, input, { model })) {
-      if (event.type === 'chunk') {
-        if (speaking !== event.agent) process.stdout.write(`${speaking === null ? '' : '\n'}${swarm.agent(event.agent)?.name ?? event.agent}> `);
-        speaking = event.agent;
-        process.stdout.write(event.text);
-        continue;
-      }
-      if (speaking !== null && event.type !== 'response') process.stdout.write('\n');
-      if (event.type !== 'response') speaking = null;
-      if (event.type === 'handoff') console.log(`  [${event.from} → ${event.to}: ${event.via}${event.reason ? `, ${event.reason}` : ''}]`);
-      else if (event.type === 'handoff_blocked') console.log(`  [blocked: ${event.rejectionReason}]`);
-      else if (event.type === 'tool_result' && event.outcome.type === 'rejected') console.log(`  [rejected: ${event.outcome.reason}]`);
-    }
-  };
-
-  const scripted = process.argv.slice(2);
-  if (scripted.length > 0) {
-    for (const input of scripted) {
-      console.log(`you> ${input}`);
-      await turn(input);
-    }
-  } else {
-    const terminal = createInterface({ input: process.stdin, output: process.stdout });
-    for (let input; (input = (await terminal.question('you> ')).trim()) !== '' && input !== 'exit'; ) await turn(input);
-    terminal.close();
-  }
-  console.log(`session: active ${session.active}, ${session.hops} hops, variables ${JSON.stringify(session.variables)}`);
-  swarm.dispose();
-}
-
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();
+const client = new Anthropic(); // reads ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL)
+await chat(anthropicMessages(client, { model: process.env.ANTHROPIC_MODEL ?? 'claude-sonnet-5-5' }));
