@@ -1,6 +1,6 @@
 // @ts-check
-// The option checks every provider adapter shares, internal to the package (no .d.ts: nothing
-// here is public API): known provider settings, a `request` passthrough that may not override what
+// The option checks every provider adapter shares, internal to the package (no entry
+// exports it): known provider settings, a `request` passthrough that may not override what
 // the adapter sets itself, `stream`, and the visible variables shown to the model as a system
 // message. The message conversions are in ./messages.js.
 import { checkOptions } from '../options.js';

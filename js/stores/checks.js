@@ -1,6 +1,6 @@
 // @ts-check
-// The checks every session store shares, internal to the package (no .d.ts: nothing here is public
-// API): the session id, a session before a save, a session read back from a store, JSON texts, and
+// The checks every session store shares, internal to the package (no entry
+// exports it): the session id, a session before a save, a session read back from a store, JSON texts, and
 // what the HTTP server adds to the contract (checkpoints saved with the session, turn leases).
 // The error a stale save rejects with, ConflictError, is public and lives in ./errors.js.
 import { checkOptions } from '../options.js';

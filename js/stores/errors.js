@@ -1,6 +1,6 @@
 // @ts-check
-// What every session store shares: the optimistic-versioning rule and its error (public: it has a
-// .d.ts). The checks the stores share are internal and live in ./checks.js.
+// What every session store shares: the optimistic-versioning rule and its error (public: every store
+// module and the main entry export it). The checks the stores share are internal and live in ./checks.js.
 //
 // A session is plain JSON with a numeric `version`. `save(session)` succeeds only when the stored
 // version equals `session.version` (a session that was never saved counts as version 0); the store
