@@ -15,7 +15,7 @@ const SCHEMA = { type: 'object', properties: {} };
  * current turn's answers (their `tools` queue, as the handlers of a replay take it).
  * @param {SwarmDefinition} definition
  * @param {ReadonlyArray<any>} recorded the recording's lines (JSON, read field by field)
- * @param {() => { tools?: Array<{ by?: string, tool: string, result: string }> } | undefined} answers
+ * @param {() => { tools?: Array<Record<string, any>> } | undefined} answers the turn's answers (recording lines)
  * @returns {Record<string, McpClientLike>}
  */
 export function replayMcpClients(definition, recorded, answers) {
