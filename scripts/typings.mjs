@@ -10,6 +10,7 @@
 // Old declarations are removed first, so that a file deleted from js/ leaves none behind.
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -22,9 +23,10 @@ const declarations = (dir) =>
     .map((f) => f.split(path.sep).join('/'))
     .filter((f) => /\.d\.c?ts$/.test(f));
 
+mkdirSync(dist, { recursive: true });
 for (const f of declarations(dist)) rmSync(path.join(dist, f));
 
-const tsc = path.join(root, 'node_modules/typescript/bin/tsc');
+const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 let listed;
 try {
   listed = execFileSync(process.execPath, [tsc, '-p', path.join(js, 'tsconfig.emit.json'), '--listEmittedFiles'], {
