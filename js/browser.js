@@ -1,3 +1,4 @@
+// @ts-check
 // The browser entry (also workers, edge runtimes, and every bundler through the `browser` and
 // `default` conditions of package.json's exports): no Node built-ins; the .wasm is fetched from
 // beside the glue, which bundlers rewrite to the emitted asset, or passed to init().

@@ -1,3 +1,4 @@
+// @ts-check
 // check(target): what a routing design does over every possible state, before it runs
 // (docs/check.md). The core decides and writes the report (src/check/); this file only finds the
 // core object to ask, loading a definition given as data first.
@@ -9,6 +10,7 @@ import { StateMachine } from './machine.js';
 import { describe } from './text.js';
 import { Swarm } from './swarm.js';
 
+/** @type {Record<string, 'graph' | 'machine' | 'swarm'>} */
 const FORMATS = {
   'handoff-graph': 'graph',
   'handoff-graph/state-machine': 'machine',
@@ -33,7 +35,12 @@ export function check(target) {
 
 // Which of the three formats a definition is in: its `format`, or a swarm's `agents` (a swarm
 // definition may leave `format` out).
+/**
+ * @param {string | object} definition
+ * @returns {'graph' | 'machine' | 'swarm'}
+ */
 function formatOf(definition) {
+  /** @type {unknown} */
   let document = definition;
   if (typeof definition === 'string') {
     try {
@@ -47,7 +54,7 @@ function formatOf(definition) {
   if (typeof document !== 'object' || document === null || Array.isArray(document)) {
     throw new DefinitionError([{ pointer: '', message: 'expected an object' }]);
   }
-  const format = Object.hasOwn(document, 'format') ? document.format : undefined;
+  const format = Object.hasOwn(document, 'format') ? /** @type {Record<string, unknown>} */ (document).format : undefined;
   if (format === undefined && Object.hasOwn(document, 'agents')) return 'swarm';
   if (typeof format === 'string' && Object.hasOwn(FORMATS, format)) return FORMATS[format];
   const expected = Object.keys(FORMATS)
@@ -60,16 +67,23 @@ function formatOf(definition) {
   throw new DefinitionError([{ pointer: '/format', message }]);
 }
 
+/**
+ * @param {string | object} definition
+ * @param {'graph' | 'machine' | 'swarm'} kind
+ */
 function checkDefinition(definition, kind) {
   if (kind === 'swarm') {
-    const swarm = new Swarm(/** @type {any} */ (definition));
+    // No options (see below).
+    const swarm = new Swarm(/** @type {any} */ (definition), undefined);
     try {
       return swarm[checkReport]();
     } finally {
       swarm.dispose();
     }
   }
-  const loaded = kind === 'machine' ? StateMachine.fromJSON(definition) : HandoffGraph.fromJSON(definition);
+  // No options (swarm.js and machine.js document theirs as required): handlers do not change
+  // what check() finds.
+  const loaded = kind === 'machine' ? StateMachine.fromJSON(definition, undefined) : HandoffGraph.fromJSON(definition);
   try {
     return loaded[checkReport]();
   } finally {

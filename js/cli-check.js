@@ -1,3 +1,4 @@
+// @ts-check
 // `handoff-graph check FILE…`: check() on definition files, for CI (docs/check.md#the-command).
 // One line per finding, `FILE:POINTER: severity code: message`, the witness on the next line;
 // exit status 1 when a finding is an error (with --strict, a warning too) or a file cannot be
@@ -18,7 +19,12 @@ states that match no edge, unreachable states and agents, states with no way to 
 
 export class CheckUsageError extends Error {}
 
-/** Runs the command; resolves to the exit status. */
+/**
+ * Runs the command; resolves to the exit status.
+ * @param {string[]} argv
+ * @param {(line: string) => void} [out]
+ * @returns {Promise<number>}
+ */
 export async function checkCommand(argv, out = console.log) {
   let parsed;
   try {
@@ -29,7 +35,7 @@ export async function checkCommand(argv, out = console.log) {
       strict: true,
     });
   } catch (error) {
-    throw new CheckUsageError(error.message);
+    throw new CheckUsageError(/** @type {Error} */ (error).message);
   }
   const { values, positionals: files } = parsed;
   if (values.help) {
@@ -38,13 +44,15 @@ export async function checkCommand(argv, out = console.log) {
   }
   if (files.length === 0) throw new CheckUsageError('check needs at least one definition file');
   await init();
+  /** @type {Array<{ file: string, error?: string, findings?: any[] }>} */
   const reports = [];
   let failed = false;
   for (const file of files) {
     let report;
     try {
       report = { file, ...check(await readFile(file, 'utf8')) };
-    } catch (error) {
+    } catch (e) {
+      const error = /** @type {Error} */ (e);
       reports.push({ file, error: error.message });
       failed = true;
       if (!values.json) out(`${file}: error: ${error.message}`);

@@ -1,3 +1,4 @@
+// @ts-check
 // `handoff-graph mcp swarm.json [--store …] [--model …] [--http PORT] [--session ID]`: a swarm
 // served over MCP (docs/mcp.md), on stdio (one connection, one swarm session) or Streamable HTTP
 // on 127.0.0.1 (one swarm session per MCP session). On stdio, stdout is the protocol's: messages
@@ -22,7 +23,19 @@ With --http and the environment variable HANDOFF_GRAPH_TOKEN set, every request 
 
 export class McpUsageError extends Error {}
 
-/** Runs the command until its transport closes; `tools`: cli.js's loadModel, openStore, readDefinition. */
+/** @import { IncomingMessage, ServerResponse } from 'node:http' */
+/** @import { ModelFunction, SessionStore, Swarm } from './index.js' */
+
+/**
+ * Runs the command until its transport closes; `tools`: cli.js's loadModel, openStore, readDefinition.
+ * @param {string[]} argv
+ * @param {{
+ *   loadModel: (spec: string) => Promise<ModelFunction>,
+ *   openStore: (spec: string | undefined) => Promise<{ store: SessionStore, close: () => Promise<unknown> }>,
+ *   readDefinition: (file: string) => Promise<Swarm>,
+ * }} tools
+ * @returns {Promise<void>}
+ */
 export async function mcpCommand(argv, { loadModel, openStore, readDefinition }) {
   let parsed;
   try {
@@ -33,7 +46,7 @@ export async function mcpCommand(argv, { loadModel, openStore, readDefinition })
       strict: true,
     });
   } catch (error) {
-    throw new McpUsageError(error.message);
+    throw new McpUsageError(/** @type {Error} */ (error).message);
   }
   const { values, positionals } = parsed;
   if (values.help) {
@@ -48,7 +61,7 @@ export async function mcpCommand(argv, { loadModel, openStore, readDefinition })
   try {
     mcp = await import('./mcp/index.js');
   } catch (error) {
-    if (error.code === 'ERR_MODULE_NOT_FOUND') throw new Error('mcp needs the MCP SDK: npm install @modelcontextprotocol/sdk');
+    if (/** @type {NodeJS.ErrnoException} */ (error).code === 'ERR_MODULE_NOT_FOUND') throw new Error('mcp needs the MCP SDK: npm install @modelcontextprotocol/sdk');
     throw error;
   }
   const model = values.model === undefined ? undefined : await loadModel(values.model);
@@ -77,10 +90,11 @@ export async function mcpCommand(argv, { loadModel, openStore, readDefinition })
   const token = process.env.HANDOFF_GRAPH_TOKEN;
   // As for serve: with HANDOFF_GRAPH_TOKEN set, every request carries 'Authorization: Bearer <it>'
   // (compared as hashes, in constant time).
+  /** @type {(text: string) => Buffer} */
   const digest = (text) => createHash('sha256').update(text).digest();
   const expected = token ? digest(`Bearer ${token}`) : undefined;
-  /** @type {((req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => Promise<void>) & { close(): Promise<void> }} */
-  const handler = Object.assign(async (req, res) => {
+  /** @type {((req: IncomingMessage, res: ServerResponse) => Promise<void>) & { close(): Promise<void> }} */
+  const handler = Object.assign(async (/** @type {IncomingMessage} */ req, /** @type {ServerResponse} */ res) => {
     if (expected !== undefined && !timingSafeEqual(digest(req.headers.authorization ?? ''), expected)) {
       res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'this server needs Authorization: Bearer <token>' }, id: null }));
       return;

@@ -1,3 +1,4 @@
+// @ts-check
 // `handoff-graph replay DEFINITION RECORDING…`: replays recorded sessions (or machine runs)
 // against a definition, for CI (docs/replay.md#the-command). Each RECORDING is a trace log file
 // (or a directory of `.jsonl` files), split into sessions (a swarm's) or runs (a machine's); one
@@ -22,13 +23,16 @@ first routing decision that now comes out differently, and exits 1 when any diff
 
 export class ReplayUsageError extends Error {}
 
+/** @import { Line } from './recording.js' */
+
 // The definition file: a Swarm or a StateMachine, by its format.
+/** @param {string} file */
 async function load(file) {
   let text;
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    throw new Error(`cannot read the definition ${file}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
+    throw new Error(`cannot read the definition ${file}: ${/** @type {NodeJS.ErrnoException} */ (error).code === 'ENOENT' ? 'no such file' : /** @type {NodeJS.ErrnoException} */ (error).message}`);
   }
   let document;
   try {
@@ -38,9 +42,11 @@ async function load(file) {
   }
   const format = typeof document === 'object' && document !== null ? document.format : undefined;
   try {
-    if (format === 'handoff-graph/state-machine') return { kind: 'machine', target: StateMachine.fromJSON(text) };
-    if (format === undefined || format === 'handoff-graph/swarm') return { kind: 'swarm', target: new Swarm(text) };
-  } catch (error) {
+    // No options (machine.js and swarm.js document them as required).
+    if (format === 'handoff-graph/state-machine') return { kind: 'machine', target: StateMachine.fromJSON(text, undefined) };
+    if (format === undefined || format === 'handoff-graph/swarm') return { kind: 'swarm', target: new Swarm(text, undefined) };
+  } catch (e) {
+    const error = /** @type {Error & { problems?: Array<{ pointer: string, message: string }> }} */ (e);
     const problems = error.problems?.map((p) => `\n  ${p.pointer || '/'}: ${p.message}`).join('') ?? ` ${error.message}`;
     throw new Error(`${file} is not a valid definition:${problems}`);
   }
@@ -49,12 +55,16 @@ async function load(file) {
 
 // The files a RECORDING argument names: itself, or a directory's .jsonl files (and durable runs'
 // .run.json records) in name order.
+/**
+ * @param {string} given
+ * @returns {Promise<string[]>}
+ */
 async function recordingFiles(given) {
   let info;
   try {
     info = await stat(given);
   } catch (error) {
-    throw new Error(`cannot read ${given}: ${error.code === 'ENOENT' ? 'no such file or directory' : error.message}`);
+    throw new Error(`cannot read ${given}: ${/** @type {NodeJS.ErrnoException} */ (error).code === 'ENOENT' ? 'no such file or directory' : /** @type {NodeJS.ErrnoException} */ (error).message}`);
   }
   if (!info.isDirectory()) return [given];
   const names = (await readdir(given)).filter((name) => name.endsWith('.jsonl') || name.endsWith('.run.json')).sort();
@@ -63,22 +73,35 @@ async function recordingFiles(given) {
 
 // A swarm's sessions in a log: its lines grouped by `session`, in order of first appearance (a
 // machine's lines left out).
+/**
+ * @param {Line[]} lines
+ * @returns {Array<{ id: string, lines: Line[] }>}
+ */
 function sessionsOf(lines) {
+  /** @type {Map<string, Line[]>} */
   const sessions = new Map();
   for (const line of lines) {
     if (line.machine !== undefined) continue;
     const id = typeof line.session === 'string' ? line.session : '';
     if (!sessions.has(id)) sessions.set(id, []);
-    sessions.get(id).push(line);
+    /** @type {Line[]} */ (sessions.get(id)).push(line);
   }
   return [...sessions].map(([id, group]) => ({ id, lines: group }));
 }
 
 // A machine's runs in a log: by `runId` when the run has one, else each start line begins a run
 // (runs of one machine that ran at once without a runId interleave: give them one, or a log each).
+/**
+ * @param {Line[]} lines
+ * @param {string} machine
+ * @returns {Array<{ id: string, lines: Line[] }>}
+ */
 function runsOf(lines, machine) {
+  /** @type {Array<{ id: string, lines: Line[] }>} */
   const runs = [];
+  /** @type {Map<string, { id: string, lines: Line[] }>} */
   const byId = new Map();
+  /** @type {{ id: string, lines: Line[] } | null} */
   let current = null;
   for (const line of lines) {
     if (line.machine !== machine) continue;
@@ -88,7 +111,7 @@ function runsOf(lines, machine) {
         byId.set(line.runId, run);
         runs.push(run);
       }
-      byId.get(line.runId).lines.push(line);
+      /** @type {{ id: string, lines: Line[] }} */ (byId.get(line.runId)).lines.push(line);
       continue;
     }
     if (line.type === 'start' || current === null) {
@@ -101,6 +124,10 @@ function runsOf(lines, machine) {
 }
 
 // A durable run's record (a FileStore's NAME.run.json), or null when the text is not one.
+/**
+ * @param {string} text
+ * @returns {Record<string, any> | null}
+ */
 function durableRun(text) {
   try {
     const value = JSON.parse(text);
@@ -110,9 +137,16 @@ function durableRun(text) {
   }
 }
 
+/** @type {(value: unknown) => string | undefined} */
 const shown = (value) => JSON.stringify(value);
 
 // One line of output for a replayed session or run.
+/**
+ * @param {string} file
+ * @param {string} name
+ * @param {Record<string, any>} report
+ * @param {string} kind 'swarm' or 'machine'
+ */
 function describeReport(file, name, report, kind) {
   const head = `${file} ${name}`;
   if (report.same) return `${head}: same (${kind === 'machine' ? `${report.decisions} steps` : `${report.turns} turn${report.turns === 1 ? '' : 's'}, ${report.decisions} decisions`})`;
@@ -121,13 +155,18 @@ function describeReport(file, name, report, kind) {
   return `${head}: differs at ${where} (${d.kind}): recorded ${shown(d.recorded)}, replayed ${shown(d.replayed)}`;
 }
 
-/** Runs the command; resolves to the exit status. */
+/**
+ * Runs the command; resolves to the exit status.
+ * @param {string[]} argv
+ * @param {(line: string) => void} [out]
+ * @returns {Promise<number>}
+ */
 export async function replayCommand(argv, out = console.log) {
   let parsed;
   try {
     parsed = parseArgs({ args: argv, options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
   } catch (error) {
-    throw new ReplayUsageError(error.message);
+    throw new ReplayUsageError(/** @type {Error} */ (error).message);
   }
   const { values, positionals } = parsed;
   if (values.help) {
@@ -150,7 +189,8 @@ export async function replayCommand(argv, out = console.log) {
           const run = kind === 'machine' ? durableRun(text) : null;
           if (run !== null) groups = run.machine === target.name ? [{ id: run.id, lines: run }] : [];
           else groups = kind === 'swarm' ? sessionsOf(readLines(text, 'replay')) : runsOf(readLines(text, 'replay'), target.name);
-        } catch (error) {
+        } catch (e) {
+          const error = /** @type {Error} */ (e);
           failed = true;
           results.push({ file, error: error.message });
           if (!values.json) out(`${file}: error: ${error.message}`);

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // The `handoff-graph` command (the package's bin):
 //   handoff-graph serve swarm.json --model <spec> [--store postgres://…|redis://…|file:DIR|memory] [--host H] [--port P]
 // serves a swarm definition file over HTTP with handoff-graph/server (docs/server.md#the-command);
@@ -51,8 +52,10 @@ When the environment variable HANDOFF_GRAPH_TOKEN is set, every request must car
 
 class UsageError extends Error {}
 
+/** @type {Record<string, string>} */
 const LIMIT_FLAGS = { 'max-body-bytes': 'maxBodyBytes', 'max-model-calls': 'maxModelCalls', 'turn-lease-ms': 'turnLeaseMs', 'turn-timeout-ms': 'turnTimeoutMs' };
 
+/** @param {string[]} argv */
 function parse(argv) {
   /** @type {import('node:util').ParseArgsConfig['options']} */
   const options = {
@@ -67,20 +70,31 @@ function parse(argv) {
   for (const flag of Object.keys(LIMIT_FLAGS)) options[flag] = { type: 'string' };
   try {
     return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
-  } catch (error) {
+  } catch (e) {
+    const error = /** @type {Error} */ (e);
     const unknown = /^Unknown option '(--?[^']+)'/.exec(error.message)?.[1];
     if (unknown === undefined) throw new UsageError(error.message);
-    const suggestion = closest(unknown.replace(/^-+/, ''), Object.keys(options));
+    const suggestion = closest(unknown.replace(/^-+/, ''), Object.keys(/** @type {object} set above */ (options)));
     throw new UsageError(`unknown option ${unknown}${suggestion === undefined ? '' : ` (did you mean --${suggestion}?)`}`);
   }
 }
 
+/**
+ * @param {string} text
+ * @param {string} flag
+ * @param {number} min
+ * @param {number} max
+ */
 function integer(text, flag, min, max) {
   if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) throw new UsageError(`--${flag} must be an integer from ${min} to ${max}, got '${text}'`);
   return Number(text);
 }
 
-/** The model function a --model spec names. */
+/**
+ * The model function a --model spec names.
+ * @param {string | undefined} spec
+ * @returns {Promise<import('./index.js').ModelFunction>}
+ */
 async function loadModel(spec) {
   if (spec === undefined) throw new UsageError('--model is required: module:./model.mjs, or <provider>:<model> such as openai:gpt-4.1-mini');
   const colon = spec.indexOf(':');
@@ -93,7 +107,7 @@ async function loadModel(spec) {
     try {
       loaded = await import(pathToFileURL(file).href);
     } catch (error) {
-      throw new Error(`--model ${spec}: cannot load ${file}: ${error.message}`);
+      throw new Error(`--model ${spec}: cannot load ${file}: ${/** @type {Error} */ (error).message}`);
     }
     const model = typeof loaded.default === 'function' ? loaded.default : loaded.model;
     if (typeof model !== 'function') throw new Error(`--model ${spec}: ${file} must export the model function as its default export or as 'model'`);
@@ -103,16 +117,20 @@ async function loadModel(spec) {
   try {
     adapters = await import('handoff-graph/adapters');
   } catch (error) {
-    if (error.code === 'ERR_PACKAGE_PATH_NOT_EXPORTED' || error.code === 'ERR_MODULE_NOT_FOUND') {
+    const { code } = /** @type {NodeJS.ErrnoException} */ (error);
+    if (code === 'ERR_PACKAGE_PATH_NOT_EXPORTED' || code === 'ERR_MODULE_NOT_FOUND') {
       throw new Error(`--model ${spec}: provider models need the adapters of 'handoff-graph/adapters', which this version of handoff-graph does not have; write the model function in a module and pass --model module:./model.mjs (docs/server.md)`);
     }
     throw error;
   }
   if (typeof adapters.createModel !== 'function') throw new Error(`--model ${spec}: 'handoff-graph/adapters' has no createModel()`);
-  return adapters.createModel({ provider: kind, model: rest });
+  return adapters.createModel(/** @type {any} the user's provider name, which createModel checks */ ({ provider: kind, model: rest }));
 }
 
-/** The store a --store spec names, and what closes it. */
+/**
+ * The store a --store spec names, and what closes it.
+ * @param {string} [spec]
+ */
 async function openStore(spec = 'memory') {
   if (spec === 'memory') return { store: new MemoryStore(), describe: 'memory (sessions end with the process)', close: async () => {} };
   if (spec.startsWith('file:')) {
@@ -144,7 +162,7 @@ async function openStore(spec = 'memory') {
     try {
       await client.connect();
     } catch (error) {
-      throw new Error(`--store ${shown}: cannot connect: ${error?.message || failure?.message || error}`);
+      throw new Error(`--store ${shown}: cannot connect: ${/** @type {Error | undefined} */ (error)?.message || failure?.message || error}`);
     }
     connected = true;
     return { store: new RedisStore(client), describe: `redis at ${shown}`, close: () => client.quit().catch(() => client.destroy?.()) };
@@ -168,16 +186,17 @@ async function openStore(spec = 'memory') {
       await store.migrate();
     } catch (error) {
       await pool.end().catch(() => {});
-      throw new Error(`--store ${shown}: cannot use the database: ${error?.message || error}`);
+      throw new Error(`--store ${shown}: cannot use the database: ${/** @type {Error | undefined} */ (error)?.message || error}`);
     }
     return { store, describe: `postgres at ${shown}`, close: () => pool.end().catch(() => {}) };
   }
   throw new UsageError(`--store '${spec}': expected memory, file:<dir>, redis://…, rediss://… or postgres://…`);
 }
 
+/** @param {string} token */
 function bearer(token) {
   const expected = new TextEncoder().encode(`Bearer ${token}`);
-  return (request) => {
+  return (/** @type {Request} */ request) => {
     const given = new TextEncoder().encode(request.headers.get('authorization') ?? '');
     // Compared in full whatever the first difference, so the time taken says nothing of the token.
     let difference = given.length ^ expected.length;
@@ -190,12 +209,16 @@ function bearer(token) {
   };
 }
 
+/**
+ * @param {string} file
+ * @param {string} [traceLogPath]
+ */
 async function readDefinition(file, traceLogPath) {
   let text;
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    throw new Error(`cannot read the swarm definition ${file}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
+    throw new Error(`cannot read the swarm definition ${file}: ${/** @type {NodeJS.ErrnoException} */ (error).code === 'ENOENT' ? 'no such file' : /** @type {NodeJS.ErrnoException} */ (error).message}`);
   }
   await init();
   try {
@@ -210,10 +233,15 @@ async function readDefinition(file, traceLogPath) {
   }
 }
 
+/**
+ * @param {Record<string, string | undefined>} values the string flags (parse() gives the others)
+ * @param {string[]} positionals
+ */
 async function serveCommand(values, positionals) {
   if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'serve needs the swarm definition file: handoff-graph serve swarm.json --model …' : `serve takes one definition file, got ${positionals.length}: ${positionals.join(' ')}`);
   const host = values.host ?? '127.0.0.1';
   const port = values.port === undefined ? 8787 : integer(values.port, 'port', 0, 65535);
+  /** @type {Record<string, number>} */
   const limits = {};
   for (const [flag, key] of Object.entries(LIMIT_FLAGS)) if (values[flag] !== undefined) limits[key] = integer(values[flag], flag, 1, 2 ** 31 - 1);
   const model = await loadModel(values.model);
@@ -223,7 +251,8 @@ async function serveCommand(values, positionals) {
   const token = process.env.HANDOFF_GRAPH_TOKEN;
   let handler;
   try {
-    handler = createHandler({ swarm, store, model, limits, ...(token ? { authorize: bearer(token) } : {}) });
+    // server/index.d.ts types `model` as answering whole responses; runTurn's model may stream too.
+    handler = createHandler({ swarm, store, model: /** @type {any} */ (model), limits, ...(token ? { authorize: bearer(token) } : {}) });
   } catch (error) {
     await closeStore();
     throw error instanceof TypeError ? new UsageError(error.message) : error;
@@ -233,10 +262,11 @@ async function serveCommand(values, positionals) {
     server = await serve(handler, { host, port });
   } catch (error) {
     await closeStore();
-    throw new Error(`cannot listen on ${host}:${port}: ${error.message}`);
+    throw new Error(`cannot listen on ${host}:${port}: ${/** @type {Error} */ (error).message}`);
   }
   const agents = swarm.toJSON().agents.length;
   console.log(`handoff-graph: serving swarm '${swarm.name}' (${agents} agent${agents === 1 ? '' : 's'}, sessions in ${describe}) at ${server.url}`);
+  /** @param {string} signal */
   const stop = async (signal) => {
     process.off('SIGINT', stop);
     process.off('SIGTERM', stop);
@@ -252,6 +282,7 @@ async function serveCommand(values, positionals) {
   process.on('SIGTERM', stop);
 }
 
+/** @param {string[]} argv */
 async function main(argv) {
   if (argv[0] === 'check') {
     process.exitCode = await checkCommand(argv.slice(1));
@@ -277,7 +308,7 @@ async function main(argv) {
     return;
   }
   if (command !== 'serve') throw new UsageError(`unknown command '${command}': the commands are serve, check, replay and mcp`);
-  await serveCommand(values, rest);
+  await serveCommand(/** @type {Record<string, string | undefined>} the flags serve reads are strings */ (values), rest);
 }
 
 main(process.argv.slice(2)).catch((error) => {

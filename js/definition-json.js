@@ -1,3 +1,4 @@
+// @ts-check
 // Definitions given as objects cross into the core as JSON text. JSON.stringify alone would change
 // what JSON cannot hold without a word (NaN and Infinity become null, an undefined member
 // disappears, a Map becomes {}, a cycle or a deep nest is a TypeError or RangeError from deep
@@ -9,6 +10,8 @@ import { DefinitionError } from './errors.js';
 import { describe, wellFormed } from './text.js';
 import { put } from './values.js';
 
+/** @import { DefinitionProblem } from './index.js' */
+
 /**
  * How deep arrays and objects may nest in a definition given as an object (`[[1]]` is two levels):
  * the limit of the other JSON values the library reads (docs/limits.md), far beyond any real
@@ -17,16 +20,19 @@ import { put } from './values.js';
 export const MAX_DEFINITION_DEPTH = 512;
 
 // RFC 6901: `~` and `/` in a key are written `~0` and `~1`.
+/** @type {(parent: string, key: string | number) => string} */
 const pointerTo = (parent, key) => `${parent}/${String(key).replaceAll('~', '~0').replaceAll('/', '~1')}`;
 
 // Plain data: an object whose prototype is Object.prototype (of any realm: its own prototype is
 // null) or null. Anything else is an instance of a class, which JSON.stringify would write as its
 // toJSON() or its own members (a Map or a Set as {}), not as what it holds.
+/** @param {object} object */
 function isPlainObject(object) {
   const prototype = Object.getPrototypeOf(object);
   return prototype === null || Object.getPrototypeOf(prototype) === null;
 }
 
+/** @param {object} object */
 function instanceName(object) {
   const maker = Object.getPrototypeOf(object)?.constructor;
   return typeof maker === 'function' && maker.name !== '' ? maker.name : 'a class';
@@ -34,6 +40,11 @@ function instanceName(object) {
 
 // Why `value` (not an array or object) cannot be in a definition, or null if it can.
 // `inArray`: JSON.stringify writes an undefined item as null, but leaves an undefined member out.
+/**
+ * @param {unknown} value
+ * @param {boolean} inArray
+ * @returns {string | null}
+ */
 function scalarProblem(value, inArray) {
   switch (typeof value) {
     case 'string':
@@ -51,7 +62,7 @@ function scalarProblem(value, inArray) {
     case 'symbol':
       return `a symbol (${String(value)}) is not a JSON value`;
     default:  // bigint, the last type there is
-      return `a BigInt (${value}n) is not a JSON value: give a number`;
+      return `a BigInt (${/** @type {bigint} */ (value)}n) is not a JSON value: give a number`;
   }
 }
 
@@ -69,10 +80,14 @@ function scalarProblem(value, inArray) {
  * @returns {unknown}
  */
 export function plainDefinition(definition) {
+  /** @type {DefinitionProblem[]} */
   const problems = [];
+  /** @type {Map<object, string>} */
   const open = new Map();  // each array or object being copied → its pointer: one met again is a cycle
+  /** @type {Array<{ source: any, target: any, keys: string[] | null, length: number, next: number, pointer: string, depth: number }>} */
   const pending = [];      // containers entered and not yet copied in full: { source, target, keys, next, pointer }
   // The copy of `value` at `pointer`, depth levels inside the root's containers; undefined after a problem.
+  /** @type {(value: unknown, pointer: string, depth: number, inArray: boolean) => unknown} */
   const copy = (value, pointer, depth, inArray) => {
     if (typeof value !== 'object' || value === null) {
       const problem = scalarProblem(value, inArray);
@@ -91,6 +106,7 @@ export function plainDefinition(definition) {
     }
     if (Array.isArray(value)) {
       open.set(value, pointer);
+      /** @type {unknown[]} */
       const target = [];
       pending.push({ source: value, target, keys: null, length: value.length, next: 0, pointer, depth });
       return target;
@@ -105,6 +121,7 @@ export function plainDefinition(definition) {
       }
     }
     open.set(value, pointer);
+    /** @type {Record<string, unknown>} */
     const target = {};
     const keys = Object.keys(value);
     pending.push({ source: value, target, keys, length: keys.length, next: 0, pointer, depth });

@@ -1,3 +1,4 @@
+// @ts-check
 // The Deno entry (the `deno` condition of package.json's exports). Deno implements Node's
 // built-ins, so it takes the Node entry, js/node.js (trace log files, OpenTelemetry, require()
 // sharing the runtime), with one difference: the .wasm comes from Deno's module graph (an

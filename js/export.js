@@ -1,3 +1,4 @@
+// @ts-check
 // Exports of graphs and machines (docs/format.md): the core renders the DAG model (ours, or
 // AgentEnsemble's DagModel 1.3 for machines), Mermaid and DOT; this file only checks options and
 // passes a run or trace along as JSON.
@@ -11,6 +12,7 @@ const DAG_FORMATS = ['handoff-graph', 'agentensemble'];
 // `highlight`, `run` and `trace` are one option under three names: a run or trace to mark.
 const MARKS = ['highlight', 'run', 'trace'];
 // Per format: the method users call, and its options.
+/** @type {Record<'dag' | 'mermaid' | 'dot', { method: string, allowed: string[] }>} */
 const FORMATS = {
   dag: { method: 'toDag', allowed: [...MARKS, 'format', 'generatedAt'] },
   dot: { method: 'toDot', allowed: MARKS },
@@ -19,13 +21,17 @@ const FORMATS = {
 
 // What the core reads of a machine run: its reason and each step's state, fired edge and branches. The
 // rest (the state, the outputs) may be large, or hold what JSON cannot, and is not needed.
+/**
+ * @param {any} highlight a run, a trace or an execution's steps, as the caller gave it
+ * @returns {unknown}
+ */
 function traceOf(highlight) {
   if (typeof highlight !== 'object' || highlight === null || Array.isArray(highlight) || !Array.isArray(highlight.steps)) return highlight;
-  const steps = highlight.steps.map((s) => {
+  const steps = highlight.steps.map((/** @type {any} */ s) => {
     if (typeof s !== 'object' || s === null || Array.isArray(s)) return s;
     // A fan-out step's branches are visits too (their states only).
     if (!Array.isArray(s.branches)) return { step: s.step, state: s.state, edge: s.edge };
-    return { step: s.step, state: s.state, edge: s.edge, branches: s.branches.map((b) => ({ state: b?.state })) };
+    return { step: s.step, state: s.state, edge: s.edge, branches: s.branches.map((/** @type {any} */ b) => ({ state: b?.state })) };
   });
   return 'reason' in highlight ? { reason: highlight.reason, steps } : { steps };
 }
@@ -42,7 +48,7 @@ export function pictureLayout({ kind = 'flowchart', direction = kind === 'state'
 }
 
 /**
- * @param native a core HandoffGraph or Machine
+ * @param {any} native a core HandoffGraph or Machine (an embind object)
  * @param {'dag' | 'mermaid' | 'dot'} format
  * @param {{ kind?: string, direction?: string, highlight?: unknown, run?: unknown, trace?: unknown,
  *           format?: string, generatedAt?: string }} options

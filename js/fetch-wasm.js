@@ -1,3 +1,4 @@
+// @ts-check
 // Fetching the WebAssembly module where there is no file system: browsers, workers, edge runtimes
 // (browser.js, and inline.js when it is given a location). Streams when the server sends
 // application/wasm; otherwise reads the bytes, so that a wrong Content-Type still works and a page
@@ -9,7 +10,12 @@ import { compileResponse, loadError } from './runtime.js';
 const VITE_DEV_HINT = "Vite's dev server moved handoff-graph's code away from its .wasm: add " +
   "optimizeDeps: { exclude: ['handoff-graph'] } to the Vite config";
 
-/** Compiles the module at `location`; a relative string resolves against the page (or worker script). */
+/**
+ * Compiles the module at `location`; a relative string resolves against the page (or worker script).
+ * @param {string | URL} location
+ * @param {{ isDefault: boolean, kind: string }} how whether `location` is the default one, and which module
+ * @returns {Promise<WebAssembly.Module>}
+ */
 export async function compileFetched(location, { isDefault, kind }) {
   const base = globalThis.document?.baseURI ?? globalThis.location?.href;
   let url;
@@ -23,7 +29,7 @@ export async function compileFetched(location, { isDefault, kind }) {
   try {
     response = await fetch(url);
   } catch (error) {
-    throw loadError(url, error.message, { isDefault, kind, cause: error, hint });
+    throw loadError(url, /** @type {Error} */ (error).message, { isDefault, kind, cause: error, hint });
   }
   return compileResponse(response, url, { isDefault, kind, hint });
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // The full module's side of the platform entries (node.js, browser.js, inline.js): instantiates
 // dist/handoff-graph.wasm through its loader (dist/handoff-graph.mjs, em++'s output) and holds the
 // raw exports of a state machine's step. Kept out of js/runtime.js, which the routing entry
@@ -5,12 +6,19 @@
 import { Branch, BranchesHeader, StepInfo } from './contract.js';
 import { instantiate } from './runtime.js';
 
-/** `instantiate(wasmModule)` for makeInit: the full module, through `createModule` (its loader). */
+/**
+ * `instantiate(wasmModule)` for makeInit: the full module, through `createModule` (its loader).
+ * @param {unknown} createModule em++'s loader (dist/handoff-graph.mjs's default export)
+ */
 export function instantiateFull(createModule) {
-  return (wasmModule) => instantiate(createModule, wasmModule);
+  return (/** @type {WebAssembly.Module} */ wasmModule) => instantiate(createModule, wasmModule);
 }
 
-/** What the full module's runtime has beyond the routing module's: the state machines' exports. */
+// The Emscripten module's raw exports are untyped (no declarations are generated for them).
+/**
+ * What the full module's runtime has beyond the routing module's: the state machines' exports.
+ * @param {any} module the instantiated Emscripten module
+ */
 function machineRuntime(module) {
   const infoAddress = module._hg_exec_info() >>> 2;
   let info = new Int32Array(module.HEAPU8.buffer, infoAddress * 4, StepInfo.length);
@@ -21,6 +29,7 @@ function machineRuntime(module) {
     execItems: module._hg_exec_items,
     // The fan-out step's branches: a copy of the words hg_exec_branches points at (contract.js
     // BranchesHeader, then Branch records), or null.
+    /** @param {number} address */
     execBranches(address) {
       const at = module._hg_exec_branches(address) >>> 2;
       if (at === 0) return null;

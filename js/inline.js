@@ -1,3 +1,4 @@
+// @ts-check
 // handoff-graph/inline: the whole package in one ES module with the WebAssembly module embedded,
 // for serverless functions, edge workers and CDNs, where no second file can travel. init() needs
 // no argument and fetches nothing (it still takes init({ wasm }) like the other entries).

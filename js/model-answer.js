@@ -1,3 +1,4 @@
+// @ts-check
 // What one model call answered, read as runTurn's events. A `model` function returns either the
 // whole answer, `{ text?, toolCalls?, finishReason?, usage?, raw? }`, or an async iterable of
 // stream parts, after the AI SDK's LanguageModel stream parts:
@@ -13,14 +14,31 @@ import { describe } from './text.js';
 import { clone, put } from './values.js';
 import { normalizeToolCall } from './tool-calls.js';
 
+/** @import { Message, Session } from './index.js' */
+
+/** @typedef {{ id?: string, name: string, arguments: unknown }} NormalizedCall a tool call as normalizeToolCall gives it */
+/**
+ * The events one model answer yields.
+ * @typedef {{ type: 'chunk', agent: string, text: string }
+ *   | { type: 'tool_use', agent: string, call: NormalizedCall, [field: string]: unknown }} AnswerEvent
+ */
+
 const PART_TYPES = "'text-delta', 'tool-call' or 'finish'";
 
+/**
+ * @template T
+ * @param {Promise<T>} promise
+ * @param {AbortSignal | undefined} signal
+ * @returns {Promise<T>}
+ */
 function abortable(promise, signal) {
   if (signal === undefined) return promise;
   // When the abort wins, the read it beat may still reject (with the same abort): not unhandled.
   promise.catch(() => {});
   signal.throwIfAborted();
+  /** @type {() => void} */
   let onAbort;
+  /** @type {Promise<never>} */
   const aborted = new Promise((_, reject) => {
     onAbort = () => reject(signal.reason);
     signal.addEventListener('abort', onAbort, { once: true });
@@ -28,15 +46,20 @@ function abortable(promise, signal) {
   return Promise.race([promise, aborted]).finally(() => signal.removeEventListener('abort', onAbort));
 }
 
-const isStream = (answer) => typeof answer === 'object' && answer !== null && typeof answer[Symbol.asyncIterator] === 'function';
+/** @type {(answer: unknown) => answer is AsyncIterable<unknown>} */
+const isStream = (answer) => typeof answer === 'object' && answer !== null && typeof (/** @type {any} */ (answer))[Symbol.asyncIterator] === 'function';
 
 /**
  * Yields the `chunk` and `tool_use` events of one model answer; returns
  * `{ text, toolCalls, announced, finishReason, usage, raw }` (`announced`: tool_use already yielded).
  * `tag(call)`: fields a tool_use event adds (an MCP tool's `by` and `server`).
+ * @param {unknown} answer what the model function returned (awaited)
+ * @param {{ agent: string, signal?: AbortSignal, tag?: (call: NormalizedCall) => Record<string, unknown> }} options
+ * @returns {AsyncGenerator<AnswerEvent, { text: string, toolCalls: NormalizedCall[], announced: boolean, finishReason: unknown, usage: unknown, raw: unknown }>}
  */
 export async function* readModelAnswer(answer, { agent, signal, tag }) {
   if (!isStream(answer)) {
+    /** @type {any} a model's answer, read field by field */
     const response = answer ?? {};
     if (typeof response !== 'object') throw new TypeError(`a model returns { text, toolCalls } or an async iterable of stream parts, got ${describe(response)}`);
     const text = typeof response.text === 'string' ? response.text : '';
@@ -46,13 +69,16 @@ export async function* readModelAnswer(answer, { agent, signal, tag }) {
   }
   const parts = answer[Symbol.asyncIterator]();
   let text = '';
+  /** @type {NormalizedCall[]} */
   const toolCalls = [];
+  /** @type {any} the finish part, as the model gave it */
   let finish;
   let finished = false;
   try {
     for (;;) {
       const step = await abortable(parts.next(), signal);
       if (step.done) break;
+      /** @type {any} a stream part, checked by its type */
       const part = step.value;
       const type = typeof part === 'object' && part !== null ? part.type : undefined;
       if (type === 'text-delta') {
@@ -91,6 +117,8 @@ export async function* readModelAnswer(answer, { agent, signal, tag }) {
  * `variables` and `selections` as a whole, so copies of those arrays and small objects suffice
  * (the messages themselves are never changed in place). Costs a pointer copy per message, not a
  * deep copy of the history.
+ * @param {Session} session
+ * @returns {Session}
  */
 export function snapshotSession(session) {
   return {
@@ -102,9 +130,14 @@ export function snapshotSession(session) {
   };
 }
 
-/** Puts a session back as snapshotSession() saw it, in place (the caller's object stays the same). */
+/**
+ * Puts a session back as snapshotSession() saw it, in place (the caller's object stays the same).
+ * @param {object} session
+ * @param {Session} snapshot
+ * @returns {void}
+ */
 export function restoreSession(session, snapshot) {
-  for (const key of Object.keys(session)) delete session[key];
+  for (const key of Object.keys(session)) delete (/** @type {Record<string, unknown>} */ (session))[key];
   Object.assign(session, snapshot);
 }
 
@@ -112,9 +145,12 @@ export function restoreSession(session, snapshot) {
  * Copies of messages for a model request: each message a new object, its nested values (tool
  * calls, their arguments) deep-copied, its strings shared (they cannot change). A deep JSON copy of
  * a 5,000-message history costs about 11 ms here; this, well under 1 ms.
+ * @param {Message[]} messages
+ * @returns {Message[]}
  */
 export function copyMessages(messages) {
   return messages.map((message) => {
+    /** @type {Record<string, unknown>} */
     const copy = {};
     for (const key of Object.keys(message)) {
       const value = message[key];
@@ -125,6 +161,6 @@ export function copyMessages(messages) {
       if (key === '__proto__') put(copy, key, copied);
       else copy[key] = copied;
     }
-    return copy;
+    return /** @type {Message} every key of a message, copied */ (copy);
   });
 }

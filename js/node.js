@@ -1,3 +1,4 @@
+// @ts-check
 // The Node.js entry. `import` loads this file; so does `require` where Node can require an ES
 // module (js/require.cjs), so a process holds one runtime. dist/index.cjs is this file bundled
 // as CommonJS, for the Nodes that cannot. Bundlers that target Node (esbuild --platform=node)

@@ -1,3 +1,4 @@
+// @ts-check
 // Recordings (docs/replay.md): what the trace log holds of a session's turns or a machine's run,
 // read back for a replay. A swarm recording is one session's lines in order: each turn opens with
 // an `open` line that carries the recording's version and what the turn started from, then the
@@ -28,11 +29,19 @@ const SWARM_LINES = new Set([
 ]);
 const MACHINE_LINES = new Set(['start', 'step', 'end', 'error']);
 
+// A recording's line is JSON, checked here field by field before anything reads it: `any` is the
+// honest type of its fields in this file.
+/** @typedef {{ type: string, [field: string]: any }} Line a recording's line */
+/** @typedef {{ step: number, state: string, visit: number, next: string | null, edge: number | null, update: Record<string, unknown> | null }} ReplayStep */
+/** @typedef {{ kind: string, value: unknown, approvalId?: string }} Decision a routing decision a replay compares */
+
+/** @type {(pointer: string, message: string) => RecordingError} */
 const problem = (pointer, message) => new RecordingError([{ pointer, message }]);
 
 // The fields of the lines a replay reads (docs/format.md#recordings), besides `type` and what the
 // trace log adds to every line; another field is a mistake, named with the closest known one.
 const LOG_FIELDS = ['type', 'time', 'swarm', 'session', 'machine', 'runId'];
+/** @type {Record<string, string[]>} */
 const LINE_FIELDS = {
   open: ['agent', 'turn', 'approvalId', 'recording', 'input', 'variables', 'maxModelCalls'],
   model: ['agent', 'tools', 'text', 'toolCalls'],
@@ -47,6 +56,10 @@ const LINE_FIELDS = {
   end: ['reason', 'stepsRun'],
 };
 
+/**
+ * @param {Line} line
+ * @param {number} i
+ */
 function checkFields(line, i) {
   const known = LINE_FIELDS[line.type];
   if (known === undefined) return;
@@ -63,8 +76,12 @@ function checkFields(line, i) {
  * line; blank lines skipped): plain JSON data, each an object with a string `type`. Values JSON
  * cannot hold are problems at their pointer (`/3/variables/n`); a JSONL line that does not parse
  * is one at `/<its index>` naming the line.
+ * @param {unknown} recording
+ * @param {string} what how a message names the call, e.g. 'swarm.replay(recording)'
+ * @returns {Line[]}
  */
 export function readLines(recording, what) {
+  /** @type {unknown[]} */
   let lines;
   if (typeof recording === 'string') {
     lines = [];
@@ -74,7 +91,7 @@ export function readLines(recording, what) {
       try {
         lines.push(JSON.parse(text));
       } catch (error) {
-        throw problem(`/${lines.length}`, `line ${i + 1} is not JSON (${error instanceof RangeError ? 'it nests too deeply' : error.message})`);
+        throw problem(`/${lines.length}`, `line ${i + 1} is not JSON (${error instanceof RangeError ? 'it nests too deeply' : /** @type {Error} */ (error).message})`);
       }
     }
   } else if (Array.isArray(recording)) {
@@ -91,17 +108,28 @@ export function readLines(recording, what) {
     if (!isRecord(line)) throw problem(`/${i}`, `a recording's line is an object, got ${describe(line)}`);
     if (typeof line.type !== 'string') throw problem(`/${i}/type`, `a recording's line has a string type, got ${describe(line.type)}`);
   }
-  return lines;
+  return /** @type {Line[]} each checked above */ (lines);
 }
 
+/**
+ * @param {boolean} ok
+ * @param {string} pointer
+ * @param {string} message
+ */
 function expect(ok, pointer, message) {
   if (!ok) throw problem(pointer, message);
 }
 
+/** @type {(value: unknown, test: (item: unknown) => boolean) => boolean} */
 const isArrayOf = (value, test) => Array.isArray(value) && value.every(test);
 
 // The recording's own lines, checked for what a replay reads of them.
+/**
+ * @param {Line} line
+ * @param {number} i
+ */
 function checkSwarmLine(line, i) {
+  /** @type {(key: string) => string} */
   const at = (key) => `/${i}/${key}`;
   expect(SWARM_LINES.has(line.type), at('type'), `unknown line type '${line.type}' in a swarm recording`);
   checkFields(line, i);
@@ -156,11 +184,16 @@ function checkSwarmLine(line, i) {
  * (`index`: the open line's position in the recording; `updates`: the host's changes between the
  * turn before and this one, its `update` lines). The lines must be one session's (those without a
  * `session` field are taken as its); any other line before the first open is a problem.
+ * @param {unknown} recording
+ * @returns {{ session: string | undefined, turns: Array<{ open: Line, lines: Line[], index: number, updates: Line[] }> }}
  */
 export function swarmTurns(recording) {
   const lines = readLines(recording, 'swarm.replay(recording)');
+  /** @type {Array<{ open: Line, lines: Line[], index: number, updates: Line[] }>} */
   const turns = [];
+  /** @type {Line[]} */
   let updates = [];
+  /** @type {unknown} */
   let session;
   for (const [i, line] of lines.entries()) {
     checkSwarmLine(line, i);
@@ -173,13 +206,17 @@ export function swarmTurns(recording) {
       turns.push({ open: line, lines: [], index: i, updates });
       updates = [];
     } else if (turns.length === 0) throw problem(`/${i}`, `the recording starts with a '${line.type}' line: a turn starts with its 'open' line`);
-    else turns.at(-1).lines.push(line);
+    else turns[turns.length - 1].lines.push(line);
   }
   if (turns.length === 0) throw problem('', 'the recording has no turn (no open line)');
   return { session: typeof session === 'string' ? session : undefined, turns };
 }
 
 // What a decision is compared on: an outcome's routing fields, not its texts for the model.
+/**
+ * @param {unknown} outcome
+ * @returns {unknown}
+ */
 function outcomeOf(outcome) {
   if (!isRecord(outcome)) return outcome ?? null;
   const { type } = outcome;
@@ -190,7 +227,11 @@ function outcomeOf(outcome) {
   return { type, reason: outcome.reason ?? null };
 }
 
-/** The decision of a change between turns: the rule it fired, or null. */
+/**
+ * The decision of a change between turns: the rule it fired, or null.
+ * @param {unknown} outcome
+ * @returns {Decision}
+ */
 export function updateDecision(outcome) {
   return { kind: 'rule', value: isRecord(outcome) ? { via: outcome.via, from: outcome.from, to: outcome.to, edge: outcome.edge } : null };
 }
@@ -201,6 +242,8 @@ export function updateDecision(outcome) {
  * offered), `rule` (a rule or continuation handoff), `outcome` (what a tool call did), `approval`
  * (a call that paused for a person), `guardrail` (a guardrail that tripped), `next` (a workflow
  * machine's next state) and `end` (how the turn ended). `ids` receives an approval's id.
+ * @param {{ type: string, [field: string]: any }} event
+ * @returns {Decision[]}
  */
 export function decisionsOf(event) {
   switch (event.type) {
@@ -211,7 +254,7 @@ export function decisionsOf(event) {
     case 'handoff':
       return event.via === 'tool' ? [] : [{ kind: 'rule', value: { via: event.via, from: event.from, to: event.to, edge: event.edge } }];
     case 'tool_result':
-      return [{ kind: 'outcome', value: { agent: event.agent, call: event.call?.name ?? null, ...outcomeOf(event.outcome) } }];
+      return [{ kind: 'outcome', value: { agent: event.agent, call: event.call?.name ?? null, .../** @type {object} */ (outcomeOf(event.outcome)) } }];
     case 'approval_required':
       return [{ kind: 'approval', value: { agent: event.agent, kind: event.kind, tool: event.tool, to: event.to ?? null, edge: event.edge ?? null }, approvalId: event.approvalId }];
     case 'guardrail_tripped':
@@ -219,7 +262,7 @@ export function decisionsOf(event) {
     case 'workflow_step':
       return [{ kind: 'next', value: { agent: event.agent, state: event.step?.state, visit: event.step?.visit, next: event.step?.next, edge: event.step?.edge } }];
     case 'agent_tool':
-      return isRecord(event.event) ? decisionsOf(event.event) : [];
+      return isRecord(event.event) ? decisionsOf(/** @type {{ type: string }} an event */ (event.event)) : [];
     case 'done':
       return [{ kind: 'end', value: { agent: event.agent, reason: event.reason } }];
     case 'error':
@@ -230,12 +273,17 @@ export function decisionsOf(event) {
   }
 }
 
-/** Whether two JSON values are equal (key order aside). */
+/**
+ * Whether two JSON values are equal (key order aside).
+ * @param {any} a
+ * @param {any} b
+ * @returns {boolean}
+ */
 export function sameValue(a, b) {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) return a.length === b.length && a.every((x, i) => sameValue(x, b[i]));
+  if (Array.isArray(a)) return a.length === b.length && a.every((/** @type {unknown} */ x, /** @type {number} */ i) => sameValue(x, b[i]));
   const keys = Object.keys(a).filter((k) => a[k] !== undefined);
   const other = Object.keys(b).filter((k) => b[k] !== undefined);
   return keys.length === other.length && keys.every((k) => Object.hasOwn(b, k) && sameValue(a[k], b[k]));
@@ -251,6 +299,8 @@ export function sameValue(a, b) {
  * `start` line, `step` lines with their `update`, an `end` line), or an object with `steps` and
  * `outputs` (a run's result, an execution's snapshot, or a durable run's record, whose
  * `snapshot` holds them), the updates then read from `outputs`.
+ * @param {unknown} recording
+ * @returns {{ state: Record<string, unknown> | null, steps: ReplayStep[], reason: string | null }}
  */
 export function machineRecording(recording) {
   if (isRecord(recording)) return fromRun(recording);
@@ -259,10 +309,14 @@ export function machineRecording(recording) {
     recording = recording.map((s) => ({ type: 'step', ...s }));
   }
   const lines = readLines(recording, 'machine.replay(steps)');
+  /** @type {Record<string, unknown> | null} */
   let state = null;
+  /** @type {string | null} */
   let reason = null;
+  /** @type {ReplayStep[]} */
   const steps = [];
   for (const [i, line] of lines.entries()) {
+    /** @type {(key: string) => string} */
     const at = (key) => `/${i}/${key}`;
     expect(MACHINE_LINES.has(line.type), at('type'), `unknown line type '${line.type}' in a machine recording`);
     checkFields(line, i);
@@ -285,7 +339,14 @@ export function machineRecording(recording) {
   return { state, steps, reason };
 }
 
+/**
+ * @param {Record<string, any>} step
+ * @param {number} i
+ * @param {number} number
+ * @returns {ReplayStep}
+ */
 function checkStep(step, i, number) {
+  /** @type {(key: string) => string} */
   const at = (key) => `/${i}/${key}`;
   expect(Number.isSafeInteger(step.step) && step.step === number, at('step'), `expected step ${number} (a run's steps in order, from the first)`);
   expect(typeof step.state === 'string', at('state'), 'expected the name of the state that ran');
@@ -297,7 +358,12 @@ function checkStep(step, i, number) {
 }
 
 // A run's result, a snapshot or a durable run's record: steps, with the updates from `outputs`.
+/**
+ * @param {Record<string, unknown>} given
+ * @returns {{ state: Record<string, unknown> | null, steps: ReplayStep[], reason: string | null }}
+ */
 function fromRun(given) {
+  /** @type {Record<string, any>} */
   let run;
   try {
     run = /** @type {Record<string, any>} */ (plainDefinition(given));
@@ -306,6 +372,7 @@ function fromRun(given) {
     throw error;
   }
   let base = '';
+  /** @type {Record<string, unknown> | null} */
   let state = null;
   if (run.format === 'handoff-graph/run') {
     expect(isRecord(run.snapshot), '/snapshot', 'a durable run\'s record holds its snapshot');
@@ -315,7 +382,7 @@ function fromRun(given) {
   }
   expect(Array.isArray(run.steps), `${base}/steps`, 'expected the run\'s steps (an array)');
   expect(isRecord(run.outputs), `${base}/outputs`, 'expected every visit\'s update, by state (a run\'s outputs): the steps alone do not hold the updates');
-  const steps = run.steps.map((step, i) => {
+  const steps = run.steps.map((/** @type {any} */ step, /** @type {number} */ i) => {
     expect(isRecord(step), `${base}/steps/${i}`, `a step is an object, got ${describe(step)}`);
     const updates = run.outputs[step.state];
     const update = Array.isArray(updates) ? updates[step.visit - 1] : undefined;

@@ -1,3 +1,4 @@
+// @ts-check
 // Replays (docs/replay.md): a recorded session re-run against a swarm's rules, a recorded run
 // against a machine's, to see which routing decisions a change of rules alters. Nothing here
 // decides a route: a swarm replay runs the real Swarm (the same definition, its context policies,
@@ -12,18 +13,46 @@ import { decisionsOf, machineRecording, sameValue, swarmTurns, TWIN, updateDecis
 import { clone } from './values.js';
 import { replayMcpClients } from './mcp/replay-clients.js';
 
+/** @import { SwarmDefinition } from './index.js' */
+/** @import { Decision, Line } from './recording.js' */
+
+// What a replay uses of a StateMachine, of its twin and of an execution (js/machine.js), and of a
+// Swarm (js/swarm.js): structural, so that the classes pass themselves in. Their sessions and
+// options are `any` here until js/swarm/ is typed.
+/**
+ * @typedef {{ step: number, state: string, visit: number, next: string | null, edge: number | null }} ReplayStepRecord
+ * @typedef {{ done: boolean, reason: string | null, steps: ReplayStepRecord[], step(): Promise<ReplayStepRecord | null>, dispose(): void }} ReplayExecution
+ * @typedef {{ start(state: Record<string, unknown>): ReplayExecution, dispose(): void }} ReplayTwin
+ * @typedef {{ name: string, toJSON(): { states: Array<Record<string, any>> }, [TWIN](handlers: Record<string, (ctx: { visit: number }) => unknown>): ReplayTwin }} ReplayMachine
+ * @typedef {{
+ *   createSession(options: { id: string, variables: unknown }): any,
+ *   updateState(session: any, variables: unknown): unknown,
+ *   runTurn(session: any, input: string, options: object): AsyncIterable<{ type: string, [field: string]: any }>,
+ *   resolveApproval(session: any, approvalId: string, options: object): AsyncIterable<{ type: string, [field: string]: any }>,
+ *   dispose(): void,
+ * }} ReplaySwarm
+ * @typedef {{ answers: TurnAnswers, workflow: Line | undefined, all: Line[] }} ReplayCursor where a replay is: the current turn's answers and workflow run, every guardrail trip
+ */
+
 // The definition of a machine to replay, and handlers that answer each state's visits with
 // `update(name, visit)`. States whose steps a recording does not hold whole (fan-out, map and
 // subgraph states, whose branches' updates are not step lines; handoff-enabled states, whose
 // handler's choice is not recorded) and edges decided by functions (which a definition cannot
 // hold) are refused with a TypeError that says so.
+/**
+ * @param {ReplayMachine} machine
+ * @param {(name: string, visit: number) => unknown} update
+ * @param {string} where
+ * @returns {Record<string, (ctx: { visit: number }) => unknown>}
+ */
 function replayHandlers(machine, update, where) {
   let definition;
   try {
     definition = machine.toJSON();
   } catch (error) {
-    throw new TypeError(`${where}: machine '${machine.name}' cannot be replayed: ${error.message}`);
+    throw new TypeError(`${where}: machine '${machine.name}' cannot be replayed: ${/** @type {Error} */ (error).message}`);
   }
+  /** @type {Record<string, (ctx: { visit: number }) => unknown>} */
   const handlers = {};
   for (const state of definition.states) {
     const kind = state.branches !== undefined ? 'a fan-out' : state.map !== undefined ? 'a map' : state.subgraph !== undefined ? 'a subgraph' : state.handoffs !== undefined ? 'a handoff-enabled' : null;
@@ -35,6 +64,7 @@ function replayHandlers(machine, update, where) {
 
 /** Thrown inside a replayed turn at the first decision that differs; caught by the replay. */
 class Divergence extends Error {
+  /** @param {{ turn: number, index: number, kind: string, recorded: unknown, replayed: unknown }} divergence */
   constructor(divergence) {
     super('the replay diverged');
     this.divergence = divergence;
@@ -44,13 +74,24 @@ class Divergence extends Error {
 // The recorded decisions of a turn, in order, and a cursor over them: `check(decision)` compares
 // the replay's next decision with the recorded one, throwing a Divergence at the first difference.
 class Comparison {
+  /** @type {Decision[]} */
   #recorded;
+  /** @type {number} */
   #turn;
   #position = 0;
+  /** @type {{ count: number }} */
   #total;
+  /** @type {Map<string, string | undefined>} */
   approvals;  // recorded approval id → replayed approval id
+  /** @type {Divergence | null} */
   diverged = null;  // the first divergence, once found (a model call's may surface as the turn's failure)
 
+  /**
+   * @param {Decision[]} recorded
+   * @param {number} turn
+   * @param {{ count: number }} total
+   * @param {Map<string, string | undefined>} approvals
+   */
   constructor(recorded, turn, total, approvals) {
     this.#recorded = recorded;
     this.#turn = turn;
@@ -62,6 +103,7 @@ class Comparison {
     return this.#position;
   }
 
+  /** @param {Decision} replayed */
   check(replayed) {
     const index = this.#position;
     const recorded = this.#recorded[index];
@@ -73,7 +115,7 @@ class Comparison {
     }
     // A model call or a turn's end by another agent is the active agent differing.
     let kind = recorded?.kind ?? replayed.kind;
-    if (recorded !== undefined && recorded.kind === replayed.kind && (kind === 'tools' || kind === 'end') && recorded.value.agent !== replayed.value.agent) kind = 'agent';
+    if (recorded !== undefined && recorded.kind === replayed.kind && (kind === 'tools' || kind === 'end') && /** @type {any} */ (recorded.value).agent !== /** @type {any} */ (replayed.value).agent) kind = 'agent';
     this.diverged = new Divergence({ turn: this.#turn, index, kind, recorded: recorded?.value ?? null, replayed: replayed.value });
     throw this.diverged;
   }
@@ -88,10 +130,12 @@ class Comparison {
 }
 
 // The names of the tools of a model request, in any of the four formats.
+/** @type {(tools: any) => unknown[]} */
 const toolNames = (tools) => (Array.isArray(tools) ? tools.map((t) => t?.function?.name ?? t?.name) : Object.keys(tools ?? {}));
 
 // A recorded turn's answers, consumed in order as the replayed turn asks for them.
 class TurnAnswers {
+  /** @param {Line[]} lines */
   constructor(lines) {
     this.models = lines.filter((l) => l.type === 'model');
     this.tools = lines.filter((l) => l.type === 'tool');
@@ -110,6 +154,11 @@ class TurnAnswers {
 /**
  * The options of the replaying Swarm: the original's routing code (context policies, instructions,
  * reducers, state hooks, agent tools) with every answer taken from the recording.
+ * @param {Record<string, any>} original the Swarm's options
+ * @param {SwarmDefinition} definition
+ * @param {ReplayCursor} current
+ * @param {Line[]} recorded
+ * @returns {Record<string, unknown>}
  */
 function replayOptions(original, definition, current, recorded) {
   const { contexts, instructions, reducers, state, workflows = {}, inputGuardrails = {}, outputGuardrails = {} } = original;
@@ -117,6 +166,7 @@ function replayOptions(original, definition, current, recorded) {
   const agentIds = new Set(definition.agents.map((a) => a.id));
   // Agent tools: the swarm's, and those the recording shows (a swarm loaded from its definition
   // alone, as the command loads it, has no options), when the definition still has both ends.
+  /** @type {Record<string, string>} */
   const agentTools = {};
   for (const line of recorded) {
     if (line.type !== 'agent_tool' || typeof line.tool !== 'string' || typeof line.event?.agent !== 'string') continue;
@@ -124,6 +174,7 @@ function replayOptions(original, definition, current, recorded) {
   }
   Object.assign(agentTools, original.agentTools);
   const agentToolNames = new Set(Object.keys(agentTools));
+  /** @type {Record<string, (args: unknown, ctx: { setVariables(variables: unknown): void }) => unknown>} */
   const handlers = {};
   for (const name of toolNamesOfDefinition) {
     if (agentToolNames.has(name)) continue;
@@ -132,14 +183,16 @@ function replayOptions(original, definition, current, recorded) {
       if (answers.tools.length === 0 && answers.failure?.source === 'tool') throw new Error(answers.failure.message);
       // A call the recording did not run: the replay has diverged, which its tool_result shows.
       if (answers.tools[0]?.tool !== name) return `(the recording has no result for this call of ${name})`;
-      const line = answers.tools.shift();
+      const line = /** @type {Line} checked above */ (answers.tools.shift());
       for (const variables of line.variables ?? []) ctx.setVariables(variables);
       return line.result;
     };
   }
   // Guardrails: each agent's, as many as the original had or the recording tripped, tripping where
   // the recording says one tripped.
+  /** @type {(kind: 'input' | 'output', given: Record<string, unknown>) => Record<string, Array<() => { tripped: boolean, reason?: string }>>} */
   const guardrails = (kind, given) => {
+    /** @type {Record<string, Array<() => { tripped: boolean, reason?: string }>>} */
     const out = {};
     for (const agent of definition.agents.map((a) => a.id)) {
       const count = Math.max(
@@ -159,9 +212,11 @@ function replayOptions(original, definition, current, recorded) {
     }
     return out;
   };
+  /** @type {Record<string, unknown>} */
   const replayWorkflows = {};
   for (const [agent, spec] of Object.entries(workflows)) {
-    const machine = isStateMachine(spec) ? spec : spec.machine;
+    /** @type {ReplayMachine} */
+    const machine = isStateMachine(spec) ? /** @type {any} a StateMachine */ (spec) : /** @type {any} */ (spec).machine;
     const handlers = replayHandlers(machine, (name, visit) => current.workflow?.outputs?.[name]?.[visit - 1], 'swarm.replay');
     replayWorkflows[agent] = {
       machine: machine[TWIN](handlers),
@@ -170,8 +225,8 @@ function replayOptions(original, definition, current, recorded) {
         if (current.workflow === undefined) throw new Error(`the recording has no run of the workflow of agent '${agent}' here`);
         return clone(current.workflow.state);
       },
-      output: () => current.workflow.text,
-      variables: () => current.workflow.variables,
+      output: () => /** @type {Line} set by input() */ (current.workflow).text,
+      variables: () => /** @type {Line} */ (current.workflow).variables,
     };
   }
   return {
@@ -194,11 +249,14 @@ function replayOptions(original, definition, current, recorded) {
 /**
  * Replays one session's recording against the swarm `definition` (with the original's `options`);
  * `make(definition, options)` builds a Swarm. Resolves { same, turns, decisions, divergence }.
+ * @param {unknown} recording
+ * @param {{ definition: SwarmDefinition, options: Record<string, any>, make: (definition: SwarmDefinition, options: Record<string, unknown>) => ReplaySwarm }} swarmOf
  */
 export async function replaySwarm(recording, { definition, options, make }) {
   const { session: sessionId, turns } = swarmTurns(recording);
   const trips = turns.flatMap((t) => t.lines).map((l) => (l.type === 'agent_tool' ? l.event : l)).filter((l) => l?.type === 'guardrail_tripped');
-  const current = { answers: null, workflow: undefined, all: trips };
+  /** @type {ReplayCursor} `answers`: set before each turn runs */
+  const current = { answers: /** @type {any} */ (null), workflow: undefined, all: trips };
   let swarm;
   try {
     swarm = make(definition, replayOptions(options, definition, current, turns.flatMap((t) => t.lines)));
@@ -209,6 +267,7 @@ export async function replaySwarm(recording, { definition, options, make }) {
     swarm = make(definition, replayOptions(options, definition, current, []));
   }
   const total = { count: 0 };
+  /** @type {Map<string, string | undefined>} */
   const approvals = new Map();
   let replayed = 0;
   try {
@@ -238,6 +297,7 @@ export async function replaySwarm(recording, { definition, options, make }) {
         throw error;
       }
       if (!sameValue(session.variables, open.variables)) session.variables = clone(open.variables);
+      /** @type {(request: { agent: { id: string }, tools: unknown }) => { text: string, toolCalls?: unknown }} */
       const model = (request) => {
         if (answers.models.length === 0 && answers.failure?.source === 'model') throw new Error(answers.failure.message);
         comparison.check({ kind: 'tools', value: { agent: request.agent.id, tools: toolNames(request.tools) } });
@@ -252,11 +312,12 @@ export async function replaySwarm(recording, { definition, options, make }) {
       } else {
         const approvalId = approvals.get(open.approvalId);
         const pending = approvalId === undefined ? undefined : session.approvals?.[approvalId];
+        const resumed = /** @type {string} found pending */ (approvalId);
         if (pending?.status !== 'pending') {
           total.count++;
           return report(replayed, total, { turn: turnNumber, index: 0, kind: 'approval', recorded: { approvalId: open.approvalId }, replayed: null });
         }
-        events = swarm.resolveApproval(session, approvalId, { approve: answers.resolved?.approved ?? false, ...(typeof answers.resolved?.reason === 'string' ? { reason: answers.resolved.reason } : {}), ...turnOptions });
+        events = swarm.resolveApproval(session, resumed, { approve: answers.resolved?.approved ?? false, ...(typeof answers.resolved?.reason === 'string' ? { reason: answers.resolved.reason } : {}), ...turnOptions });
       }
       try {
         for await (const event of events) {
@@ -283,6 +344,11 @@ export async function replaySwarm(recording, { definition, options, make }) {
   }
 }
 
+/**
+ * @param {number} turns
+ * @param {{ count: number }} total
+ * @param {unknown} divergence
+ */
 function report(turns, total, divergence) {
   return { same: divergence === null, turns, decisions: total.count, divergence };
 }
@@ -294,6 +360,9 @@ function report(turns, total, divergence) {
  * recording does not hold it. Resolves the report swarm.replay gives, a run counting as one turn:
  * { same, turns: 1, decisions (the steps compared), divergence: null | { turn: 1, index (the
  * step's, from 0), kind, recorded, replayed } }.
+ * @param {ReplayMachine} machine
+ * @param {unknown} recording
+ * @param {Record<string, unknown>} [state]
  */
 export async function replayMachine(machine, recording, state) {
   const { state: recordedState, steps, reason } = machineRecording(recording);
@@ -303,6 +372,7 @@ export async function replayMachine(machine, recording, state) {
   const initial = recordedState ?? state ?? {};
   const execution = twin.start(clone(initial));
   // `compared`: the steps whose routes were the recorded ones.
+  /** @type {(compared: number, divergence: unknown) => { same: boolean, turns: number, decisions: number, divergence: unknown }} */
   const done = (compared, divergence) => ({ same: divergence === null, turns: 1, decisions: compared + (divergence === null ? 0 : 1), divergence });
   try {
     for (const [index, recorded] of steps.entries()) {
@@ -312,9 +382,10 @@ export async function replayMachine(machine, recording, state) {
       }
       let record;
       try {
-        record = await execution.step();
+        record = /** @type {ReplayStepRecord} not done: a step runs */ (await execution.step());
       } catch (error) {
-        if (error?.name !== 'NoEdgeMatchedError' && error?.name !== 'MaxStepsError') throw error;
+        const name = /** @type {{ name?: unknown } | undefined} */ (error)?.name;
+        if (name !== 'NoEdgeMatchedError' && name !== 'MaxStepsError') throw error;
         record = execution.steps.at(-1) ?? { step: recorded.step, state: recorded.state, visit: recorded.visit, next: null, edge: null };
       }
       const replayed = { step: record.step, state: record.state, visit: record.visit, next: record.next, edge: record.edge };
@@ -324,7 +395,7 @@ export async function replayMachine(machine, recording, state) {
       }
     }
     // The recorded run ended after its last step; the replayed one must too, for the same reason.
-    const recordedEnd = reason ?? (steps.at(-1).next === '__end__' ? 'end' : null);
+    const recordedEnd = reason ?? (steps[steps.length - 1].next === '__end__' ? 'end' : null);
     if (!execution.done || (recordedEnd !== null && execution.reason !== null && execution.reason !== recordedEnd)) {
       return done(steps.length, { turn: 1, index: steps.length, kind: 'end', recorded: { reason: recordedEnd }, replayed: { reason: execution.done ? execution.reason : null } });
     }

@@ -1,3 +1,4 @@
+// @ts-check
 // Tracing: OpenTelemetry spans and a JSON-lines trace log for Swarm turns and StateMachine runs
 // (docs/server.md, "Tracing"). No dependency: spans go through `@opentelemetry/api` when the
 // application has it. The Node entry (js/node.js) tells this module how to import it and how to
@@ -16,34 +17,55 @@
 import { checkOptions } from './options.js';
 import { describe } from './text.js';
 
+/** @import * as OpenTelemetry from '@opentelemetry/api' */
+/** @typedef {Awaited<ReturnType<typeof import('./trace-log.js').openTraceLog>>} TraceLog a trace log's writer for one turn or run (types only: this module never imports the Node file) */
+
+/** @typedef {typeof OpenTelemetry} OtelApi the @opentelemetry/api module */
+/** @typedef {{ api: OtelApi, tracer: OpenTelemetry.Tracer }} Otel */
+/**
+ * A span as the hooks use it (Span below, or NO_SPAN when nothing is traced).
+ * @typedef {{ recording: boolean, set(attributes: Record<string, unknown>): void, fail(error: unknown): void, end(): void, run<T>(fn: () => T): T }} TraceSpan
+ */
+/** @typedef {{ tracing: { tracerProvider?: OpenTelemetry.TracerProvider, api?: OtelApi } | false, traceLogPath: string | URL | undefined }} TraceSettings what checkTracing returns */
+/** @typedef {(location: string | URL, base: Record<string, unknown>) => Promise<TraceLog>} OpenTraceLog */
+
 const INSTRUMENTATION = 'handoff-graph';
 const INSTRUMENTATION_VERSION = '0.1.0';
 const TRACING_OPTIONS = ['tracerProvider', 'api'];
 
 // How the host finds the application's @opentelemetry/api (a promise of the module, or of null
 // when there is none) and opens a trace log, or null: set by js/node.js; a browser entry has neither.
+/** @type {() => Promise<OtelApi | null>} */
 let loadApi = () => Promise.resolve(null);
+/** @type {OpenTraceLog | null} */
 let openTraceLogFile = null;
 
 /**
  * For the Node entry: how to import the OpenTelemetry API (`loadOpenTelemetry()`: the module or
  * null), and how to open a trace log (js/trace-log.js: `openTraceLog(location, base)`, which
  * writes the lines of one turn or run).
+ * @param {{ loadOpenTelemetry: () => Promise<OtelApi | null>, openTraceLog: OpenTraceLog }} host
  */
 export function configureTracingHost({ loadOpenTelemetry, openTraceLog }) {
   loadApi = loadOpenTelemetry;
   openTraceLogFile = openTraceLog;
 }
 
+/** @type {(api: any) => boolean} */
 const isApi = (api) => typeof api?.trace?.setSpan === 'function' && typeof api?.context?.with === 'function';
 
 /**
  * Checks the `tracing` and `traceLogPath` options of a Swarm or a run; returns the settings that
  * open() takes. `where` names the options object in errors.
+ * @param {unknown} tracing
+ * @param {unknown} traceLogPath
+ * @param {string} where
+ * @returns {TraceSettings}
  */
 export function checkTracing(tracing, traceLogPath, where) {
   if (tracing !== undefined && tracing !== false) {
-    const { tracerProvider, api } = checkOptions(tracing, TRACING_OPTIONS, `${where}.tracing`);
+    /** @type {Record<string, any>} a caller's values, checked here */
+    const { tracerProvider, api } = checkOptions(/** @type {object} */ (tracing), TRACING_OPTIONS, `${where}.tracing`);
     if (tracerProvider !== undefined && typeof tracerProvider?.getTracer !== 'function') {
       throw new TypeError(`${where}.tracing.tracerProvider must be an OpenTelemetry TracerProvider (with getTracer()), got ${describe(tracerProvider)}`);
     }
@@ -56,12 +78,13 @@ export function checkTracing(tracing, traceLogPath, where) {
       throw new TypeError(`${where}.traceLogPath needs a file system: it works in Node (import 'handoff-graph' there); in this runtime, read the turn's events or use OpenTelemetry (options.tracing) instead`);
     }
   }
-  return { tracing: tracing === undefined ? {} : tracing, traceLogPath };
+  return { tracing: tracing === undefined ? {} : /** @type {TraceSettings['tracing']} checked above */ (tracing), traceLogPath: /** @type {string | URL | undefined} */ (traceLogPath) };
 }
 
 // ------------------------------------------------------------------------------------------
 // Spans
 
+/** @type {TraceSpan} */
 const NO_SPAN = Object.freeze({
   recording: false,
   set(_attributes) {},
@@ -72,11 +95,19 @@ const NO_SPAN = Object.freeze({
 
 /** A span and the context that holds it (children start from that context). */
 class Span {
+  /** @type {OtelApi} */
   #api;
+  /** @type {OpenTelemetry.Span} */
   #span;
+  /** @type {OpenTelemetry.Context} */
   #context;
   #ended = false;
 
+  /**
+   * @param {OtelApi} api
+   * @param {OpenTelemetry.Span} span
+   * @param {OpenTelemetry.Context} context
+   */
   constructor(api, span, context) {
     this.#api = api;
     this.#span = span;
@@ -84,17 +115,24 @@ class Span {
     this.recording = span.isRecording();
   }
 
+  /** @returns {OpenTelemetry.Context} */
   get context() {
     return this.#context;
   }
 
-  /** Sets the attributes whose values are defined (OpenTelemetry refuses undefined and null). */
+  /**
+   * Sets the attributes whose values are defined (OpenTelemetry refuses undefined and null).
+   * @param {Record<string, unknown>} attributes
+   */
   set(attributes) {
     if (!this.recording) return;
-    for (const [key, value] of Object.entries(attributes)) if (value !== undefined && value !== null) this.#span.setAttribute(key, value);
+    for (const [key, value] of Object.entries(attributes)) if (value !== undefined && value !== null) this.#span.setAttribute(key, /** @type {OpenTelemetry.AttributeValue} */ (value));
   }
 
-  /** Records `error` and sets the span's status to ERROR. */
+  /**
+   * Records `error` and sets the span's status to ERROR.
+   * @param {unknown} error
+   */
   fail(error) {
     if (this.#ended) return;
     const message = error instanceof Error ? error.message : String(error);
@@ -109,13 +147,22 @@ class Span {
     this.#span.end();
   }
 
-  /** Calls `fn` with this span active (spans made inside it become its children). */
+  /**
+   * Calls `fn` with this span active (spans made inside it become its children).
+   * @template T
+   * @param {() => T} fn
+   * @returns {T}
+   */
   run(fn) {
     return this.#api.context.with(this.#context, fn);
   }
 }
 
 // The tracer and API of a turn or a run, or null when there are no spans to make.
+/**
+ * @param {TraceSettings} settings
+ * @returns {Promise<Otel | null>}
+ */
 async function openTracer({ tracing }) {
   if (tracing === false) return null;
   const api = tracing.api ?? (await loadApi());
@@ -132,6 +179,18 @@ async function openTracer({ tracing }) {
 // ------------------------------------------------------------------------------------------
 // A Swarm turn
 
+/**
+ * The hooks of a turn (TurnTrace, or NO_TRACE when nothing is traced or logged).
+ * @typedef {{
+ *   record(line: { type: string, [field: string]: unknown }): void,
+ *   route(from: string, outcome: any, edge: any): void,
+ *   modelCall(agent: string, request: any, call: () => Promise<unknown>, read: (answer: unknown) => AsyncGenerator<any, any>): AsyncGenerator<any, any>,
+ *   toolCall(agent: string, tool: string, call: any, run: () => Promise<any>): Promise<any>,
+ *   agentToolCall(agent: string, tool: string, target: string, call: any, run: (trace: TurnHooks) => AsyncGenerator<any, any>): AsyncGenerator<any, any>,
+ * }} TurnHooks
+ */
+
+/** @type {TurnHooks} */
 const NO_TRACE = Object.freeze({
   record(_line) {},
   route(_from, _outcome, _edge) {},
@@ -145,13 +204,25 @@ const NO_TRACE = Object.freeze({
 /** The hooks of a turn without tracing (runTurn's own calls of #rules etc. take it by default). */
 export const NO_TURN_TRACE = NO_TRACE;
 
+/** @implements {TurnHooks} */
 class TurnTrace {
+  /** @type {OtelApi | null} */
   #api;
+  /** @type {OpenTelemetry.Tracer | null} */
   #tracer;
+  /** @type {TraceSpan & { context?: OpenTelemetry.Context }} */
   #turn;
+  /** @type {string} */
   #swarm;
+  /** @type {TraceLog | null} */
   #log;
 
+  /**
+   * @param {Otel | null} otel
+   * @param {TraceSpan & { context?: OpenTelemetry.Context }} turnSpan
+   * @param {string} swarm
+   * @param {TraceLog | null} [log]
+   */
   constructor(otel, turnSpan, swarm, log = null) {
     this.#api = otel?.api ?? null;
     this.#tracer = otel?.tracer ?? null;
@@ -163,19 +234,34 @@ class TurnTrace {
   /**
    * A line of the recording that no event carries (docs/replay.md): what a host function or the
    * model answered, written in order with the turn's events. Nothing without a trace log.
+   * @param {{ type: string, [field: string]: unknown }} line
    */
   record(line) {
     this.#log?.write(line);
   }
 
-  /** A child of the turn's span. */
+  /**
+   * A child of the turn's span.
+   * @param {string} name
+   * @param {Record<string, unknown>} attributes
+   * @param {OpenTelemetry.SpanKind} [kind]
+   * @returns {TraceSpan}
+   */
   child(name, attributes, kind) {
     if (this.#tracer === null || !this.#turn.recording) return NO_SPAN;
-    const span = this.#tracer.startSpan(name, { attributes: defined(attributes), kind: kind ?? this.#api.SpanKind.INTERNAL }, this.#turn.context);
-    return new Span(this.#api, span, this.#turn.context);
+    // A tracer comes with its API; a recording span is a Span, with its context.
+    const api = /** @type {OtelApi} */ (this.#api);
+    const context = /** @type {OpenTelemetry.Context} */ (this.#turn.context);
+    const span = this.#tracer.startSpan(name, { attributes: defined(attributes), kind: kind ?? api.SpanKind.INTERNAL }, context);
+    return new Span(api, span, context);
   }
 
-  /** A rule-edge route decision of agent `from`: `outcome` (a handoff) or null when no rule held. */
+  /**
+   * A rule-edge route decision of agent `from`: `outcome` (a handoff) or null when no rule held.
+   * @param {string} from
+   * @param {any} outcome
+   * @param {any} edge
+   */
   route(from, outcome, edge) {
     const span = this.child('handoff_graph.route', {
       'handoff_graph.swarm': this.#swarm,
@@ -188,7 +274,10 @@ class TurnTrace {
     span.end();
   }
 
-  /** A handoff (a rule edge or a transfer tool), from its event. */
+  /**
+   * A handoff (a rule edge or a transfer tool), from its event.
+   * @param {Record<string, any>} event
+   */
   handoff(event) {
     const span = this.child('handoff_graph.handoff', {
       'handoff_graph.swarm': this.#swarm,
@@ -202,7 +291,14 @@ class TurnTrace {
     span.end();
   }
 
-  /** The model call `call()` of `agent`, its answer read by `read(result)` (a generator). */
+  /**
+   * The model call `call()` of `agent`, its answer read by `read(result)` (a generator).
+   * @param {string} agent
+   * @param {any} request the model request
+   * @param {() => Promise<unknown>} call
+   * @param {(answer: unknown) => AsyncGenerator<any, any>} read
+   * @returns {AsyncGenerator<any, any>}
+   */
   async *modelCall(agent, request, call, read) {
     const model = modelName(request);
     const span = this.child(model === undefined ? 'chat' : `chat ${model}`, {
@@ -233,6 +329,12 @@ class TurnTrace {
    * A call of agent tool `tool` by `agent`: `execute_tool {tool}` holding `invoke_agent {target}`,
    * under which `run(trace)` (an async generator: the nested conversation) makes its spans.
    * Yields what it yields, returns what it returns.
+   * @param {string} agent
+   * @param {string} tool
+   * @param {string} target
+   * @param {any} call
+   * @param {(trace: TurnHooks) => AsyncGenerator<any, any>} run
+   * @returns {AsyncGenerator<any, any>}
    */
   async *agentToolCall(agent, tool, target, call, run) {
     const toolSpan = this.#toolSpan(agent, tool, call);
@@ -254,11 +356,17 @@ class TurnTrace {
     }
   }
 
+  /** @returns {Otel | null} */
   #otel() {
-    return this.#tracer === null ? null : { api: this.#api, tracer: this.#tracer };
+    return this.#tracer === null ? null : { api: /** @type {OtelApi} */ (this.#api), tracer: this.#tracer };
   }
 
   // `execute_tool {tool}`: a call of agent `agent`'s own tool.
+  /**
+   * @param {string} agent
+   * @param {string} tool
+   * @param {any} call
+   */
   #toolSpan(agent, tool, call) {
     return this.child(`execute_tool ${tool}`, {
       'gen_ai.operation.name': 'execute_tool',
@@ -269,7 +377,14 @@ class TurnTrace {
     });
   }
 
-  /** The agent's own tool (or an MCP tool) `tool` run by `run()` (resolves { kind, value, server?, isError? }). */
+  /**
+   * The agent's own tool (or an MCP tool) `tool` run by `run()` (resolves { kind, value, server?, isError? }).
+   * @param {string} agent
+   * @param {string} tool
+   * @param {any} call
+   * @param {() => Promise<any>} run
+   * @returns {Promise<any>}
+   */
   async toolCall(agent, tool, call, run) {
     const span = this.#toolSpan(agent, tool, call);
     try {
@@ -292,23 +407,35 @@ class TurnTrace {
 }
 
 // The names of the tools a model call was offered, in any of the four formats.
+/** @param {unknown} tools */
 function toolNames(tools) {
   if (Array.isArray(tools)) return tools.map((t) => t?.function?.name ?? t?.name);
   return Object.keys(tools ?? {});
 }
 
+/**
+ * @param {Record<string, unknown>} attributes
+ * @returns {OpenTelemetry.Attributes}
+ */
 function defined(attributes) {
+  /** @type {OpenTelemetry.Attributes} */
   const out = {};
-  for (const [key, value] of Object.entries(attributes)) if (value !== undefined && value !== null) out[key] = value;
+  for (const [key, value] of Object.entries(attributes)) if (value !== undefined && value !== null) out[key] = /** @type {OpenTelemetry.AttributeValue} */ (value);
   return out;
 }
 
 // The model's name when the request says it: the agent's config (runTurn's agentConfig) or the agent.
+/** @param {any} request */
 function modelName(request) {
   const model = request?.config?.model ?? request?.agent?.model;
   return typeof model === 'string' && model.length > 0 ? model : undefined;
 }
 
+/**
+ * @param {any} usage a model's usage report, in any provider's shape
+ * @param {...string} names
+ * @returns {number | undefined}
+ */
 function tokens(usage, ...names) {
   if (typeof usage !== 'object' || usage === null) return undefined;
   for (const name of names) if (Number.isFinite(usage[name])) return usage[name];
@@ -319,9 +446,14 @@ function tokens(usage, ...names) {
  * Writes `line` (a change between turns: docs/replay.md) to the trace log of `settings`, with
  * `base` (its swarm and session), after `previous` (the promise of the line before it, or
  * undefined); resolves once it is written, rejects as a turn's line does when it cannot be.
+ * @param {TraceSettings} settings with a traceLogPath (checkTracing checked a log can be opened)
+ * @param {Record<string, unknown>} base
+ * @param {{ type: string, [field: string]: unknown }} line
+ * @param {Promise<unknown> | undefined} previous
+ * @returns {Promise<void>}
  */
 export async function traceOutside(settings, base, line, previous) {
-  const log = await openTraceLogFile(settings.traceLogPath, base);
+  const log = await /** @type {OpenTraceLog} */ (openTraceLogFile)(/** @type {string | URL} */ (settings.traceLogPath), base);
   // In order: the line before it is appended first; the first failure is the one reported.
   const failed = previous === undefined ? null : await previous.then(() => null, (error) => error);
   log.write(line);
@@ -333,14 +465,19 @@ export async function traceOutside(settings, base, line, previous) {
  * Runs one turn (`run(trace)`, an async generator of the turn's events) inside a turn span and
  * the trace log, per `settings` (checkTracing). `info`: { swarm, session, agent, approvalId?,
  * recording? } (`recording()`: what the open line of the log adds, docs/replay.md).
+ * @param {TraceSettings} settings
+ * @param {{ swarm: string, session: string, agent: string, approvalId?: string, recording?: () => Record<string, unknown> }} info
+ * @param {(trace: TurnHooks) => AsyncIterable<any>} run the turn: its events
+ * @returns {AsyncGenerator<any, void>}
  */
 export async function* traceTurn(settings, info, run) {
   const otel = await openTracer(settings);
-  const log = settings.traceLogPath === undefined ? null : await openTraceLogFile(settings.traceLogPath, { swarm: info.swarm, session: info.session });
+  const log = settings.traceLogPath === undefined ? null : await /** @type {OpenTraceLog} checkTracing checked it is set */ (openTraceLogFile)(settings.traceLogPath, { swarm: info.swarm, session: info.session });
   if (otel === null && log === null) {
     yield* run(NO_TRACE);
     return;
   }
+  /** @type {TraceSpan} */
   let turnSpan = NO_SPAN;
   if (otel !== null) {
     const { api, tracer } = otel;
@@ -358,6 +495,7 @@ export async function* traceTurn(settings, info, run) {
     turnSpan = new Span(api, span, parent);
   }
   const trace = new TurnTrace(otel, turnSpan, info.swarm, log);
+  /** @type {unknown} */
   let failure = null;
   try {
     for await (const event of run(trace)) {
@@ -387,12 +525,19 @@ export async function* traceTurn(settings, info, run) {
 // ------------------------------------------------------------------------------------------
 // A StateMachine run
 
+/**
+ * A step's hooks (StepSpan, or NO_STEP).
+ * @typedef {{ run<T>(fn: () => T): T, route(): TraceSpan, fail(error: unknown): void, end(record?: { next: unknown, edge: unknown }): void }} StepHooks
+ */
+/** @type {StepHooks} */
 const NO_STEP = Object.freeze({
   run: (fn) => fn(),
   route: () => NO_SPAN,
   fail(_error) {},
   end(_record) {},
 });
+/** @typedef {{ state: { name: string }, step: number, visit: number }} BegunStep */
+/** @type {{ step(begun: BegunStep): StepHooks, event(record: { type: string, [field: string]: unknown }): void }} */
 const NO_RUN_TRACE = Object.freeze({
   step: (_begun) => NO_STEP,
   event(_record) {},
@@ -401,34 +546,57 @@ const NO_RUN_TRACE = Object.freeze({
 /** The hooks of a machine run without tracing. */
 export const NO_MACHINE_TRACE = NO_RUN_TRACE;
 
+/** @implements {StepHooks} */
 class StepSpan {
+  /** @type {OtelApi} */
   #api;
+  /** @type {OpenTelemetry.Tracer} */
   #tracer;
+  /** @type {Span} */
   #span;
 
+  /**
+   * @param {OtelApi} api
+   * @param {OpenTelemetry.Tracer} tracer
+   * @param {Span} span
+   */
   constructor(api, tracer, span) {
     this.#api = api;
     this.#tracer = tracer;
     this.#span = span;
   }
 
+  /**
+   * @template T
+   * @param {() => T} fn
+   * @returns {T}
+   */
   run(fn) {
     return this.#span.run(fn);
   }
 
-  /** The route decision after the handler: a child span, ended by the caller with its outcome. */
+  /**
+   * The route decision after the handler: a child span, ended by the caller with its outcome.
+   * @returns {TraceSpan}
+   */
   route() {
     if (!this.#span.recording) return NO_SPAN;
     return new Span(this.#api, this.#tracer.startSpan('handoff_graph.route', { kind: this.#api.SpanKind.INTERNAL }, this.#span.context), this.#span.context);
   }
 
-  /** The step failed with `error`: recorded, and the step's span ended. */
+  /**
+   * The step failed with `error`: recorded, and the step's span ended.
+   * @param {unknown} error
+   */
   fail(error) {
     this.#span.fail(error);
     this.#span.end();
   }
 
-  /** Ends the step with its record (next, edge). */
+  /**
+   * Ends the step with its record (next, edge).
+   * @param {{ next: unknown, edge: unknown }} [record]
+   */
   end(record) {
     if (record !== undefined) this.#span.set({ 'handoff_graph.step.next': record.next, 'handoff_graph.edge.index': record.edge });
     this.#span.end();
@@ -436,12 +604,23 @@ class StepSpan {
 }
 
 class RunTrace {
+  /** @type {Otel | null} */
   #otel;
+  /** @type {TraceSpan & { context?: OpenTelemetry.Context }} */
   #runSpan;
+  /** @type {TraceLog | null} */
   #log;
+  /** @type {string} */
   #machine;
+  /** @type {unknown} */
   #failure = null;
 
+  /**
+   * @param {Otel | null} otel
+   * @param {TraceSpan & { context?: OpenTelemetry.Context }} runSpan
+   * @param {TraceLog | null} log
+   * @param {string} machine
+   */
   constructor(otel, runSpan, log, machine) {
     this.#otel = otel;
     this.#runSpan = runSpan;
@@ -449,11 +628,15 @@ class RunTrace {
     this.#machine = machine;
   }
 
-  /** A step's span (a child of the run's), with the handler to run inside it. */
+  /**
+   * A step's span (a child of the run's), with the handler to run inside it.
+   * @param {BegunStep} begun
+   * @returns {StepHooks}
+   */
   step(begun) {
     if (this.#otel === null || !this.#runSpan.recording) return NO_STEP;
     const { api, tracer } = this.#otel;
-    const parent = this.#runSpan.context;
+    const parent = /** @type {OpenTelemetry.Context} a recording span is a Span */ (this.#runSpan.context);
     const span = tracer.startSpan(`handoff_graph.step ${begun.state.name}`, {
       kind: api.SpanKind.INTERNAL,
       attributes: { 'handoff_graph.machine': this.#machine, 'handoff_graph.state': begun.state.name, 'handoff_graph.step': begun.step, 'handoff_graph.visit': begun.visit },
@@ -461,18 +644,27 @@ class RunTrace {
     return new StepSpan(api, tracer, new Span(api, span, parent));
   }
 
-  /** A log line (a step's record). */
+  /**
+   * A log line (a step's record).
+   * @param {{ type: string, [field: string]: unknown }} record
+   */
   event(record) {
     this.#log?.write(record);
   }
 
-  /** The run ended with `result`. */
+  /**
+   * The run ended with `result`.
+   * @param {{ reason: string, stepsRun: number }} result
+   */
   succeeded(result) {
     this.#runSpan.set({ 'handoff_graph.run.reason': result.reason, 'handoff_graph.run.steps': result.stepsRun });
     this.#log?.write({ type: 'end', reason: result.reason, stepsRun: result.stepsRun });
   }
 
-  /** The run failed with `error`. */
+  /**
+   * The run failed with `error`.
+   * @param {unknown} error
+   */
   failed(error) {
     this.#failure = error;
     this.#runSpan.fail(error);
@@ -486,7 +678,12 @@ class RunTrace {
   }
 }
 
-/** Sets a route span's attributes from the step's record and the edge that fired (or none), and ends it. */
+/**
+ * Sets a route span's attributes from the step's record and the edge that fired (or none), and ends it.
+ * @param {TraceSpan} span
+ * @param {{ edge: number | null }} record
+ * @param {{ to?: string, when?: string | null, description?: string } | undefined} edge
+ */
 export function endRoute(span, record, edge) {
   span.set({
     'handoff_graph.route.matched': record.edge !== null,
@@ -498,6 +695,7 @@ export function endRoute(span, record, edge) {
   span.end();
 }
 
+/** @type {Pick<RunTrace, 'step' | 'event' | 'succeeded' | 'failed' | 'close'>} */
 const NO_RUN = Object.freeze({ ...NO_RUN_TRACE, succeeded(_result) {}, failed(_error) {}, close: async () => {} });
 
 /**
@@ -505,13 +703,17 @@ const NO_RUN = Object.freeze({ ...NO_RUN_TRACE, succeeded(_result) {}, failed(_e
  * active context) and the trace log. `info`: { machine, runId?, start? } (`start()`: the state and
  * step the run starts from, the log's first line). The caller reports the run's
  * end (succeeded / failed) and then awaits close().
+ * @param {TraceSettings} settings
+ * @param {{ machine: string, runId?: string, start?: () => Record<string, unknown> }} info
+ * @returns {Promise<Pick<RunTrace, 'step' | 'event' | 'succeeded' | 'failed' | 'close'>>}
  */
 export async function openRunTrace(settings, info) {
   const otel = await openTracer(settings);
-  const log = settings.traceLogPath === undefined ? null : await openTraceLogFile(settings.traceLogPath, { machine: info.machine, ...(info.runId === undefined ? {} : { runId: info.runId }) });
+  const log = settings.traceLogPath === undefined ? null : await /** @type {OpenTraceLog} checkTracing checked it is set */ (openTraceLogFile)(settings.traceLogPath, { machine: info.machine, ...(info.runId === undefined ? {} : { runId: info.runId }) });
   if (otel === null && log === null) return NO_RUN;
   // The recording (docs/replay.md): what the run starts from, then each step with its update.
   if (log !== null && info.start !== undefined) log.write({ type: 'start', ...info.start() });
+  /** @type {TraceSpan} */
   let runSpan = NO_SPAN;
   if (otel !== null) {
     const { api, tracer } = otel;

@@ -1,3 +1,4 @@
+// @ts-check
 // What createMcpServer (js/mcp/server.js) asks of a Swarm beyond its public API, by symbol: the
 // active agent's MCP tools listed again where they changed, and a call of one of its tools (its
 // own, or an MCP server's) run as runTurn runs it; and word of an MCP server's tool list changing.

@@ -1,3 +1,4 @@
+// @ts-check
 // A swarm over MCP's Streamable HTTP transport (docs/mcp.md): one createMcpServer per MCP session,
 // whose session id is the swarm session's id. A request that carries the id of a session the
 // store holds but this process does not know (a client reconnecting after the server restarted)
@@ -11,13 +12,28 @@ import { describe } from '../text.js';
 import { isRecord } from '../values.js';
 import { createMcpServer } from './server.js';
 
+/** @import { IncomingMessage, ServerResponse } from 'node:http' */
+/** @import { Swarm } from '../index.js' */
+/** @import { McpServerOptions } from './index.js' */
+
 const MAX_BODY_BYTES = 1 << 20;
 
+/**
+ * @param {ServerResponse} res
+ * @param {number} status
+ * @param {number} code
+ * @param {string} message
+ */
 function jsonRpcError(res, status, code, message) {
   res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }
 
+/**
+ * @param {IncomingMessage} req
+ * @returns {Promise<unknown>}
+ */
 async function readBody(req) {
+  /** @type {Buffer[]} */
   const chunks = [];
   let size = 0;
   for await (const chunk of req) {
@@ -31,6 +47,11 @@ async function readBody(req) {
 /**
  * A node:http request handler serving `swarm` over MCP at `path` (default '/mcp'); `options` are
  * createMcpServer's (without sessionId). `close()` closes every MCP session's server.
+ * (One swarm session per MCP session.)
+ * @param {Swarm} swarm
+ * @param {Omit<McpServerOptions, 'sessionId'>} [options]
+ * @param {{ path?: string }} [where]
+ * @returns {((req: IncomingMessage, res: ServerResponse) => Promise<void>) & { close(): Promise<void> }}
  */
 export function createMcpHttpHandler(swarm, options = {}, where = {}) {
   const { path = '/mcp' } = checkOptions(where, ['path'], 'createMcpHttpHandler where');
@@ -39,7 +60,9 @@ export function createMcpHttpHandler(swarm, options = {}, where = {}) {
   const store = options?.store ?? new MemoryStore();
   // The options checked now, not at the first session.
   void createMcpServer(swarm, { ...options, store });
+  /** @type {Map<string, StreamableHTTPServerTransport>} */
   const sessions = new Map();  // MCP session id -> transport
+  /** @type {(req: IncomingMessage, res: ServerResponse) => Promise<void>} */
   const handler = async (req, res) => {
     try {
       const url = new URL(req.url ?? '/', 'http://localhost');
@@ -50,7 +73,7 @@ export function createMcpHttpHandler(swarm, options = {}, where = {}) {
         try {
           body = await readBody(req);
         } catch (error) {
-          return jsonRpcError(res, error instanceof RangeError ? 413 : 400, -32700, `Parse error: ${error.message}`);
+          return jsonRpcError(res, error instanceof RangeError ? 413 : 400, -32700, `Parse error: ${/** @type {Error} */ (error).message}`);
         }
       }
       const known = typeof id === 'string' ? sessions.get(id) : undefined;
@@ -71,22 +94,26 @@ export function createMcpHttpHandler(swarm, options = {}, where = {}) {
       // A reconnecting client keeps its session when the store holds it; any other id is replaced.
       const resumed = typeof id === 'string' && id.length > 0 && (await store.get(id)) !== undefined;
       const sessionId = resumed ? id : globalThis.crypto.randomUUID();
+      /** @type {StreamableHTTPServerTransport} */
       const transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => sessionId,
-        onsessioninitialized: (sid) => sessions.set(sid, transport),
+        onsessioninitialized: (sid) => {
+          sessions.set(sid, transport);
+        },
       });
       transport.onclose = () => sessions.delete(sessionId);
       const server = createMcpServer(swarm, { ...options, store, sessionId });
       await server.connect(transport);
       await transport.handleRequest(req, res, body);
     } catch (error) {
-      if (!res.headersSent) jsonRpcError(res, 500, -32603, `Internal error: ${error.message}`);
+      if (!res.headersSent) jsonRpcError(res, 500, -32603, `Internal error: ${/** @type {Error} */ (error).message}`);
       else res.end();
     }
   };
-  handler.close = async () => {
-    await Promise.all([...sessions.values()].map((t) => t.close().catch(() => {})));
-    sessions.clear();
-  };
-  return handler;
+  return Object.assign(handler, {
+    close: async () => {
+      await Promise.all([...sessions.values()].map((t) => t.close().catch(() => {})));
+      sessions.clear();
+    },
+  });
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // handoff-graph/mcp (docs/mcp.md): a swarm served over MCP, with the official SDK
 // (`@modelcontextprotocol/sdk`, an optional peer dependency). Agents that use MCP servers' tools
 // need no import from here: the Swarm's `mcp` option takes the SDK's clients.

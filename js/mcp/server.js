@@ -1,3 +1,4 @@
+// @ts-check
 // A swarm served over MCP (docs/mcp.md): createMcpServer(swarm, { store, model? }) returns an SDK
 // Server (`@modelcontextprotocol/sdk`) to connect to any transport.
 //
@@ -23,9 +24,25 @@ import { describe } from '../text.js';
 import { isRecord, messageOf } from '../values.js';
 import { hostToolCall, refreshMcpTools, watchMcpTools } from './host-symbols.js';
 
-export const UPDATE_STATE = 'update_state';
-export const SESSION_URI = 'handoff-graph://session';
-export const INSTRUCTIONS_PROMPT = 'instructions';
+/** @import { HandoffOutcome, ModelFunction, Session, SessionStore, Swarm } from '../index.js' */
+/** @import { McpServerOptions } from './index.js' */
+
+/**
+ * What createMcpServer asks of a Swarm beyond its public API (./host-symbols.js).
+ * @typedef {{
+ *   [hostToolCall](session: Session, call: { name: string, arguments: unknown }, options: { signal?: AbortSignal, toolState?: unknown, approved?: boolean }): Promise<{ outcome: HandoffOutcome, result: string }>,
+ *   [refreshMcpTools](session: Session, signal?: AbortSignal): Promise<unknown>,
+ *   [watchMcpTools](listener: (server: string, agents: string[]) => void): () => unknown,
+ * }} McpHost
+ */
+/** @typedef {{ sessionId?: string, signal?: AbortSignal }} RequestExtra what a request handler reads of the SDK's `extra` */
+
+/** The tool that records variables (and runs the rules), offered beside the active agent's tools. */
+export const UPDATE_STATE = /** @type {const} */ ('update_state');
+/** The resource that holds the session (JSON). */
+export const SESSION_URI = /** @type {const} */ ('handoff-graph://session');
+/** The prompt that holds the active agent's instructions. */
+export const INSTRUCTIONS_PROMPT = /** @type {const} */ ('instructions');
 
 const OPTIONS = ['store', 'model', 'sessionId', 'maxModelCalls', 'toolState', 'name', 'version'];
 
@@ -41,15 +58,24 @@ const UPDATE_STATE_TOOL = {
 };
 
 // A tool name the MCP spec and every model API accept, made from the swarm's name.
+/** @param {string | undefined} name */
 function toolNameOf(name) {
   const made = (name || 'swarm').replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 64);
   return made.length > 0 ? made : 'swarm';
 }
 
+/** @type {(text: string) => { content: Array<{ type: 'text', text: string }>, isError: true }} */
 const errorResult = (text) => ({ content: [{ type: 'text', text }], isError: true });
+/** @type {(text: string, structured?: Record<string, unknown>) => { content: Array<{ type: 'text', text: string }>, structuredContent?: Record<string, unknown> }} */
 const textResult = (text, structured) => ({ content: [{ type: 'text', text }], ...(structured === undefined ? {} : { structuredContent: structured }) });
 
 // The arguments of a call, checked against the names allowed: an object, or a text saying what is wrong.
+/**
+ * @param {unknown} args
+ * @param {string[]} allowed
+ * @param {string} tool
+ * @returns {Record<string, unknown> | string}
+ */
 function checkArguments(args, allowed, tool) {
   const given = args ?? {};
   if (!isRecord(given)) return `the arguments of ${tool} must be an object, got ${describe(given)}`;
@@ -63,9 +89,12 @@ function checkArguments(args, allowed, tool) {
  * (stdio, or one Streamable HTTP session). `store` keeps the sessions (default: a MemoryStore);
  * `model` makes the swarm one tool that runs a whole turn; `sessionId` continues (or starts) that
  * swarm session, else the transport's session id, else a new one.
+ * @param {Swarm} swarm
+ * @param {McpServerOptions} [options]
+ * @returns {Server}
  */
 export function createMcpServer(swarm, options) {
-  if (typeof swarm?.runTurn !== 'function' || typeof swarm[hostToolCall] !== 'function') throw new TypeError(`createMcpServer(swarm, options): expected a Swarm, got ${describe(swarm)}`);
+  if (typeof swarm?.runTurn !== 'function' || typeof (/** @type {any} a caller's value, checked here */ (swarm))[hostToolCall] !== 'function') throw new TypeError(`createMcpServer(swarm, options): expected a Swarm, got ${describe(swarm)}`);
   const { store = new MemoryStore(), model, sessionId, maxModelCalls, toolState, name, version = '0.1.0' } = checkOptions(options, OPTIONS, 'createMcpServer options');
   if (typeof store?.get !== 'function' || typeof store?.save !== 'function' || typeof store?.appendCheckpoint !== 'function') {
     throw new TypeError(`createMcpServer options.store must be a session store (get, save, appendCheckpoint), such as a FileStore, got ${describe(store)}`);
@@ -74,16 +103,21 @@ export function createMcpServer(swarm, options) {
   if (sessionId !== undefined && (typeof sessionId !== 'string' || sessionId.length === 0)) throw new TypeError(`createMcpServer options.sessionId must be a non-empty string, got ${describe(sessionId)}`);
   if (name !== undefined && typeof name !== 'string') throw new TypeError(`createMcpServer options.name must be a string, got ${describe(name)}`);
   const serverName = name ?? (swarm.name || 'handoff-graph');
-  if (model !== undefined) return oneToolServer(swarm, { store, model, maxModelCalls, toolState, serverName, version });
+  const host = /** @type {Swarm & McpHost} checked above */ (swarm);
+  if (model !== undefined) return oneToolServer(host, { store, model, maxModelCalls, toolState, serverName, version });
   const definition = swarm.toJSON();
   for (const agent of definition.agents) {
     if ((agent.tools ?? []).some((t) => t.name === UPDATE_STATE)) throw new TypeError(`createMcpServer: agent '${agent.id}' has a tool named ${UPDATE_STATE}, the server's own tool`);
   }
-  if (definition.edges.some((e) => e.toolName === UPDATE_STATE)) throw new TypeError(`createMcpServer: a transfer tool is named ${UPDATE_STATE}, the server's own tool`);
-  return agentsServer(swarm, { store, sessionId, toolState, serverName, version });
+  if ((/** @type {NonNullable<typeof definition.edges>} toJSON() lists them */ (definition.edges)).some((e) => e.toolName === UPDATE_STATE)) throw new TypeError(`createMcpServer: a transfer tool is named ${UPDATE_STATE}, the server's own tool`);
+  return agentsServer(host, { store, sessionId, toolState, serverName, version });
 }
 
 // Without a model: the host's model is the agents.
+/**
+ * @param {Swarm & McpHost} swarm
+ * @param {{ store: SessionStore, sessionId: string | undefined, toolState: unknown, serverName: string, version: string }} options
+ */
 function agentsServer(swarm, { store, sessionId, toolState, serverName, version }) {
   const server = new Server(
     { name: serverName, version },
@@ -92,7 +126,8 @@ function agentsServer(swarm, { store, sessionId, toolState, serverName, version 
       instructions: 'You are the agents of a handoff-graph swarm. The tools are the active agent\'s own tools and the transfers it may make now; the prompt "instructions" is the active agent\'s instructions. After a transfer the tools change: list them again.',
     },
   );
-  let session;
+  /** @type {Session} set by open(), which every request handler calls first */
+  let session = /** @type {any} */ (undefined);
   /** @type {Promise<unknown>} */
   let queue = Promise.resolve();
   // One request at a time: each reads and writes the session whole.
@@ -102,6 +137,7 @@ function agentsServer(swarm, { store, sessionId, toolState, serverName, version 
     queue = run.catch(() => {});
     return run;
   };
+  /** @type {(extra: RequestExtra | undefined) => Promise<Session>} */
   const open = async (extra) => {
     if (session !== undefined) return session;
     const id = sessionId ?? extra?.sessionId ?? globalThis.crypto.randomUUID();
@@ -128,9 +164,10 @@ function agentsServer(swarm, { store, sessionId, toolState, serverName, version 
   const definition = swarm.toJSON();
   const knownNames = new Set([
     ...definition.agents.flatMap((a) => (a.tools ?? []).map((t) => t.name)),
-    ...definition.edges.flatMap((e) => (e.toolName === undefined ? [] : [e.toolName])),
+    ...(/** @type {NonNullable<typeof definition.edges>} */ (definition.edges)).flatMap((e) => (e.toolName === undefined ? [] : [e.toolName])),
     ...(definition.transferTools === 'single' ? ['transfer_to_agent'] : []),
   ]);
+  /** @type {(extra: RequestExtra | undefined) => Promise<unknown[]>} */
   const listed = async (extra) => {
     await open(extra);
     await swarm[refreshMcpTools](session, extra?.signal);
@@ -155,6 +192,7 @@ function agentsServer(swarm, { store, sessionId, toolState, serverName, version 
     const { name, arguments: args } = request.params;
     const before = toolNames().join('\n');
     const kept = structuredClone(session);
+    /** @type {Awaited<ReturnType<typeof call>>} */
     let answer;
     try {
       answer = await call(name, args, extra);
@@ -168,17 +206,23 @@ function agentsServer(swarm, { store, sessionId, toolState, serverName, version 
     return answer;
   }));
 
+  /**
+   * @param {string} name
+   * @param {Record<string, unknown> | undefined} args
+   * @param {RequestExtra | undefined} extra
+   */
   const call = async (name, args, extra) => {
     if (name === UPDATE_STATE) {
       const checked = checkArguments(args, ['variables'], UPDATE_STATE);
       if (typeof checked === 'string') return errorResult(`Error: ${checked}`);
-      if (!isRecord(checked.variables)) return errorResult(`Error: ${UPDATE_STATE} needs { variables: { name: value, … } }, got ${describe(checked.variables)}`);
+      const { variables } = checked;
+      if (!isRecord(variables)) return errorResult(`Error: ${UPDATE_STATE} needs { variables: { name: value, … } }, got ${describe(variables)}`);
       const from = session.active;
-      swarm.updateState(session, checked.variables);
+      swarm.updateState(session, variables);
       for (let hop = swarm.applyRules(session); hop !== null; hop = swarm.applyRules(session));
       await save();
       const moved = session.active === from ? '' : ` The rules handed the conversation to ${describeAgent(swarm, session.active)}: list the tools again.`;
-      return textResult(`Updated ${Object.keys(checked.variables).join(', ') || 'nothing'}.${moved}`, { active: session.active });
+      return textResult(`Updated ${Object.keys(variables).join(', ') || 'nothing'}.${moved}`, { active: session.active });
     }
     let { outcome, result } = await swarm[hostToolCall](session, { name, arguments: args ?? {} }, { signal: extra?.signal, toolState });
     if (outcome.type === 'approval_required') {
@@ -202,6 +246,11 @@ function agentsServer(swarm, { store, sessionId, toolState, serverName, version 
   };
 
   // Asks the person at the MCP host whether the call may run: true, or the text the model gets.
+  /**
+   * @param {Extract<HandoffOutcome, { type: 'approval_required' }>} outcome
+   * @param {RequestExtra | undefined} extra
+   * @returns {Promise<true | string>}
+   */
   const approve = async (outcome, extra) => {
     const what = outcome.kind === 'handoff' ? `the transfer to ${describeAgent(swarm, outcome.to)}` : `the tool ${outcome.tool}`;
     if (server.getClientCapabilities()?.elicitation === undefined) {
@@ -252,12 +301,20 @@ function agentsServer(swarm, { store, sessionId, toolState, serverName, version 
   return server;
 }
 
+/**
+ * @param {Swarm} swarm
+ * @param {string} id
+ */
 function describeAgent(swarm, id) {
   const agent = swarm.agent(id);
   return agent?.name ? `${agent.name} (${id})` : id;
 }
 
 // With a model: the swarm is one tool, { message, sessionId? } -> the answer, its agent, the session id.
+/**
+ * @param {Swarm & McpHost} swarm
+ * @param {{ store: SessionStore, model: ModelFunction, maxModelCalls: number | undefined, toolState: unknown, serverName: string, version: string }} options
+ */
 function oneToolServer(swarm, { store, model, maxModelCalls, toolState, serverName, version }) {
   const server = new Server({ name: serverName, version }, { capabilities: { tools: {} } });
   const tool = toolNameOf(swarm.name);
@@ -288,7 +345,9 @@ function oneToolServer(swarm, { store, model, maxModelCalls, toolState, serverNa
     if (typeof args.message !== 'string') return errorResult(`Error: ${tool} needs { message: string }, got ${describe(args.message)}`);
     if (args.sessionId !== undefined && (typeof args.sessionId !== 'string' || args.sessionId.length === 0)) return errorResult(`Error: sessionId must be a non-empty string, got ${describe(args.sessionId)}`);
     try {
-      const session = (args.sessionId === undefined ? undefined : await store.get(args.sessionId)) ?? swarm.createSession(args.sessionId === undefined ? {} : { id: args.sessionId });
+      const sessionId = /** @type {string | undefined} checked above */ (args.sessionId);
+      const session = (sessionId === undefined ? undefined : await store.get(sessionId)) ?? swarm.createSession(sessionId === undefined ? {} : { id: sessionId });
+      /** @type {any} the turn's done event */
       let done;
       const turn = { model, store, signal: extra?.signal, ...(maxModelCalls === undefined ? {} : { maxModelCalls }), ...(toolState === undefined ? {} : { toolState }) };
       for await (const event of swarm.runTurn(session, args.message, turn)) if (event.type === 'done') done = event;

@@ -1,3 +1,4 @@
+// @ts-check
 // POST /chat's protocol: the AI SDK's UI message stream (what `useChat`, `Chat` and
 // `readUIMessageStream` of the npm package `ai` read), spoken without depending on it
 // (docs/server.md#chat-uis-usechat). Two halves:
@@ -9,17 +10,30 @@
 // Only the last message is read: the conversation lives in the session, in the server's store, so
 // a client cannot rewrite the history the agents see by sending another one.
 
-/** A client's mistake: the handler answers it with a 400 `invalid_request` carrying this message. */
+/** @import { Swarm } from '../index.js' */
+
+// A request body is a client's JSON, read here field by field and checked: `any` is its honest
+// type in this file. So is a turn's event (a SwarmEvent, or the handler's open / done / error),
+// read by its `type`.
+
+/**
+ * A client's mistake: the handler answers it with a 400 `invalid_request` carrying this message.
+ * @param {string} message
+ */
 function invalid(message) {
   return new TypeError(message);
 }
 
+/** @type {(value: unknown) => value is Record<string, any>} */
 const isObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
+/** @type {(part: unknown) => part is Record<string, any>} */
 const isToolPart = (part) => isObject(part) && typeof part.type === 'string' && (part.type.startsWith('tool-') || part.type === 'dynamic-tool');
 
 /**
  * What a POST /chat body asks for: { id, kind: 'message', input } or { id, kind: 'approval',
  * decisions: [{ approvalId, approved, reason? }] }. Throws a 400 for anything else.
+ * @param {any} body the request's JSON
+ * @returns {{ id: string, kind: 'message', input: string } | { id: string, kind: 'approval', decisions: Array<{ approvalId: string, approved: boolean, reason?: string }> }}
  */
 export function chatRequest(body) {
   const { id, messages, trigger } = body;
@@ -32,13 +46,15 @@ export function chatRequest(body) {
   const last = messages.at(-1);
   if (!isObject(last) || !Array.isArray(last.parts)) throw invalid('the last message must be a UI message: an object with a role and an array of parts');
   if (last.role === 'user') {
-    const texts = last.parts.filter((part) => isObject(part) && part.type === 'text');
+    /** @type {any[]} */
+    const texts = last.parts.filter((/** @type {unknown} */ part) => isObject(part) && part.type === 'text');
     if (texts.some((part) => typeof part.text !== 'string')) throw invalid("a text part's text must be a string");
     const input = texts.map((part) => part.text).join('\n');
     if (input.length === 0) throw invalid('the last message (the user\'s) has no text: the swarm takes text (a file part alone is not served)');
     return { id, kind: 'message', input };
   }
   if (last.role === 'assistant') {
+    /** @type {Array<{ approvalId: string, approved: boolean, reason?: string }>} */
     const decisions = [];
     for (const part of last.parts) {
       if (!isToolPart(part) || part.state !== 'approval-responded') continue;
@@ -72,6 +88,10 @@ function randomPart() {
 }
 
 // A tool call's arguments as the UI shows them: JSON text is parsed; text that is not JSON stays text.
+/**
+ * @param {unknown} args
+ * @returns {unknown}
+ */
 function input(args) {
   if (typeof args !== 'string') return args ?? {};
   try {
@@ -82,6 +102,10 @@ function input(args) {
 }
 
 // An event's fields but its type (and the live session a `done` carries).
+/**
+ * @param {Record<string, unknown>} event
+ * @returns {Record<string, unknown>}
+ */
 function fieldsOf(event) {
   const { type: _type, session: _session, ...rest } = event;
   return rest;
@@ -96,12 +120,16 @@ function fieldsOf(event) {
  * `data-agent` (id 'agent': the agent answering, updated in place), `data-handoff`,
  * `data-handoff-blocked`, `data-guardrail`. The `finish` chunk's messageMetadata says where the
  * session stands: { agent, reason, session: { id, version, active, turn, hops } }.
+ * @param {{ swarm: Swarm, continuing?: boolean }} options
  */
 export function chatFormat({ swarm, continuing = false }) {
   const prefix = randomPart();
   let texts = 0;
+  /** @type {{ id: string, agent: string } | null} */
   let openText = null;
+  /** @type {(chunk: Record<string, unknown>) => string} */
   const data = (chunk) => `data: ${JSON.stringify(chunk)}\n\n`;
+  /** @type {(id: string) => string} */
   const agentName = (id) => {
     try {
       return swarm.agent(id)?.name ?? id;
@@ -109,6 +137,7 @@ export function chatFormat({ swarm, continuing = false }) {
       return id;
     }
   };
+  /** @type {(agent: string, extra?: Record<string, unknown>) => string} */
   const agentPart = (agent, extra = {}) => data({ type: 'data-agent', id: 'agent', data: { agent, name: agentName(agent), ...extra } });
   const closeText = () => {
     if (openText === null) return '';
@@ -119,6 +148,10 @@ export function chatFormat({ swarm, continuing = false }) {
   return {
     headers: CHAT_HEADERS,
     start: () => data(continuing ? { type: 'start' } : { type: 'start', messageId: `msg-${prefix}` }) + data({ type: 'start-step' }),
+    /**
+     * @param {{ type: string, [field: string]: any }} event
+     * @returns {string}
+     */
     event(event) {
       switch (event.type) {
         case 'open':

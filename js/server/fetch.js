@@ -1,3 +1,4 @@
+// @ts-check
 // handoff-graph/server outside Node (Deno, Bun, workers, bundlers for the browser): the Fetch-API
 // handler only. Hand createHandler(...) to the runtime's own server (Deno.serve(handler),
 // `export default { fetch: handler }`); serve() is the node:http adapter and is not here.

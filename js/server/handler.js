@@ -1,3 +1,4 @@
+// @ts-check
 // createHandler: a swarm served over HTTP as one Fetch-API function, (Request) => Promise<Response>,
 // for any runtime that speaks Request and Response (Node 20, Deno, Bun, workers); serve() in
 // ./node.js puts it on node:http. The routes and their errors are documented in docs/server.md.
@@ -10,6 +11,15 @@
 import { checkOptions } from '../options.js';
 import { TOOL_FORMATS } from '../tool-calls.js';
 import { chatFormat, chatRequest } from './chat.js';
+
+/** @import { Session, Swarm, SwarmEvent, ToolFormat } from '../index.js' */
+/** @import { ChatHandlerOptions, HandlerOptions, LeasedSessionStore, ServerLimits } from './index.js' */
+
+/**
+ * How a turn's events are written: the routes' event stream, or /chat's UI message stream.
+ * @typedef {{ headers: Record<string, string>, start(): string, event(event: { type: string, [field: string]: any }): string, end(): string }} StreamFormat
+ */
+/** @typedef {(options: { model: (request: any) => Promise<unknown>, toolFormat?: ToolFormat, maxModelCalls: number, signal: AbortSignal }) => AsyncIterable<SwarmEvent>} TurnStart */
 
 const HANDLER_OPTIONS = ['swarm', 'store', 'model', 'authorize', 'limits', 'toolFormat', 'onError'];
 const CHAT_HANDLER_OPTIONS = HANDLER_OPTIONS.filter((key) => key !== 'swarm');
@@ -34,6 +44,12 @@ const SSE_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache
 
 /** An answer for a client's mistake (or the server's), with the `{ error: { code, message } }` body. */
 class HttpError extends Error {
+  /**
+   * @param {number} status
+   * @param {string} code
+   * @param {string} message
+   * @param {Record<string, string>} [headers]
+   */
   constructor(status, code, message, headers = {}) {
     super(message);
     this.status = status;
@@ -45,20 +61,32 @@ class HttpError extends Error {
 // What a turn's stream reports in its `error` event: thrown by the model, the turn running out
 // of time, the lease lost to another process, or a save that lost the race.
 class TurnError extends Error {
+  /**
+   * @param {string} code
+   * @param {string} message
+   * @param {unknown} [cause]
+   */
   constructor(code, message, cause) {
     super(message, cause === undefined ? undefined : { cause });
     this.code = code;
   }
 }
 
+/**
+ * @param {number} status
+ * @param {unknown} body
+ * @param {Record<string, string>} [headers]
+ */
 function json(status, body, headers = {}) {
   return new Response(JSON.stringify(body), { status, headers: { ...JSON_HEADERS, ...headers } });
 }
 
+/** @param {HttpError} error */
 function errorResponse(error) {
   return json(error.status, { error: { code: error.code, message: error.message } }, error.headers);
 }
 
+/** @param {number} bytes */
 function randomId(bytes) {
   const data = globalThis.crypto.getRandomValues(new Uint8Array(bytes));
   let binary = '';
@@ -66,14 +94,26 @@ function randomId(bytes) {
   return btoa(binary).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
 }
 
+/**
+ * @param {unknown} value
+ * @param {string} name
+ * @param {number} max
+ * @returns {number}
+ */
 function positiveInteger(value, name, max) {
-  if (!Number.isSafeInteger(value) || value < 1 || value > max) throw new TypeError(`limits.${name} must be an integer from 1 to ${max}, got ${typeof value === 'number' ? value : typeof value}`);
-  return value;
+  if (!Number.isSafeInteger(value) || /** @type {number} */ (value) < 1 || /** @type {number} */ (value) > max) throw new TypeError(`limits.${name} must be an integer from 1 to ${max}, got ${typeof value === 'number' ? value : typeof value}`);
+  return /** @type {number} checked above */ (value);
 }
 
+/**
+ * @param {ServerLimits | undefined} limits
+ * @returns {Readonly<Required<ServerLimits>>}
+ */
 function checkLimits(limits) {
-  const given = checkOptions(limits, LIMIT_OPTIONS, 'createHandler limits');
+  const given = /** @type {Record<string, unknown>} */ (checkOptions(limits, LIMIT_OPTIONS, 'createHandler limits'));
+  /** @type {Record<string, number> & Required<ServerLimits>} */
   const out = { ...DEFAULT_LIMITS };
+  /** @type {Record<string, number>} */
   const max = { maxBodyBytes: 2 ** 30, maxModelCalls: 1000, turnLeaseMs: 2 ** 31 - 1, turnTimeoutMs: 2 ** 31 - 1 };
   for (const key of LIMIT_OPTIONS) if (given[key] !== undefined) out[key] = positiveInteger(given[key], key, max[key]);
   if (out.turnLeaseMs < 100) throw new TypeError(`limits.turnLeaseMs must be at least 100 (it is renewed every third of it), got ${out.turnLeaseMs}`);
@@ -83,14 +123,21 @@ function checkLimits(limits) {
 const STORE_METHODS = ['get', 'save', 'listCheckpoints', 'acquireLease', 'releaseLease'];
 
 // Reads the body as JSON within `limit` bytes: undefined when there is none.
+/**
+ * @param {Request} request
+ * @param {number} limit
+ * @returns {Promise<unknown>}
+ */
 async function readJSON(request, limit) {
   const length = request.headers.get('content-length');
   if (length !== null && /^\d+$/.test(length) && Number(length) > limit) throw tooLarge(limit);
   if (request.body === null) return undefined;
   const reader = request.body.getReader();
+  /** @type {Uint8Array[]} */
   const chunks = [];
   let size = 0;
   for (;;) {
+    /** @type {ReadableStreamReadResult<Uint8Array>} */
     let step;
     try {
       step = await reader.read();
@@ -111,7 +158,7 @@ async function readJSON(request, limit) {
   if (media !== 'application/json') {
     throw new HttpError(415, 'unsupported_media_type', `the body must be JSON, sent as content-type application/json; got ${type === null ? 'no content-type' : JSON.stringify(type.slice(0, 100))}`);
   }
-  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(type)?.[1];
+  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(/** @type {string} a JSON media type above */ (type))?.[1];
   if (charset !== undefined && charset.toLowerCase() !== 'utf-8' && charset.toLowerCase() !== 'utf8') {
     throw new HttpError(415, 'unsupported_media_type', `the body must be UTF-8, got charset ${JSON.stringify(charset.slice(0, 40))}`);
   }
@@ -131,7 +178,7 @@ async function readJSON(request, limit) {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new HttpError(400, 'invalid_json', `the body is not JSON: ${error.message}`);
+    throw new HttpError(400, 'invalid_json', `the body is not JSON: ${/** @type {Error} */ (error).message}`);
   }
   if (depth(value) > MAX_BODY_DEPTH) throw new HttpError(400, 'invalid_request', `the body nests arrays and objects deeper than ${MAX_BODY_DEPTH} levels`);
   return value;
@@ -142,11 +189,16 @@ async function readJSON(request, limit) {
 const MAX_BODY_DEPTH = 512;
 
 // The nesting depth of parsed JSON, without recursion.
+/**
+ * @param {unknown} root
+ * @returns {number}
+ */
 function depth(root) {
   let deepest = 0;
+  /** @type {Array<[unknown, number]>} */
   const stack = [[root, 0]];
   while (stack.length > 0) {
-    const [value, level] = stack.pop();
+    const [value, level] = /** @type {[unknown, number]} */ (stack.pop());
     if (typeof value !== 'object' || value === null) continue;
     if (level + 1 > deepest) deepest = level + 1;
     if (deepest > MAX_BODY_DEPTH) return deepest;
@@ -155,11 +207,18 @@ function depth(root) {
   return deepest;
 }
 
+/** @param {number} limit */
 function tooLarge(limit) {
   return new HttpError(413, 'body_too_large', `the body is larger than ${limit} bytes (limits.maxBodyBytes)`);
 }
 
 // A JSON object body whose keys are all in `allowed` (like an options object: a typo is an error).
+/**
+ * @param {unknown} body
+ * @param {string[]} allowed
+ * @param {string} what
+ * @returns {Record<string, any>} the client's JSON fields, read one by one and checked
+ */
 function fields(body, allowed, what) {
   if (body === undefined) return {};
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
@@ -168,7 +227,7 @@ function fields(body, allowed, what) {
   try {
     return checkOptions(body, allowed, what);
   } catch (error) {
-    throw new HttpError(400, 'invalid_request', error.message.replace('unknown option', 'unknown field'));
+    throw new HttpError(400, 'invalid_request', /** @type {Error} */ (error).message.replace('unknown option', 'unknown field'));
   }
 }
 
@@ -176,16 +235,26 @@ const notFound = () => new HttpError(404, 'session_not_found', 'no session with 
 
 // The `done` event tells where the session stands; the session itself is at GET /sessions/:id
 // (its histories grow with the conversation, and a stream is no place to repeat them every turn).
+/**
+ * @param {{ type: string, [field: string]: unknown }} event
+ * @param {Session} session
+ * @returns {{ type: string, [field: string]: unknown }}
+ */
 function doneEvent(event, session) {
   const { session: _omitted, ...rest } = event;
   return { ...rest, session: { id: session.id, version: session.version, active: session.active, turn: session.turn, hops: session.hops } };
 }
 
+/**
+ * @param {string} type
+ * @param {unknown} data
+ */
 function sse(type, data) {
   return `event: ${type}\ndata: ${JSON.stringify(data)}\n\n`;
 }
 
 // The routes' own stream: one server-sent event per swarm event, named by its type.
+/** @type {() => StreamFormat} */
 const EVENT_STREAM = () => ({ headers: SSE_HEADERS, start: () => '', event: (event) => sse(event.type, event), end: () => '' });
 
 /**
@@ -197,6 +266,7 @@ const EVENT_STREAM = () => ({ headers: SSE_HEADERS, start: () => '', event: (eve
  *   `limits`: { maxBodyBytes, maxModelCalls, turnLeaseMs, turnTimeoutMs }; `toolFormat`: the
  *   shape of the tools the model gets (runTurn's, default 'openai-chat'); `onError(error,
  *   request)`: told of the server's own failures (default: console.error)
+ * @param {HandlerOptions} options
  * @returns {(request: Request) => Promise<Response>}
  */
 export function createHandler(options) {
@@ -209,8 +279,8 @@ export function createHandler(options) {
  * Express route): the AI SDK's UI message stream protocol, as `useChat` speaks it (docs/server.md#chat-uis-usechat).
  * Every request is answered as a chat request, whatever its path; methods other than POST get 405.
  *
- * @param swarm a Swarm
- * @param options createHandler's options but `swarm`
+ * @param {Swarm} swarm a Swarm
+ * @param {ChatHandlerOptions} options createHandler's options but `swarm`
  * @returns {(request: Request) => Promise<Response>}
  */
 export function createChatHandler(swarm, options) {
@@ -219,11 +289,15 @@ export function createChatHandler(swarm, options) {
   return chat;
 }
 
+/**
+ * @param {HandlerOptions} options
+ * @param {string} name
+ */
 function build(options, name) {
   const { swarm, store, model, authorize, limits: givenLimits, toolFormat = 'openai-chat', onError } = options;
   if (typeof swarm?.createSession !== 'function' || typeof swarm.runTurn !== 'function') throw new TypeError(`${name}: swarm must be a Swarm (new Swarm(definition))`);
   for (const method of STORE_METHODS) {
-    if (typeof store?.[method] !== 'function') {
+    if (typeof (/** @type {any} a caller's value, checked here */ (store))?.[method] !== 'function') {
       throw new TypeError(`${name}: store must be a session store with turn leases (MemoryStore, FileStore, RedisStore, PostgresStore or one keeping the same contract, docs/server.md#stores); it has no ${method}()`);
     }
   }
@@ -232,6 +306,7 @@ function build(options, name) {
   if (onError !== undefined && typeof onError !== 'function') throw new TypeError(`${name}: onError must be a function (error, request) => void`);
   if (!TOOL_FORMATS.includes(toolFormat)) throw new TypeError(`${name}: toolFormat must be one of ${TOOL_FORMATS.join(', ')}`);
   const limits = checkLimits(givenLimits);
+  /** @type {(error: unknown, request: Request) => void} */
   const report = (error, request) => {
     try {
       (onError ?? ((e) => console.error('handoff-graph/server:', e)))(error, request);
@@ -252,7 +327,9 @@ function build(options, name) {
     { method: 'POST', path: ['chat'], run: chat },
   ];
 
+  /** @param {string[]} segments */
   function match(segments) {
+    /** @type {Array<{ route: (typeof routes)[number], params: RouteParams }>} */
     const found = [];
     for (const route of routes) {
       if (route.path.length !== segments.length) continue;
@@ -270,6 +347,7 @@ function build(options, name) {
     return found;
   }
 
+  /** @param {Request} request */
   async function createSession(request) {
     const { variables } = fields(await readJSON(request, limits.maxBodyBytes), ['variables'], 'POST /sessions body');
     if (variables !== undefined && (typeof variables !== 'object' || variables === null || Array.isArray(variables))) {
@@ -286,25 +364,44 @@ function build(options, name) {
     return json(201, { id: session.id }, { location: `/sessions/${session.id}` });
   }
 
+  /**
+   * @param {string} id
+   * @returns {Promise<Session>}
+   */
   async function load(id) {
     const session = await store.get(id);
     if (session === undefined) throw notFound();
     return session;
   }
 
+  /**
+   * @param {Request} _request
+   * @param {RouteParams} params
+   */
   async function getSession(_request, { id }) {
-    return json(200, await load(id));
+    return json(200, await load(/** @type {string} the route has :id */ (id)));
   }
 
+  /**
+   * @param {Request} _request
+   * @param {RouteParams} params
+   */
   async function listCheckpoints(_request, { id }) {
-    await load(id);
-    return json(200, { checkpoints: await store.listCheckpoints(id) });
+    const sessionId = /** @type {string} the route has :id */ (id);
+    await load(sessionId);
+    return json(200, { checkpoints: await store.listCheckpoints(sessionId) });
   }
 
-  /** @returns {Promise<Response>} */
   // Resumes the turn that paused for approval `approval` (docs/server.md#approvals): the same
   // lease, stream and save as a turn, with swarm.resolveApproval in place of runTurn.
-  async function resolveApproval(request, { id, approval }) {
+  /**
+   * @param {Request} request
+   * @param {RouteParams} params
+   * @returns {Promise<Response>}
+   */
+  async function resolveApproval(request, params) {
+    // The route has :id and :approval.
+    const { id, approval } = /** @type {Required<RouteParams>} */ (params);
     const body = fields(await readJSON(request, limits.maxBodyBytes), ['approve', 'reason'], 'POST /sessions/:id/approvals/:approvalId body');
     if (typeof body.approve !== 'boolean') throw new HttpError(400, 'invalid_request', 'approve must be true or false');
     if (body.reason !== undefined && typeof body.reason !== 'string') throw new HttpError(400, 'invalid_request', 'reason must be a string');
@@ -327,21 +424,33 @@ function build(options, name) {
   }
 
   // 404 for an approval the session never had, 409 for one already decided.
+  /**
+   * @param {Session} session
+   * @param {string} approval
+   */
   function checkApproval(session, approval) {
+    /** @type {unknown} */
     const approvals = session.approvals;
-    const record = typeof approvals === 'object' && approvals !== null && Object.hasOwn(approvals, approval) ? approvals[approval] : undefined;
+    const record = typeof approvals === 'object' && approvals !== null && Object.hasOwn(approvals, approval) ? /** @type {Record<string, any>} */ (approvals)[approval] : undefined;
     if (record === undefined) throw new HttpError(404, 'approval_not_found', 'this session has no approval with this id');
     if (record.status !== 'pending') throw new HttpError(409, 'approval_resolved', `this approval was already decided (${record.status})`);
   }
 
   // The approval a session waits for: its next turn must wait for the decision.
+  /** @param {Session} session */
   function pendingApproval(session) {
+    /** @type {unknown} */
     const approvals = session.approvals;
     if (typeof approvals !== 'object' || approvals === null) return undefined;
-    return Object.values(approvals).find((a) => a?.status === 'pending');
+    return Object.values(approvals).find((/** @type {any} */ a) => a?.status === 'pending');
   }
 
-  async function runTurn(request, { id }) {
+  /**
+   * @param {Request} request
+   * @param {RouteParams} params
+   */
+  async function runTurn(request, params) {
+    const id = /** @type {string} the route has :id */ (params.id);
     const body = fields(await readJSON(request, limits.maxBodyBytes), ['input'], 'POST /sessions/:id/turns body');
     if (body.input === undefined) throw new HttpError(400, 'invalid_request', 'input is required: { "input": "the user\'s message" }');
     if (typeof body.input !== 'string' || body.input.length === 0) throw new HttpError(400, 'invalid_request', 'input must be a non-empty string');
@@ -369,13 +478,14 @@ function build(options, name) {
   // user message) or a resumed one (the answer to an approval), in the AI SDK's UI message stream.
   // The chat id is the session id: the session is made by the first turn that saves. Runs under
   // the same lease, timeout and single version-checked save as the routes' turns.
+  /** @param {Request} request */
   async function chat(request) {
     const body = fields(await readJSON(request, limits.maxBodyBytes), ['id', 'messages', 'trigger', 'messageId'], 'POST /chat body');
     let asked;
     try {
       asked = chatRequest(body);
     } catch (error) {
-      throw new HttpError(400, 'invalid_request', `POST /chat body: ${error.message}`);
+      throw new HttpError(400, 'invalid_request', `POST /chat body: ${/** @type {Error} */ (error).message}`);
     }
     const { id } = asked;
     if (!SESSION_ID.test(id)) throw new HttpError(400, 'invalid_request', 'id (the chat id) must be 1 to 128 of A-Z a-z 0-9 _ - (useChat makes such ids)');
@@ -387,7 +497,9 @@ function build(options, name) {
     if (!(await store.acquireLease(id, holder, limits.turnLeaseMs))) {
       throw new HttpError(409, 'turn_in_progress', 'another turn of this chat is running; retry when it is done', { 'retry-after': '1' });
     }
+    /** @type {Session} */
     let session;
+    /** @type {TurnStart} */
     let start;
     try {
       // Under the lease: a new chat's session is made here and saved by its first turn.
@@ -397,9 +509,10 @@ function build(options, name) {
         if (pending !== undefined) {
           throw new HttpError(409, 'approval_pending', `the chat waits for the decision on approval ${pending.approvalId} (the tool part in state approval-requested): answer it with addToolApprovalResponse first`);
         }
-        start = (turnOptions) => swarm.runTurn(session, asked.input, turnOptions);
+        const { input } = asked;
+        start = (turnOptions) => swarm.runTurn(session, input, turnOptions);
       } else {
-        const decision = asked.decisions.find((d) => session.approvals?.[d.approvalId]?.status === 'pending') ?? asked.decisions[0];
+        const decision = asked.decisions.find((d) => /** @type {Record<string, any> | undefined} */ (session.approvals)?.[d.approvalId]?.status === 'pending') ?? asked.decisions[0];
         checkApproval(session, decision.approvalId);
         const resolution = { approve: decision.approved, ...(decision.reason === undefined ? {} : { reason: decision.reason }) };
         start = (turnOptions) => swarm.resolveApproval(session, decision.approvalId, { ...resolution, ...turnOptions });
@@ -412,6 +525,11 @@ function build(options, name) {
   }
 
   // null when `authorize` lets the request through, else the answer to send.
+  /**
+   * @param {Request} request
+   * @param {string | null} id
+   * @returns {Promise<Response | null>}
+   */
   async function authorized(request, id) {
     if (authorize === undefined) return null;
     const verdict = await authorize(request, id);
@@ -422,6 +540,13 @@ function build(options, name) {
 
   // `start(options)`: the swarm's events for runTurn's options (a turn, or a resumed one).
   // `format`: how the events are written (the routes' event stream, or /chat's UI message stream).
+  /**
+   * @param {Request} request
+   * @param {Session} session
+   * @param {string} holder
+   * @param {TurnStart} start
+   * @param {StreamFormat} [format]
+   */
   function streamTurn(request, session, holder, start, format = EVENT_STREAM()) {
     const abort = new AbortController();
     const events = turnEvents(request, session, holder, abort, start);
@@ -457,12 +582,22 @@ function build(options, name) {
     return new Response(body, { status: 200, headers: format.headers });
   }
 
+  /**
+   * @param {Request} request
+   * @param {Session} session
+   * @param {string} holder
+   * @param {AbortController} abort
+   * @param {TurnStart} start
+   * @returns {AsyncGenerator<{ type: string, [field: string]: any }, void>}
+   */
   async function* turnEvents(request, session, holder, abort, start) {
     const { id } = session;
     const { signal } = abort;
+    /** @type {(code: string, message: string) => void} */
     const fail = (code, message) => abort.abort(new TurnError(code, message));
     const timeout = setTimeout(() => fail('turn_timeout', `the turn took longer than ${limits.turnTimeoutMs} ms (limits.turnTimeoutMs)`), limits.turnTimeoutMs);
     // Renewals under way: the lease is given back only once they have landed (see the finally).
+    /** @type {Set<Promise<unknown>>} */
     const renewing = new Set();
     const renewal = setInterval(() => {
       // An aborted turn whose client no longer reads stays suspended until the client goes: its
@@ -476,6 +611,7 @@ function build(options, name) {
       renewed.finally(() => renewing.delete(renewed));
     }, Math.floor(limits.turnLeaseMs / 3));
     // A model call ends when the model answers or the turn is aborted, whichever comes first.
+    /** @type {(modelRequest: any) => Promise<unknown>} runTurn's request, passed on with the turn's signal */
     const guarded = (modelRequest) => {
       signal.throwIfAborted();
       return new Promise((resolve, reject) => {
@@ -504,7 +640,7 @@ function build(options, name) {
         try {
           await store.save(session, { checkpoints });
         } catch (error) {
-          if (error?.code === 'ERR_SESSION_CONFLICT') throw new TurnError('conflict', 'another turn of this session was saved first; this turn was not saved', error);
+          if (/** @type {{ code?: unknown } | undefined} */ (error)?.code === 'ERR_SESSION_CONFLICT') throw new TurnError('conflict', 'another turn of this session was saved first; this turn was not saved', error);
           throw error;
         }
         yield doneEvent(event, session);
@@ -533,6 +669,11 @@ function build(options, name) {
   }
 
   // Answers `run()`: an HttpError as its JSON answer, any other failure as a 500 (told to onError).
+  /**
+   * @param {Request} request
+   * @param {() => Promise<Response>} run
+   * @returns {Promise<Response>}
+   */
   async function answer(request, run) {
     try {
       return await run();
@@ -543,11 +684,13 @@ function build(options, name) {
     }
   }
 
+  /** @param {Request} request */
   async function chatOnly(request) {
     if (request.method !== 'POST') return errorResponse(new HttpError(405, 'method_not_allowed', 'a chat takes POST (useChat\'s requests)', { allow: 'POST' }));
     return answer(request, () => chat(request));
   }
 
+  /** @param {Request} request */
   async function handler(request) {
     let url;
     try {

@@ -1,3 +1,4 @@
+// @ts-check
 // serve(): a Fetch-API handler (createHandler's, or any (Request) => Response function) on node:http.
 // Each IncomingMessage becomes a Request whose body streams from the socket, and each Response
 // body is written as it is produced (server-sent events reach the client event by event). When
@@ -6,19 +7,25 @@ import http from 'node:http';
 
 import { checkOptions } from '../options.js';
 
+/** @import { IncomingMessage, ServerResponse } from 'node:http' */
+
 const SERVE_OPTIONS = ['host', 'port'];
 
 // A web stream over the request body. Cancelling it (a handler that stops reading at its body
 // limit) discards the rest instead of destroying the socket, so the answer still reaches the client.
+/**
+ * @param {IncomingMessage} req
+ * @returns {ReadableStream<Uint8Array>}
+ */
 function bodyStream(req) {
   let cancelled = false;
   return new ReadableStream(
     {
       start(controller) {
-        req.on('data', (chunk) => {
+        req.on('data', (/** @type {Buffer} */ chunk) => {
           if (cancelled) return;
           controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-          if (controller.desiredSize <= 0) req.pause();
+          if (/** @type {number} a readable stream's size is a number */ (controller.desiredSize) <= 0) req.pause();
         });
         req.on('end', () => cancelled || controller.close());
         req.on('error', (error) => cancelled || controller.error(error));
@@ -32,16 +39,28 @@ function bodyStream(req) {
         req.resume();
       },
     },
-    { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength },
+    { highWaterMark: 64 * 1024, size: (/** @type {Uint8Array} */ chunk) => chunk.byteLength },
   );
 }
 
+/**
+ * @param {ServerResponse} res
+ * @param {number} status
+ * @param {string} code
+ * @param {string} message
+ */
 function plainError(res, status, code, message) {
   if (res.headersSent) return res.destroy();
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', connection: 'close' });
   res.end(JSON.stringify({ error: { code, message } }));
 }
 
+/**
+ * @param {(request: Request) => Response | Promise<Response>} handler
+ * @param {string} origin
+ * @param {IncomingMessage} req
+ * @param {ServerResponse} res
+ */
 async function respond(handler, origin, req, res) {
   const closed = new AbortController();
   res.on('close', () => {
@@ -50,7 +69,8 @@ async function respond(handler, origin, req, res) {
   let request;
   try {
     // The path as sent; the origin is the server's own (a Host header says nothing trustworthy).
-    if (!req.url.startsWith('/')) throw new Error('not origin-form');
+    // (A server's IncomingMessage has a url; undefined throws here, as a bad request line.)
+    if (!(/** @type {string} */ (req.url)).startsWith('/')) throw new Error('not origin-form');
     const headers = new Headers();
     for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i], req.rawHeaders[i + 1]);
     const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
@@ -75,6 +95,7 @@ async function respond(handler, origin, req, res) {
     console.error('handoff-graph/server:', error);
     return plainError(res, 500, 'internal', 'the server failed to answer this request');
   }
+  /** @type {Record<string, string | string[]>} */
   const headers = {};
   for (const [name, value] of response.headers) if (name !== 'set-cookie') headers[name] = value;
   const cookies = response.headers.getSetCookie?.() ?? [];
@@ -106,7 +127,7 @@ async function respond(handler, origin, req, res) {
         process.nextTick(uncork);
       }
       if (!res.write(value)) {
-        await new Promise((resolve) => {
+        await new Promise((/** @type {(value?: undefined) => void} */ resolve) => {
           const go = () => {
             res.off('drain', go);
             res.off('close', go);
@@ -134,6 +155,7 @@ async function respond(handler, origin, req, res) {
  *
  * @param {(request: Request) => Response | Promise<Response>} handler
  * @param {{ host?: string, port?: number }} [options] host (default '127.0.0.1'), port (default 8787; 0: any free port)
+ * @returns {Promise<{ url: string, host: string, port: number, server: import('node:http').Server, close(): Promise<void> }>}
  */
 export async function serve(handler, options) {
   if (typeof handler !== 'function') throw new TypeError('serve(handler): handler must be a function (request) => Response, such as createHandler(...)');
@@ -141,7 +163,7 @@ export async function serve(handler, options) {
   if (typeof host !== 'string' || host.length === 0) throw new TypeError('serve options: host must be a non-empty string');
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new TypeError(`serve options: port must be an integer from 0 to 65535, got ${port}`);
   const server = http.createServer();
-  await new Promise((resolve, reject) => {
+  await new Promise((/** @type {(value?: undefined) => void} */ resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
       server.off('error', reject);
@@ -158,6 +180,7 @@ export async function serve(handler, options) {
       res.destroy();
     });
   });
+  /** @type {Promise<void> | undefined} */
   let closing;
   return {
     url: `${origin}/`,
@@ -165,7 +188,7 @@ export async function serve(handler, options) {
     port: address.port,
     server,
     close() {
-      closing ??= new Promise((resolve, reject) => {
+      closing ??= new Promise((/** @type {(value?: undefined) => void} */ resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeIdleConnections();
       });
