@@ -9,7 +9,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 
 import { init, RecordingError, StateMachine, Swarm } from './node.js';
-import { readLines } from './recording.js';
+import { readLines, textLines } from './recording.js';
 
 export const REPLAY_USAGE = `Usage: handoff-graph replay <definition.json> <recording>... [--json]
 
@@ -18,7 +18,8 @@ definition (docs/replay.md): each recording is a trace log (traceLogPath, --trac
 directory of .jsonl logs (and durable runs' .run.json records), split by session (or run). Prints one line per session, 'same' or the
 first routing decision that now comes out differently, and exits 1 when any differs.
 
-  --json      print one JSON array: [{ file, session | run, same, turns, decisions, divergence } | { file, error }]
+  --json      print one JSON array: [{ file, session | run, same, turns, decisions, divergence, line? } | { file, error }]
+              (line: the file's line, from 1, that holds a session's divergence)
   -h, --help  this text`;
 
 export class ReplayUsageError extends Error {}
@@ -72,21 +73,27 @@ async function recordingFiles(given) {
 }
 
 // A swarm's sessions in a log: its lines grouped by `session`, in order of first appearance (a
-// machine's lines left out).
+// machine's lines left out), each with the file's line number of each of its lines (`numbers`).
 /**
- * @param {Line[]} lines
- * @returns {Array<{ id: string, lines: Line[] }>}
+ * @param {string} text
+ * @returns {Array<{ id: string, lines: Line[], numbers: number[] }>}
  */
-function sessionsOf(lines) {
-  /** @type {Map<string, Line[]>} */
+function sessionsOf(text) {
+  const numbers = textLines(text).map((line) => line.number);
+  /** @type {Map<string, { id: string, lines: Line[], numbers: number[] }>} */
   const sessions = new Map();
-  for (const line of lines) {
+  for (const [i, line] of readLines(text, 'replay').entries()) {
     if (line.machine !== undefined) continue;
     const id = typeof line.session === 'string' ? line.session : '';
-    if (!sessions.has(id)) sessions.set(id, []);
-    /** @type {Line[]} */ (sessions.get(id)).push(line);
+    let session = sessions.get(id);
+    if (session === undefined) {
+      session = { id, lines: [], numbers: [] };
+      sessions.set(id, session);
+    }
+    session.lines.push(line);
+    session.numbers.push(numbers[i]);
   }
-  return [...sessions].map(([id, group]) => ({ id, lines: group }));
+  return [...sessions.values()];
 }
 
 // A machine's runs in a log: by `runId` when the run has one, else each start line begins a run
@@ -146,12 +153,13 @@ const shown = (value) => JSON.stringify(value);
  * @param {string} name
  * @param {Record<string, any>} report
  * @param {string} kind 'swarm' or 'machine'
+ * @param {number | undefined} line the file's line that holds a session's divergence
  */
-function describeReport(file, name, report, kind) {
+function describeReport(file, name, report, kind, line) {
   const head = `${file} ${name}`;
   if (report.same) return `${head}: same (${kind === 'machine' ? `${report.decisions} steps` : `${report.turns} turn${report.turns === 1 ? '' : 's'}, ${report.decisions} decisions`})`;
   const d = report.divergence;
-  const where = kind === 'machine' ? `step ${d.index + 1}` : `turn ${d.turn}, decision ${d.index}`;
+  const where = kind === 'machine' ? `step ${d.index + 1}` : `turn ${d.turn}, decision ${d.index}${line === undefined ? '' : `, line ${line}`}`;
   return `${head}: differs at ${where} (${d.kind}): recorded ${shown(d.recorded)}, replayed ${shown(d.replayed)}`;
 }
 
@@ -183,12 +191,13 @@ export async function replayCommand(argv, out = console.log) {
   try {
     for (const recording of given) {
       for (const file of await recordingFiles(recording)) {
+        /** @type {Array<{ id: string, lines: unknown, numbers?: number[] }>} */
         let groups;
         try {
           const text = await readFile(file, 'utf8');
           const run = kind === 'machine' ? durableRun(text) : null;
           if (run !== null) groups = run.machine === target.name ? [{ id: run.id, lines: run }] : [];
-          else groups = kind === 'swarm' ? sessionsOf(readLines(text, 'replay')) : runsOf(readLines(text, 'replay'), target.name);
+          else groups = kind === 'swarm' ? sessionsOf(text) : runsOf(readLines(text, 'replay'), target.name);
         } catch (e) {
           const error = /** @type {Error} */ (e);
           failed = true;
@@ -201,8 +210,9 @@ export async function replayCommand(argv, out = console.log) {
           try {
             const report = await target.replay(group.lines);
             if (!report.same) failed = true;
-            results.push({ file, [kind === 'swarm' ? 'session' : 'run']: group.id, ...report });
-            if (!values.json) out(describeReport(file, name, report, kind));
+            const line = group.numbers === undefined || report.divergence === null ? undefined : group.numbers[report.divergence.line];
+            results.push({ file, [kind === 'swarm' ? 'session' : 'run']: group.id, ...report, ...(line === undefined ? {} : { line }) });
+            if (!values.json) out(describeReport(file, name, report, kind, line));
           } catch (error) {
             if (!(error instanceof RecordingError) && !(error instanceof TypeError)) throw error;
             failed = true;

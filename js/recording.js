@@ -34,6 +34,10 @@ const MACHINE_LINES = new Set(['start', 'step', 'end', 'error']);
 /** @typedef {{ type: string, [field: string]: any }} Line a recording's line */
 /** @typedef {{ step: number, state: string, visit: number, next: string | null, edge: number | null, update: Record<string, unknown> | null }} ReplayStep */
 /** @typedef {{ kind: string, value: unknown, approvalId?: string }} Decision a routing decision a replay compares */
+/**
+ * @typedef {{ open: Line, lines: Line[], index: number, updates: Line[], at: number[] }} SwarmTurn
+ * a recorded turn (swarmTurns); `at`: the recording's positions of `updates`, then of `lines`
+ */
 
 /** @type {(pointer: string, message: string) => RecordingError} */
 const problem = (pointer, message) => new RecordingError([{ pointer, message }]);
@@ -72,6 +76,16 @@ function checkFields(line, i) {
 }
 
 /**
+ * The lines of a JSONL text that hold a line of the recording (blank ones skipped), each with its
+ * number in the text (from 1): what readLines reads, in order.
+ * @param {string} text
+ * @returns {Array<{ number: number, text: string }>}
+ */
+export function textLines(text) {
+  return text.split('\n').flatMap((line, i) => (line.trim() === '' ? [] : [{ number: i + 1, text: line }]));
+}
+
+/**
  * The lines of a recording given as an array of objects or as JSONL text (one JSON object a
  * line; blank lines skipped): plain JSON data, each an object with a string `type`. Values JSON
  * cannot hold are problems at their pointer (`/3/variables/n`); a JSONL line that does not parse
@@ -85,13 +99,11 @@ export function readLines(recording, what) {
   let lines;
   if (typeof recording === 'string') {
     lines = [];
-    const texts = recording.split('\n');
-    for (const [i, text] of texts.entries()) {
-      if (text.trim() === '') continue;
+    for (const { number, text } of textLines(recording)) {
       try {
         lines.push(JSON.parse(text));
       } catch (error) {
-        throw problem(`/${lines.length}`, `line ${i + 1} is not JSON (${error instanceof RangeError ? 'it nests too deeply' : /** @type {Error} */ (error).message})`);
+        throw problem(`/${lines.length}`, `line ${number} is not JSON (${error instanceof RangeError ? 'it nests too deeply' : /** @type {Error} */ (error).message})`);
       }
     }
   } else if (Array.isArray(recording)) {
@@ -180,19 +192,22 @@ function checkSwarmLine(line, i) {
 }
 
 /**
- * A swarm recording read and split into turns: [{ open, lines, index, updates }] in order
+ * A swarm recording read and split into turns: [{ open, lines, index, updates, at }] in order
  * (`index`: the open line's position in the recording; `updates`: the host's changes between the
- * turn before and this one, its `update` lines). The lines must be one session's (those without a
- * `session` field are taken as its); any other line before the first open is a problem.
+ * turn before and this one, its `update` lines; `at`: the position of each of `updates`, then of
+ * `lines`). The lines must be one session's (those without a `session` field are taken as its);
+ * any other line before the first open is a problem.
  * @param {unknown} recording
- * @returns {{ session: string | undefined, turns: Array<{ open: Line, lines: Line[], index: number, updates: Line[] }> }}
+ * @returns {{ session: string | undefined, turns: SwarmTurn[] }}
  */
 export function swarmTurns(recording) {
   const lines = readLines(recording, 'swarm.replay(recording)');
-  /** @type {Array<{ open: Line, lines: Line[], index: number, updates: Line[] }>} */
+  /** @type {SwarmTurn[]} */
   const turns = [];
   /** @type {Line[]} */
   let updates = [];
+  /** @type {number[]} */
+  let updatesAt = [];
   /** @type {unknown} */
   let session;
   for (const [i, line] of lines.entries()) {
@@ -201,12 +216,19 @@ export function swarmTurns(recording) {
       session ??= line.session;
       expect(line.session === session, `/${i}/session`, `a recording is one session's lines: this one is of session ${describe(line.session)}, the first of ${describe(session)} (the command splits a log by session)`);
     }
-    if (line.type === 'update') updates.push(line);
-    else if (line.type === 'open') {
-      turns.push({ open: line, lines: [], index: i, updates });
+    if (line.type === 'update') {
+      updates.push(line);
+      updatesAt.push(i);
+    } else if (line.type === 'open') {
+      turns.push({ open: line, lines: [], index: i, updates, at: updatesAt });
       updates = [];
+      updatesAt = [];
     } else if (turns.length === 0) throw problem(`/${i}`, `the recording starts with a '${line.type}' line: a turn starts with its 'open' line`);
-    else turns[turns.length - 1].lines.push(line);
+    else {
+      const turn = turns[turns.length - 1];
+      turn.lines.push(line);
+      turn.at.push(i);
+    }
   }
   if (turns.length === 0) throw problem('', 'the recording has no turn (no open line)');
   return { session: typeof session === 'string' ? session : undefined, turns };

@@ -64,20 +64,23 @@ function replayHandlers(machine, update, where) {
 
 /** Thrown inside a replayed turn at the first decision that differs; caught by the replay. */
 class Divergence extends Error {
-  /** @param {{ turn: number, index: number, kind: string, recorded: unknown, replayed: unknown }} divergence */
+  /** @param {{ turn: number, index: number, line: number, kind: string, recorded: unknown, replayed: unknown }} divergence */
   constructor(divergence) {
     super('the replay diverged');
     this.divergence = divergence;
   }
 }
 
-// The recorded decisions of a turn, in order, and a cursor over them: `check(decision)` compares
-// the replay's next decision with the recorded one, throwing a Divergence at the first difference.
+// The recorded decisions of a turn, in order, each with its line's position in the recording, and
+// a cursor over them: `check(decision)` compares the replay's next decision with the recorded one,
+// throwing a Divergence at the first difference.
 class Comparison {
-  /** @type {Decision[]} */
+  /** @type {Array<Decision & { line: number }>} */
   #recorded;
   /** @type {number} */
   #turn;
+  /** @type {number} */
+  #last;  // the turn's last line: where a decision the recording lacks is reported
   #position = 0;
   /** @type {{ count: number }} */
   #total;
@@ -87,14 +90,16 @@ class Comparison {
   diverged = null;  // the first divergence, once found (a model call's may surface as the turn's failure)
 
   /**
-   * @param {Decision[]} recorded
+   * @param {Array<Decision & { line: number }>} recorded
    * @param {number} turn
+   * @param {number} last
    * @param {{ count: number }} total
    * @param {Map<string, string | undefined>} approvals
    */
-  constructor(recorded, turn, total, approvals) {
+  constructor(recorded, turn, last, total, approvals) {
     this.#recorded = recorded;
     this.#turn = turn;
+    this.#last = last;
     this.#total = total;
     this.approvals = approvals;
   }
@@ -116,7 +121,7 @@ class Comparison {
     // A model call or a turn's end by another agent is the active agent differing.
     let kind = recorded?.kind ?? replayed.kind;
     if (recorded !== undefined && recorded.kind === replayed.kind && (kind === 'tools' || kind === 'end') && /** @type {any} */ (recorded.value).agent !== /** @type {any} */ (replayed.value).agent) kind = 'agent';
-    this.diverged = new Divergence({ turn: this.#turn, index, kind, recorded: recorded?.value ?? null, replayed: replayed.value });
+    this.diverged = new Divergence({ turn: this.#turn, index, line: recorded?.line ?? this.#last, kind, recorded: recorded?.value ?? null, replayed: replayed.value });
     throw this.diverged;
   }
 
@@ -125,7 +130,7 @@ class Comparison {
     const recorded = this.#recorded[this.#position];
     if (recorded === undefined) return;
     this.#total.count++;
-    throw new Divergence({ turn: this.#turn, index: this.#position, kind: recorded.kind, recorded: recorded.value, replayed: null });
+    throw new Divergence({ turn: this.#turn, index: this.#position, line: recorded.line, kind: recorded.kind, recorded: recorded.value, replayed: null });
   }
 }
 
@@ -135,8 +140,11 @@ const toolNames = (tools) => (Array.isArray(tools) ? tools.map((t) => t?.functio
 
 // A recorded turn's answers, consumed in order as the replayed turn asks for them.
 class TurnAnswers {
-  /** @param {Line[]} lines */
-  constructor(lines) {
+  /**
+   * @param {Line[]} lines
+   * @param {number[]} at their positions in the recording
+   */
+  constructor(lines, at) {
     this.models = lines.filter((l) => l.type === 'model');
     this.tools = lines.filter((l) => l.type === 'tool');
     this.workflows = lines.filter((l) => l.type === 'workflow');
@@ -147,7 +155,7 @@ class TurnAnswers {
     // How the turn failed, when it did: the error event's source and the error's message.
     const failure = lines.find((l) => l.type === 'error' && l.source !== undefined);
     this.failure = failure === undefined ? null : { source: failure.source, message: failure.message };
-    this.decisions = lines.flatMap(decisionsOf);
+    this.decisions = lines.flatMap((line, k) => decisionsOf(line).map((decision) => ({ ...decision, line: at[k] })));
   }
 }
 
@@ -273,12 +281,18 @@ export async function replaySwarm(recording, { definition, options, make }) {
   try {
     const first = turns[0].updates[0]?.before ?? turns[0].open.variables;
     const session = swarm.createSession({ id: sessionId ?? 'replay', variables: clone(first) });
-    for (const [i, { open, lines, updates }] of turns.entries()) {
+    for (const [i, { open, lines, index, updates, at }] of turns.entries()) {
       replayed++;
-      const answers = new TurnAnswers(lines);
+      const answers = new TurnAnswers(lines, at.slice(updates.length));
       current.answers = answers;
       const turnNumber = Number.isSafeInteger(open.turn) ? open.turn : i + 1;
-      const comparison = new Comparison([...updates.map((u) => updateDecision(u.outcome)), ...decisionsOf(open), ...answers.decisions], turnNumber, total, approvals);
+      const recorded = [
+        ...updates.map((u, k) => ({ ...updateDecision(u.outcome), line: at[k] })),
+        ...decisionsOf(open).map((decision) => ({ ...decision, line: index })),
+        ...answers.decisions,
+      ];
+      const last = lines.length === 0 ? index : at[at.length - 1];
+      const comparison = new Comparison(recorded, turnNumber, last, total, approvals);
       // The host's changes between turns: its updateState calls, each with the rule it fired
       // compared, and what it assigned directly (which fires nothing until the turn's rules).
       try {
@@ -315,7 +329,7 @@ export async function replaySwarm(recording, { definition, options, make }) {
         const resumed = /** @type {string} found pending */ (approvalId);
         if (pending?.status !== 'pending') {
           total.count++;
-          return report(replayed, total, { turn: turnNumber, index: 0, kind: 'approval', recorded: { approvalId: open.approvalId }, replayed: null });
+          return report(replayed, total, { turn: turnNumber, index: 0, line: index, kind: 'approval', recorded: { approvalId: open.approvalId }, replayed: null });
         }
         events = swarm.resolveApproval(session, resumed, { approve: answers.resolved?.approved ?? false, ...(typeof answers.resolved?.reason === 'string' ? { reason: answers.resolved.reason } : {}), ...turnOptions });
       }

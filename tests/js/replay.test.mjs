@@ -34,6 +34,10 @@ async function drain(events) {
 
 // A scripted model: one answer per call, in order.
 const scripted = (answers) => () => answers.shift() ?? { text: '(script exhausted)' };
+// The position of the `n`th line of `type` in turn `turn` of a recording (a turn's update lines,
+// the host's changes before it, are its own): what a divergence's `line` names.
+const turnOf = (lines, i) => lines.slice(0, i).filter((l) => l.type === 'open').length + (lines[i].type === 'open' || lines[i].type === 'update' ? 1 : 0);
+const lineOf = (lines, turn, type, n = 1) => lines.map((_, i) => i).filter((i) => lines[i].type === type && turnOf(lines, i) === turn)[n - 1];
 
 // The triage swarm of docs/handoffs.md, with a billing tool that sets a variable.
 const SUPPORT = {
@@ -113,7 +117,7 @@ describe('swarm.replay', () => {
     });
     // The host's updateState between turns 2 and 3 is compared before turn 3 opens.
     assert.deepEqual(await swarm.replay(recording), {
-      same: false, turns: 3, decisions: 13, divergence: { turn: 3, index: 0, kind: 'rule', recorded: { via: 'rule', from: 'triage', to: 'billing', edge: 0 }, replayed: null },
+      same: false, turns: 3, decisions: 13, divergence: { turn: 3, index: 0, line: lineOf(recording, 3, 'update'), kind: 'rule', recorded: { via: 'rule', from: 'triage', to: 'billing', edge: 0 }, replayed: null },
     });
   });
 
@@ -124,7 +128,7 @@ describe('swarm.replay', () => {
     });
     const { divergence } = await swarm.replay(recording);
     assert.deepEqual(divergence, {
-      turn: 3, index: 4, kind: 'tools',
+      turn: 3, index: 4, line: lineOf(recording, 3, 'model', 2), kind: 'tools',
       recorded: { agent: 'billing', tools: ['lookup', 'transfer_to_human', 'transfer_to_triage'] },
       replayed: { agent: 'billing', tools: ['lookup', 'transfer_to_triage'] },
     });
@@ -146,7 +150,7 @@ describe('swarm.replay', () => {
       return d;
     });
     assert.deepEqual((await swarm.replay(recording)).divergence, {
-      turn: 1, index: 1, kind: 'tools', recorded: { agent: 'triage', tools: ['transfer_to_human'] }, replayed: { agent: 'triage', tools: [] },
+      turn: 1, index: 1, line: lineOf(recording, 1, 'model'), kind: 'tools', recorded: { agent: 'triage', tools: ['transfer_to_human'] }, replayed: { agent: 'triage', tools: [] },
     });
   });
 
@@ -155,7 +159,7 @@ describe('swarm.replay', () => {
       d.edges[0].requires = ['account'];
       return d;
     });
-    assert.deepEqual((await swarm.replay(recording)).divergence, { turn: 3, index: 0, kind: 'rule', recorded: { via: 'rule', from: 'triage', to: 'billing', edge: 0 }, replayed: null });
+    assert.deepEqual((await swarm.replay(recording)).divergence, { turn: 3, index: 0, line: lineOf(recording, 3, 'update'), kind: 'rule', recorded: { via: 'rule', from: 'triage', to: 'billing', edge: 0 }, replayed: null });
   });
 
   test('a removed agent: a clear divergence at the first decision that needs it, not a crash', async () => {
@@ -165,7 +169,7 @@ describe('swarm.replay', () => {
       return d;
     });
     assert.deepEqual((await swarm.replay(recording)).divergence, {
-      turn: 1, index: 1, kind: 'tools', recorded: { agent: 'triage', tools: ['transfer_to_human'] }, replayed: { agent: 'triage', tools: [] },
+      turn: 1, index: 1, line: lineOf(recording, 1, 'model'), kind: 'tools', recorded: { agent: 'triage', tools: ['transfer_to_human'] }, replayed: { agent: 'triage', tools: [] },
     });
   });
 
@@ -254,7 +258,7 @@ describe('swarm.replay of approvals, agent tools, workflows, intents, guardrails
     assert.deepEqual(await new Swarm(LAB, labOptions('notes != null')).replay(recording), { same: true, turns: 2, decisions: 12, divergence: null });
     const { divergence } = await new Swarm(LAB, labOptions('notes == null')).replay(recording);
     assert.deepEqual(divergence, {
-      turn: 1, index: 2, kind: 'next',
+      turn: 1, index: 2, line: lineOf(recording, 1, 'workflow_step'), kind: 'next',
       recorded: { agent: 'researcher', state: 'search', visit: 1, next: 'write', edge: 0 },
       replayed: { agent: 'researcher', state: 'search', visit: 1, next: END, edge: 1 },
     });
@@ -292,8 +296,9 @@ describe('swarm.replay of approvals, agent tools, workflows, intents, guardrails
     assert.deepEqual(await replaying.replay(lines.filter((l) => l.session === 'shop-2')), { same: true, turns: 3, decisions: 8, divergence: null });
     // Without the billing rule, the first intent stays at triage: the rule that fired is the divergence.
     const changed = new Swarm({ ...definition, edges: definition.edges.slice(1) }, options);
-    assert.deepEqual((await changed.replay(lines.filter((l) => l.session === 'shop-1'))).divergence, {
-      turn: 1, index: 1, kind: 'rule', recorded: { via: 'rule', from: 'triage', to: 'billing', edge: 0 }, replayed: { agent: 'triage', tools: [] },
+    const shop1 = lines.filter((l) => l.session === 'shop-1');
+    assert.deepEqual((await changed.replay(shop1)).divergence, {
+      turn: 1, index: 1, line: lineOf(shop1, 1, 'handoff'), kind: 'rule', recorded: { via: 'rule', from: 'triage', to: 'billing', edge: 0 }, replayed: { agent: 'triage', tools: [] },
     });
   });
 });
@@ -465,10 +470,22 @@ describe('handoff-graph replay (the command)', () => {
     await writeFile(changed, JSON.stringify(edited));
     const differs = await run([changed, path.join(logs, 'b.jsonl'), '--json']);
     assert.equal(differs.code, 1);
+    // The third turn's update line (the session's and the file's line, from 1).
+    const update = lineOf(lines, 3, 'update');
     assert.deepEqual(JSON.parse(differs.stdout), [{
       file: path.join(logs, 'b.jsonl'), session: 'conv-3', same: false, turns: 3, decisions: 13,
-      divergence: { turn: 3, index: 0, kind: 'rule', recorded: { via: 'rule', from: 'triage', to: 'billing', edge: 0 }, replayed: null },
+      divergence: { turn: 3, index: 0, line: update, kind: 'rule', recorded: { via: 'rule', from: 'triage', to: 'billing', edge: 0 }, replayed: null },
+      line: update + 1,
     }]);
+    // A session's divergence names the file's line, past the lines of the sessions before it.
+    const twoSessions = await run([changed, path.join(logs, 'a.jsonl')]);
+    const rule = '(rule): recorded {"via":"rule","from":"triage","to":"billing","edge":0}, replayed null';
+    assert.deepEqual(twoSessions.stdout.split('\n'), [
+      `${path.join(logs, 'a.jsonl')} session conv-1: differs at turn 3, decision 0, line ${update + 1} ${rule}`,
+      `${path.join(logs, 'a.jsonl')} session conv-2: differs at turn 3, decision 0, line ${lines.length + update + 1} ${rule}`,
+      '2 of 2 conversations route differently',
+      '',
+    ]);
 
     const machineLog = path.join(dir, 'machine.jsonl');
     const machine = new StateMachine({ name: 'count', start: 'tick', reducers: { n: 'sum' } }).addState('tick', () => ({ n: 1 })).addEdge('tick', END, 'n >= 2').addEdge('tick', 'tick');

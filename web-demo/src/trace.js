@@ -41,32 +41,6 @@ function sessionsOf(lines) {
   return sessions;
 }
 
-// How many of the replay's decisions a line holds (docs/replay.md#what-is-compared), to find the
-// line a divergence's index names: the host's updates, the turn's open line, each model call, a
-// rule's handoff, each tool call's result, an approval asked, a guardrail tripped, a workflow step,
-// the end (an agent tool's nested lines count as theirs).
-function decisionCount(line) {
-  switch (line.type) {
-    case 'update':
-    case 'open':
-    case 'model':
-    case 'tool_result':
-    case 'approval_required':
-    case 'guardrail_tripped':
-    case 'workflow_step':
-    case 'done':
-      return 1;
-    case 'handoff':
-      return line.via === 'tool' ? 0 : 1;
-    case 'error':
-      return line.source === undefined ? 0 : 1;
-    case 'agent_tool':
-      return line.event && typeof line.event === 'object' ? decisionCount(line.event) : 0;
-    default:
-      return 0;
-  }
-}
-
 /** The timeline's items: the lines shown, each with what it says and whether it is a decision, by rule or by model. */
 function describeLine(line) {
   switch (line.type) {
@@ -157,36 +131,9 @@ export function createTracePanel({ handoffs }) {
     replay();
   }
 
-  // The timeline item of the line a divergence names, or -1 when the recording has no such decision.
-  function divergentLine() {
-    const d = report?.divergence;
-    if (!d) return -1;
-    let turn = 0;
-    let count = 0;
-    let pending = [];  // update lines waiting for their turn
-    const all = lines();
-    for (const [i, line] of all.entries()) {
-      if (line.type === 'update') {
-        pending.push(i);
-        continue;
-      }
-      if (line.type === 'open') {
-        turn++;
-        if (turn === d.turn) {
-          const order = [...pending, i];
-          for (let k = i + 1; k < all.length && all[k].type !== 'open' && all[k].type !== 'update'; k++) order.push(k);
-          for (const k of order) {
-            const n = decisionCount(all[k]);
-            if (count + n > d.index) return k;
-            count += n;
-          }
-          return order.at(-1);
-        }
-        pending = [];
-      }
-    }
-    return -1;
-  }
+  // The timeline item of the line a divergence names (the replay gives its position among the
+  // session's lines, which the timeline shows in order), or -1.
+  const divergentLine = () => report?.divergence?.line ?? -1;
 
   function render() {
     const all = lines();
