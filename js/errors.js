@@ -1,8 +1,16 @@
+// @ts-check
 // The error classes of the public API (api.md). Every error a user can catch is one of these or
 // a built-in TypeError / Error with a message that says what to do.
 
+/** @import { DefinitionProblem, EdgeInfo, Run, StepRecord, ValidationProblem } from './index.js' */
+
 // The line of `condition` that holds `index` (at most 80 characters of it around the index),
 // with a caret under the offending character.
+/**
+ * @param {string} condition
+ * @param {number} index
+ * @returns {string}
+ */
 function caretSnippet(condition, index) {
   const lineStart = condition.lastIndexOf('\n', index - 1) + 1;
   const newline = condition.indexOf('\n', index);
@@ -23,25 +31,45 @@ function caretSnippet(condition, index) {
  * addEdge names the edge first (`triage → billing: …`) and carries it as `edge: { from, to }`.
  */
 export class ConditionSyntaxError extends SyntaxError {
+  /**
+   * @param {string} message
+   * @param {{ condition: string, index: number, edge?: { from: string, to: string } }} details
+   */
   constructor(message, { condition, index, edge }) {
     const prefix = edge === undefined ? '' : `${edge.from} \u2192 ${edge.to}: `;
     super(typeof condition === 'string' ? `${prefix}${message}\n${caretSnippet(condition, index)}` : `${prefix}${message}`);
     this.name = 'ConditionSyntaxError';
-    /** The core's sentence alone, e.g. "expected a value, found end of condition at column 19". */
+    /**
+     * The reason alone, without the condition and caret that `message` adds: the core's sentence,
+     * e.g. "expected a value, found end of condition at column 19".
+     * @readonly
+     */
     this.reason = message;
+    /** @readonly */
     this.condition = condition;
+    /** 0-based offset of the offending character in `condition`, in UTF-16 code units. @readonly */
     this.index = index;
-    if (edge !== undefined) this.edge = edge;
+    if (edge !== undefined) {
+      /** The edge whose condition this is, when addEdge raised the error. @readonly */
+      this.edge = edge;
+    }
   }
 }
 
 /** An edge refused because it would close a cycle in a graph whose policy is `onCycle: 'error'`. */
 export class CycleError extends Error {
+  /**
+   * @param {string} message
+   * @param {{ from: string, to: string, cycle: string[] }} details
+   */
   constructor(message, { from, to, cycle }) {
     super(message);
     this.name = 'CycleError';
+    /** @readonly */
     this.from = from;
+    /** @readonly */
     this.to = to;
+    /** The node ids of the cycle the edge would close, first and last equal. @readonly */
     this.cycle = cycle;
   }
 }
@@ -51,29 +79,40 @@ export class CycleError extends Error {
  * the whole document has the JSON Pointer "" (not "/", which names a key ""), shown as `(root)`.
  */
 export class DefinitionError extends Error {
+  /** @param {DefinitionProblem[]} problems */
   constructor(problems) {
     const lines = problems.map((p) => `${p.pointer === '' ? '(root)' : p.pointer}: ${p.message}`);
     super(`invalid definition:\n${lines.join('\n')}`);
     this.name = 'DefinitionError';
+    /** @readonly */
     this.problems = problems;
   }
 }
 
 /** A state machine definition with problems: one `{ code, message }` per problem. */
 export class GraphValidationError extends Error {
+  /** @param {ValidationProblem[]} problems */
   constructor(problems) {
     super(`invalid state machine:\n${problems.map((p) => `${p.code}: ${p.message}`).join('\n')}`);
     this.name = 'GraphValidationError';
+    /** @readonly */
     this.problems = problems;
   }
 }
 
 /** A run that reached `maxSteps` with `onMaxSteps: 'throw'`; `run` holds the run so far. */
 export class MaxStepsError extends Error {
+  // `run` is a Run (index.d.ts). Typed wider until js/machine/ is typed: machine.js's result() is
+  // inferred with `reason: string` today. Tighten to {Run} then.
+  /**
+   * @param {string} message
+   * @param {object} run
+   */
   constructor(message, run) {
     super(message);
     this.name = 'MaxStepsError';
-    this.run = run;
+    /** The run so far (reason 'max-steps'). @readonly */
+    this.run = /** @type {Run} */ (run);
   }
 }
 
@@ -82,17 +121,27 @@ export class MaxStepsError extends Error {
  * its first step. `missing` lists each as `{ state, variable }`, in state order.
  */
 export class MissingVariablesError extends Error {
+  /**
+   * @param {string} machine
+   * @param {Array<{ state: string, variable: string }>} missing
+   */
   constructor(machine, missing) {
     const names = [...new Set(missing.map((m) => m.variable))];
     const where = missing.map((m) => `{${m.variable}} in the task of '${m.state}'`).join(', ');
     super(`machine '${machine}' cannot start: its input has no ${names.map((n) => `'${n}'`).join(', ')} (${where}); pass ${names.length === 1 ? 'it' : 'them'} in the initial state`);
     this.name = 'MissingVariablesError';
+    /** Each missing variable with the state whose task names it, in state order. @readonly */
     this.missing = missing;
   }
 }
 
 /** A state none of whose outgoing edges matched. */
 export class NoEdgeMatchedError extends Error {
+  // `details` are { stateName, candidates, read, steps } (see index.d.ts): set as they are given.
+  /**
+   * @param {string} message
+   * @param {Record<string, unknown>} [details]
+   */
   constructor(message, details) {
     super(message);
     this.name = 'NoEdgeMatchedError';
@@ -105,10 +154,12 @@ export class NoEdgeMatchedError extends Error {
  * the pointer into the recording's lines (`/3/input`: the fourth line's `input`).
  */
 export class RecordingError extends Error {
+  /** @param {DefinitionProblem[]} problems */
   constructor(problems) {
     const lines = problems.map((p) => `${p.pointer === '' ? '(root)' : p.pointer}: ${p.message}`);
     super(`invalid recording:\n${lines.join('\n')}`);
     this.name = 'RecordingError';
+    /** @readonly */
     this.problems = problems;
   }
 }

@@ -1,10 +1,16 @@
+// @ts-check
 // What callers pass, checked the same way everywhere. Options objects: every key must be one the
 // callee knows. A typo ({ whn: … } for { when: … }) must never change behaviour silently, so an
 // unknown key is a TypeError that names it, lists the allowed keys and suggests the closest one.
 // Missing arguments are named too, and so are the options that name what a definition lacks.
 import { describe } from './text.js';
 
-// Edit distance with adjacent transpositions (optimal string alignment), for suggestions only.
+/**
+ * Edit distance with adjacent transpositions (optimal string alignment), for suggestions only.
+ * @param {string} a
+ * @param {string} b
+ * @returns {number}
+ */
 function distance(a, b) {
   const rows = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array(b.length).fill(0)]);
   for (let j = 1; j <= b.length; j++) rows[0][j] = j;
@@ -18,8 +24,14 @@ function distance(a, b) {
   return rows[a.length][b.length];
 }
 
-/** The allowed name closest to `key` (case-insensitively), when it is close enough to be a typo. */
+/**
+ * The allowed name closest to `key` (case-insensitively), when it is close enough to be a typo.
+ * @param {string} key
+ * @param {Iterable<string>} allowed
+ * @returns {string | undefined}
+ */
 export function closest(key, allowed) {
+  /** @type {string | undefined} */
   let best;
   let bestDistance = Infinity;
   const folded = key.toLowerCase();
@@ -63,6 +75,10 @@ const EDGE_OPTIONS = ['when', 'description'];
 /**
  * Throws a TypeError naming what is missing when a call got fewer than `names.length` arguments:
  * "addEdge(from, to, when?) is missing 'to' (got 1 argument)".
+ * @param {number} count the arguments given (arguments.length)
+ * @param {readonly string[]} names the required parameters' names
+ * @param {string} signature how the message writes the call, e.g. "addEdge(from, to, when?)"
+ * @returns {void}
  */
 export function requireArguments(count, names, signature) {
   if (count >= names.length) return;
@@ -73,28 +89,41 @@ export function requireArguments(count, names, signature) {
 /**
  * The third argument of addEdge on graphs and machines: a condition string, null/undefined (the
  * edge always matches) or { when, description }. Returns { source, description }.
+ * @param {unknown} when
+ * @returns {{ source: string | null | undefined, description: string }}
  */
 export function edgeArguments(when) {
+  /** @type {unknown} */
   let source = when;
   let description = '';
   if (typeof when === 'object' && when !== null) {
-    checkOptions(when, EDGE_OPTIONS, 'addEdge options');
-    source = when.when;
-    description = when.description ?? '';
-    if (typeof description !== 'string') throw new TypeError(`description must be a string, got ${describe(description)}`);
+    const options = checkOptions(/** @type {{ when?: unknown, description?: unknown }} */ (when), EDGE_OPTIONS, 'addEdge options');
+    source = options.when;
+    const given = options.description ?? '';
+    if (typeof given !== 'string') throw new TypeError(`description must be a string, got ${describe(given)}`);
+    description = given;
   }
-  if (source !== undefined && source !== null && typeof source !== 'string') {
-    throw new TypeError(`a condition must be a string, null or undefined, got ${describe(source)}`);
+  if (source === undefined || source === null || typeof source === 'string') {
+    return { source: /** @type {string | null | undefined} */ (source), description };
   }
-  return { source, description };
+  throw new TypeError(`a condition must be a string, null or undefined, got ${describe(source)}`);
 }
 
-/** A DefinitionError problem with the whole document (its pointer is ""). */
+/**
+ * A DefinitionError problem with the whole document (its pointer is "").
+ * @param {string} message
+ * @returns {{ pointer: string, message: string }}
+ */
 export function rootProblem(message) {
   return { pointer: '', message };
 }
 
-/** The problem of an option that names what the definition lacks: "options.mocks.x: no tool 'x' in the definition". */
+/**
+ * The problem of an option that names what the definition lacks: "options.mocks.x: no tool 'x' in the definition".
+ * @param {string} option
+ * @param {string} kind
+ * @param {string} name
+ */
 export function notInDefinition(option, kind, name) {
   return rootProblem(`${option}: no ${kind} '${name}' in the definition`);
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // The built-in reducers: how one key of an update merges into a state (StateMachine states and
 // Swarm variables alike).
 
@@ -11,7 +12,13 @@ const BUILT_IN = Object.keys(Reducer).filter((name) => name !== 'custom');
 /** How a message lists the choices of a reducer: "'replace', 'append', 'merge', 'sum' or a function". */
 export const REDUCER_CHOICES = `${BUILT_IN.map((name) => `'${name}'`).join(', ')} or a function`;
 
-export const REDUCERS = Object.freeze({
+/**
+ * A built-in reducer: the previous value of `key` and the update's give the next value.
+ * @typedef {(previous: unknown, value: unknown, key: string) => unknown} BuiltInReducer
+ */
+
+/** The built-in reducers by name. */
+export const REDUCERS = Object.freeze(/** @type {Record<'replace' | 'append' | 'merge' | 'sum', BuiltInReducer>} */ ({
   replace: (_previous, value) => value,
   // A previous value that is not an array becomes its first element.
   append: (previous, value) =>
@@ -27,4 +34,4 @@ export const REDUCERS = Object.freeze({
     if (typeof value !== 'number') throw new TypeError(`the 'sum' reducer of '${key}' needs a number update, got ${describe(value)}`);
     return (typeof previous === 'number' ? previous : 0) + value;
   },
-});
+}));

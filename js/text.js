@@ -1,7 +1,12 @@
+// @ts-check
 // Small text helpers shared by the API classes: how a wrong argument is named in a message, and
 // strings made fit for the core, which reads UTF-8.
 
-/** "null", "an array", "an object", "number 5": a value as an error message names it. */
+/**
+ * "null", "an array", "an object", "number 5": a value as an error message names it.
+ * @param {unknown} value
+ * @returns {string}
+ */
 export function describe(value) {
   if (value === undefined) return 'undefined';
   if (value === null) return 'null';
@@ -9,7 +14,11 @@ export function describe(value) {
   return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`;
 }
 
-/** describe(), with a missing argument called 'nothing': "got nothing". */
+/**
+ * describe(), with a missing argument called 'nothing': "got nothing".
+ * @param {unknown} value
+ * @returns {string}
+ */
 export function describeGiven(value) {
   return value === undefined ? 'nothing' : describe(value);
 }
@@ -17,6 +26,8 @@ export function describeGiven(value) {
 /**
  * Lone surrogates become U+FFFD before crossing into C++, one for one, so UTF-16 positions the
  * core reports back stay valid in the original string.
+ * @param {string} s
+ * @returns {string}
  */
 export function wellFormed(s) {
   return s.isWellFormed() ? s : s.toWellFormed();

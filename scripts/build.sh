@@ -33,10 +33,7 @@ esbuild=(npx --no-install esbuild --bundle --log-level=warning --external:@opent
 # handoff-graph/inline: one ES module holding the package and the .wasm (base64).
 "${esbuild[@]}" js/inline.js --platform=neutral --format=esm --target=es2022 --loader:.wasm=base64 \
   --outfile=dist/inline.js
-# The CommonJS typings: every declaration file of js/ mirrored into dist/ as .d.cts, relative
-# imports renamed to match, so that no CommonJS declaration imports an ES module's (TS1479).
-(cd js && find . -name '*.d.ts') | while read -r declarations; do
-  out="dist/${declarations%.d.ts}.d.cts"
-  mkdir -p "$(dirname "$out")"
-  sed -E "s#((from|import\() *'\.{1,2}/[^']*)\.js'#\1.cjs'#g" "js/$declarations" >"$out"
-done
+# The type declarations, in dist/ as a mirror of js/: emitted from the typed JavaScript's JSDoc, the
+# hand-written .d.ts of entries not switched yet copied beside them, and each one's CommonJS twin
+# (.d.cts). scripts/typings.mjs says how; docs/architecture.md#typings says why.
+node scripts/typings.mjs

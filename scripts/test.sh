@@ -48,6 +48,9 @@ npx --no-install biome lint --error-on-warnings
 echo "== the package's JavaScript type-checked (tsc -p js, checkJs): no findings"
 npx --no-install tsc -p js
 
+echo "== the typed JavaScript (// @ts-check) type-checked strictly (js/tsconfig.strict.json): no findings"
+npx --no-install tsc -p js/tsconfig.strict.json
+
 echo "== the web demo's JavaScript type-checked (tsc -p web-demo, checkJs): no findings"
 npx --no-install tsc -p web-demo
 

@@ -1,3 +1,4 @@
+// @ts-check
 // handoff-graph/adapters: createModel({ provider, model }), a runTurn model made from configuration
 // and the environment (OPENAI_API_KEY / ANTHROPIC_API_KEY, OPENAI_BASE_URL / ANTHROPIC_BASE_URL),
 // and the message conversions the provider adapters share. The SDK is imported on the first model
@@ -9,6 +10,41 @@ import { CHAT_SETTINGS, openaiChat, openaiResponses, RESPONSES_SETTINGS } from '
 
 export { argumentsObject, argumentsText, toAiSdkMessages, toAnthropicMessages, toChatMessages, toolResultMessage, toResponsesInput } from './messages.js';
 
+/** @import { AgentTool, ModelAnswer, ModelFunction, ModelRequest } from '../index.js' */
+/** @import { AnthropicClient, AnthropicOptions } from './anthropic.js' */
+/** @import { OpenAIChatClient, OpenAIChatOptions, OpenAIResponsesClient, OpenAIResponsesOptions } from './openai.js' */
+/** @typedef {import('./messages.js').AdapterOptions} AdapterOptions */
+/** @typedef {import('./messages.js').VariablesOption} VariablesOption */
+/**
+ * @template {import('../index.js').ToolFormat} F
+ * @typedef {import('./messages.js').AdapterModel<F>} AdapterModel
+ */
+
+/**
+ * @template C
+ * @typedef {object} Connection
+ * @property {string} [apiKey] Default: the OPENAI_API_KEY / ANTHROPIC_API_KEY environment variable.
+ * @property {string} [baseURL] Default: OPENAI_BASE_URL / ANTHROPIC_BASE_URL, else the provider's.
+ * @property {C} [client] A ready client instead of apiKey and baseURL.
+ */
+
+/**
+ * @typedef {({ provider: 'openai' } & Connection<OpenAIChatClient> & OpenAIChatOptions)
+ *   | ({ provider: 'openai-responses' } & Connection<OpenAIResponsesClient> & OpenAIResponsesOptions)
+ *   | ({ provider: 'anthropic' } & Connection<AnthropicClient> & AnthropicOptions)} CreateModelOptions
+ */
+
+/**
+ * A zod 4 schema, as far as defineTool reads it.
+ * @typedef {{ toJSONSchema(): Record<string, unknown>, '~standard': unknown }} ZodLikeSchema
+ */
+
+// Each adapter checks the client and options it is given (an adapter's method signature here, so
+// that the three, each taking its own client, fit one table).
+/**
+ * @type {Record<string, { pkg: string, key: string, base: string, settings: readonly string[],
+ *   adapter(client: unknown, options: unknown): ModelFunction, toolFormat: 'openai-chat' | 'openai-responses' | 'anthropic' }>}
+ */
 const PROVIDERS = {
   openai: { pkg: 'openai', key: 'OPENAI_API_KEY', base: 'OPENAI_BASE_URL', settings: CHAT_SETTINGS, adapter: openaiChat, toolFormat: 'openai-chat' },
   'openai-responses': { pkg: 'openai', key: 'OPENAI_API_KEY', base: 'OPENAI_BASE_URL', settings: RESPONSES_SETTINGS, adapter: openaiResponses, toolFormat: 'openai-responses' },
@@ -16,12 +52,19 @@ const PROVIDERS = {
 };
 const OWN = ['provider', 'apiKey', 'baseURL', 'client'];
 
+/** @type {() => Record<string, string | undefined>} */
 const environment = () => globalThis.process?.env ?? {};
 
+/**
+ * @param {string} name
+ * @param {string} provider
+ * @returns {Promise<new (options: { apiKey?: string, baseURL?: string }) => any>} the SDK's client class
+ */
 async function importSDK(name, provider) {
   try {
     return (await import(name)).default;
-  } catch (error) {
+  } catch (e) {
+    const error = /** @type {any} what the import threw */ (e);
     if (error?.code === 'ERR_MODULE_NOT_FOUND' || /Cannot find (module|package)|Failed to resolve/i.test(String(error?.message))) {
       throw new Error(`createModel({ provider: '${provider}' }) needs the '${name}' package, an optional peer dependency of handoff-graph: npm install ${name}`, { cause: error });
     }
@@ -35,6 +78,24 @@ async function importSDK(name, provider) {
  * are the adapter's (provider settings by their API names, `stream`, `variables`, `request`).
  * Without `apiKey` or `client`, the key is read from OPENAI_API_KEY or ANTHROPIC_API_KEY (and the
  * base URL from OPENAI_BASE_URL or ANTHROPIC_BASE_URL); an Error names the variable when it is unset.
+ * (A runTurn model from configuration and the environment; the SDK is imported on the first call.)
+ * @overload
+ * @param {CreateModelOptions & { provider: 'openai' }} options
+ * @returns {AdapterModel<'openai-chat'>}
+ */
+/**
+ * @overload
+ * @param {CreateModelOptions & { provider: 'openai-responses' }} options
+ * @returns {AdapterModel<'openai-responses'>}
+ */
+/**
+ * @overload
+ * @param {CreateModelOptions & { provider: 'anthropic' }} options
+ * @returns {AdapterModel<'anthropic'>}
+ */
+/**
+ * @param {CreateModelOptions} options
+ * @returns {AdapterModel<'openai-chat' | 'openai-responses' | 'anthropic'>}
  */
 export function createModel(options) {
   if (typeof options !== 'object' || options === null) throw new TypeError("createModel takes { provider, model }, e.g. { provider: 'openai', model: 'gpt-4.1-mini' }");
@@ -51,7 +112,9 @@ export function createModel(options) {
   // Checks the adapter options now (model required, unknown keys) with a client stand-in.
   let adapted = client === undefined ? undefined : spec.adapter(client, adapterOptions);
   if (adapted === undefined) spec.adapter(spec.pkg === 'openai' ? { chat: { completions: { create() {} } }, responses: { create() {} } } : { messages: { create() {} } }, adapterOptions);
+  /** @type {Promise<ModelFunction> | undefined} */
   let ready;
+  /** @type {(request: ModelRequest<any>) => Promise<ModelAnswer | void>} */
   const model = async (request) => {
     ready ??= (async () => {
       const SDK = await importSDK(spec.pkg, provider);
@@ -61,8 +124,7 @@ export function createModel(options) {
     adapted ??= await ready;
     return adapted(request);
   };
-  model.toolFormat = spec.toolFormat;
-  return model;
+  return Object.assign(model, { toolFormat: spec.toolFormat });
 }
 
 /**
@@ -70,8 +132,12 @@ export function createModel(options) {
  * or a zod 4 schema (converted with its toJSONSchema()). The description is `description`, else the
  * schema's own (zod's `.describe()`); a tool with neither is a TypeError, since the model reads
  * it to decide when to call the tool.
+ * (An agent's own tool for a definition, its parameters JSON Schema or a zod 4 schema.)
+ * @param {{ name: string, description?: string, parameters?: Record<string, unknown> | ZodLikeSchema }} options
+ * @returns {AgentTool}
  */
 export function defineTool(options) {
+  /** @type {{ name: unknown, description?: unknown, parameters?: any }} a caller's values, checked below; parameters: JSON Schema or zod */
   const { name, description, parameters } = checkOptions(options, ['name', 'description', 'parameters'], 'defineTool options');
   if (typeof name !== 'string' || name === '') throw new TypeError('defineTool: name must be a non-empty string');
   let schema = parameters;

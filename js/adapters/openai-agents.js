@@ -1,3 +1,4 @@
+// @ts-check
 // @openai/agents: toOpenAIAgents(swarm, session) gives one SDK Agent per swarm agent, whose
 // handoffs follow the swarm. Each transfer edge is an SDK Handoff named as the swarm names its
 // tool, offered (isEnabled) only while the swarm offers it to the active agent, with the schema the
@@ -15,21 +16,52 @@ import { Agent, Handoff } from '@openai/agents';
 
 import { checkOptions } from '../options.js';
 
+/** @import { AgentInputItem, Model, ModelSettings, Tool } from '@openai/agents' */
+/** @import { HandoffOutcome, Message, Session, Swarm, ToolCall } from '../index.js' */
+
+/**
+ * @typedef {object} OpenAIAgentsOptions
+ * @property {string | Model} [model] A model name or an SDK Model, for every agent (default: the SDK's).
+ * @property {ModelSettings} [modelSettings]
+ * @property {Record<string, Tool<any>[]>} [tools] The agents' own SDK tools, by swarm agent id.
+ * @property {Record<string, Record<string, unknown>>} [agentOptions] Other Agent options, by swarm agent id.
+ */
+
+/**
+ * @typedef {object} SwarmAgents
+ * @property {Agent<any, any>} agent The Agent the session's rules lead to now: start the run with it.
+ * @property {Record<string, Agent<any, any>>} agents The Agents by swarm agent id.
+ * @property {() => Agent<any, any>} current The Agent of the session's active agent.
+ */
+
 const OPTIONS = ['model', 'modelSettings', 'tools', 'agentOptions'];
 
+// SDK items are the SDK's unions (AgentInputItem, RunItem), read here by their fields as given:
+// `any` is the honest type of what this module reads from them.
+/** @type {(content: any) => string} */
 const textOf = (content) => (typeof content === 'string' ? content : Array.isArray(content) ? content.map((c) => c?.text ?? c?.refusal ?? '').join('') : '');
 
+/**
+ * @param {any} output a function_call_result item's output
+ * @returns {string}
+ */
 function outputText(output) {
   if (typeof output === 'string') return output;
   if (output?.type === 'text') return output.text;
   return Array.isArray(output) ? output.map((o) => o?.text ?? '').join('') : JSON.stringify(output ?? null);
 }
 
-/** SDK conversation items (AgentInputItems or RunItems) → swarm messages. */
+/**
+ * SDK conversation items (AgentInputItems or RunItems) → swarm messages.
+ * @param {ReadonlyArray<unknown>} items
+ * @returns {Message[]}
+ */
 export function fromAgentItems(items) {
+  /** @type {Message[]} */
   const messages = [];
   for (const entry of items) {
-    const item = entry?.rawItem ?? entry;
+    /** @type {any} */
+    const item = /** @type {any} */ (entry)?.rawItem ?? entry;
     if (typeof item !== 'object' || item === null) continue;
     if (item.role === 'user') messages.push({ role: 'user', content: textOf(item.content) });
     else if (item.role === 'system' || item.role === 'developer') messages.push({ role: 'system', content: textOf(item.content) });
@@ -39,7 +71,7 @@ export function fromAgentItems(items) {
       const call = { id: item.callId, name: item.name, arguments: item.arguments };
       if (last?.role === 'assistant') {
         last.toolCalls ??= [];
-        last.toolCalls.push(call);
+        /** @type {ToolCall[]} */ (last.toolCalls).push(call);
       } else messages.push({ role: 'assistant', content: '', toolCalls: [call] });
     } else if (item.type === 'function_call_result') {
       messages.push({ role: 'tool', toolCallId: item.callId, name: item.name, content: outputText(item.output) });
@@ -48,7 +80,11 @@ export function fromAgentItems(items) {
   return messages;
 }
 
-/** Swarm messages → SDK AgentInputItems. */
+/**
+ * Swarm messages → SDK input items.
+ * @param {Message[]} messages
+ * @returns {AgentInputItem[]}
+ */
 export function toAgentItems(messages) {
   /** @type {import('@openai/agents').AgentInputItem[]} */
   const items = [];
@@ -56,16 +92,17 @@ export function toAgentItems(messages) {
     if (m.role === 'system' || m.role === 'user') items.push({ role: m.role, content: m.content });
     else if (m.role === 'assistant') {
       if (m.content) items.push({ role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: m.content }] });
-      for (const c of m.toolCalls ?? []) {
-        items.push({ type: 'function_call', callId: c.id, name: c.name, arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments ?? {}), status: 'completed' });
+      for (const c of /** @type {ToolCall[] | undefined} */ (m.toolCalls) ?? []) {
+        items.push({ type: 'function_call', callId: /** @type {string} */ (c.id), name: c.name, arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments ?? {}), status: 'completed' });
       }
     } else if (m.role === 'tool') {
-      items.push({ type: 'function_call_result', callId: m.toolCallId, name: m.name, status: 'completed', output: { type: 'text', text: m.content } });
+      items.push({ type: 'function_call_result', callId: /** @type {string} */ (m.toolCallId), name: /** @type {string} */ (m.name), status: 'completed', output: { type: 'text', text: m.content } });
     }
   }
   return items;
 }
 
+/** @type {(swarm: Swarm, session: Session) => void} */
 const followRules = (swarm, session) => {
   for (let outcome = swarm.applyRules(session); outcome !== null; outcome = swarm.applyRules(session));
 };
@@ -76,6 +113,11 @@ const followRules = (swarm, session) => {
  * id), `agentOptions` (other Agent options, by agent id). Returns `{ agent, agents, current() }`:
  * `agent` is where the session's rules lead now (start the run with it), `agents` the Agents by
  * swarm id, `current()` the Agent of the session's active agent.
+ * (One Agent per swarm agent, bound to `session`; handoffs offered, decided and carried by the swarm.)
+ * @param {Swarm} swarm
+ * @param {Session} session
+ * @param {OpenAIAgentsOptions} [options]
+ * @returns {SwarmAgents}
  */
 export function toOpenAIAgents(swarm, session, options) {
   const { model, modelSettings, tools = {}, agentOptions = {} } = checkOptions(options, OPTIONS, 'toOpenAIAgents options');
@@ -84,6 +126,7 @@ export function toOpenAIAgents(swarm, session, options) {
     for (const id of Object.keys(byId)) if (swarm.agent(id) === undefined) throw new TypeError(`toOpenAIAgents options.${kind}.${id}: no agent '${id}' in the swarm`);
   }
   const names = new Set();
+  /** @type {Record<string, Agent<any, any>>} */
   const agents = {};
   for (const a of definition.agents) {
     // SDK agents are named for people and transfer messages; ids stand in when names repeat.
@@ -100,29 +143,34 @@ export function toOpenAIAgents(swarm, session, options) {
       ...(Object.hasOwn(agentOptions, a.id) ? agentOptions[a.id] : {}),
     });
   }
+  /** @type {(from: string, toolName: string) => { name: string, description?: string, parameters?: any } | undefined} */
   const offeredNow = (from, toolName) => (session.active === from ? swarm.tools(session, 'openai-responses').find((t) => t.name === toolName) : undefined);
+  /** @type {Map<string, Handoff<any, any>[]>} */
   const handoffsOf = new Map(definition.agents.map((a) => [a.id, []]));
-  for (const edge of definition.edges) {
+  for (const edge of /** @type {NonNullable<typeof definition.edges>} toJSON() lists them all */ (definition.edges)) {
     if (edge.toolName === undefined) continue; // a rule: never a tool
+    const toolName = edge.toolName;
+    /** @type {{ before: Session, call: { name: string, arguments: string }, outcome: HandoffOutcome, result: string } | null} */
     let pending = null; // what the last invocation of this handoff decided, for its input filter
+    /** @type {(runContext: unknown, args: string) => Agent<any, any>} */
     const invoke = (_runContext, args) => {
       const before = structuredClone(session);
-      const call = { name: edge.toolName, arguments: args === '' ? '{}' : args };
+      const call = { name: toolName, arguments: args === '' ? '{}' : args };
       const outcome = swarm.applyToolCall(session, call);
       if (outcome.type === 'handoff') followRules(swarm, session);
       pending = { before, call, outcome, result: swarm.toolResult(outcome.type === 'tool' ? { type: 'rejected', reason: 'not a transfer' } : outcome) };
       return agents[session.active];
     };
     const h = new Handoff(agents[edge.to], invoke);
-    h.toolName = edge.toolName;
+    h.toolName = toolName;
     h.strictJsonSchema = true;
     // Description and schema as the swarm gives them now (isEnabled hides the tool otherwise).
-    Object.defineProperty(h, 'toolDescription', { get: () => offeredNow(edge.from, edge.toolName)?.description ?? edge.description ?? '', configurable: true });
+    Object.defineProperty(h, 'toolDescription', { get: () => offeredNow(edge.from, toolName)?.description ?? edge.description ?? '', configurable: true });
     Object.defineProperty(h, 'inputJsonSchema', {
-      get: () => offeredNow(edge.from, edge.toolName)?.parameters ?? { type: 'object', properties: {}, required: [], additionalProperties: false },
+      get: () => offeredNow(edge.from, toolName)?.parameters ?? { type: 'object', properties: {}, required: [], additionalProperties: false },
       configurable: true,
     });
-    h.isEnabled = async () => offeredNow(edge.from, edge.toolName) !== undefined;
+    h.isEnabled = async () => offeredNow(edge.from, toolName) !== undefined;
     h.inputFilter = (data) => {
       const decided = pending;
       pending = null;
@@ -149,7 +197,7 @@ export function toOpenAIAgents(swarm, session, options) {
       session.histories[scratch.active] = scratch.histories[scratch.active];
       return { ...data, inputHistory: toAgentItems(scratch.histories[scratch.active]), preHandoffItems: [], newItems: [] };
     };
-    handoffsOf.get(edge.from).push(h);
+    /** @type {Handoff<any, any>[]} every agent has a list */ (handoffsOf.get(edge.from)).push(h);
   }
   for (const [id, list] of handoffsOf) agents[id].handoffs = list;
   followRules(swarm, session);

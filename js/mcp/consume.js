@@ -1,3 +1,4 @@
+// @ts-check
 // Agents that use tools of MCP servers (docs/mcp.md): the Swarm's `mcp` option, connected clients
 // of the official SDK (`@modelcontextprotocol/sdk`'s Client, or anything with its listTools and
 // callTool) by server name. This file imports nothing of the SDK: it only calls the clients given.
@@ -9,14 +10,27 @@ import { rootProblem } from '../options.js';
 import { describe } from '../text.js';
 import { isRecord, messageOf } from '../values.js';
 
+/** @import { DefinitionProblem, HandoffOutcome, McpClientLike, SwarmDefinition } from '../index.js' */
+
+// What a server answers (tools/list, tools/call) is its JSON, read here field by field with `?.`
+// and checked where it matters: `any` is the honest type of such a value in this file.
+
+/** A listed tool as the core reads it. @typedef {{ name: unknown, description?: string, inputSchema?: Record<string, unknown> }} ListedTool */
+
 const LIST_CHANGED = 'notifications/tools/list_changed';
 
-/** The `mcp` option checked: a Map of clients by server name. */
+/**
+ * The `mcp` option checked: a Map of clients by server name.
+ * @param {unknown} given
+ * @returns {Map<string, McpClientLike>}
+ */
 export function checkMcpClients(given) {
   if (given === undefined) return new Map();
   if (!isRecord(given)) throw new TypeError(`Swarm options.mcp must be an object of connected MCP clients by server name, got ${describe(given)}`);
+  /** @type {Map<string, McpClientLike>} */
   const out = new Map();
-  for (const [name, client] of Object.entries(given)) {
+  for (const [name, value] of Object.entries(given)) {
+    const client = /** @type {any} a caller's value, checked here */ (value);
     if (typeof client?.listTools !== 'function' || typeof client?.callTool !== 'function') {
       throw new TypeError(`Swarm options.mcp.${name} must be a connected MCP Client (from @modelcontextprotocol/sdk/client/index.js), got ${describe(client)}`);
     }
@@ -29,8 +43,12 @@ export function checkMcpClients(given) {
  * Definition problems: a client no agent names. (A server an agent names without a client is not
  * one: the definition loads, for check() and the commands, and the agent is offered none of its
  * tools, each model call reporting it as mcp_unavailable.)
+ * @param {SwarmDefinition} definition
+ * @param {Map<string, McpClientLike>} clients
+ * @returns {DefinitionProblem[]}
  */
 export function mcpProblems(definition, clients) {
+  /** @type {DefinitionProblem[]} */
   const problems = [];
   const named = new Set(definition.agents.flatMap((agent) => (agent.mcpServers ?? []).map((entry) => (typeof entry === 'string' ? entry : entry.server))));
   for (const server of clients.keys()) {
@@ -41,7 +59,12 @@ export function mcpProblems(definition, clients) {
 
 // The text the model gets of a tools/call result: its text parts (other content described in a
 // line), then its structured content as JSON text unless a text part holds it already.
+/**
+ * @param {any} result a tools/call result
+ * @returns {string}
+ */
 export function resultText(result) {
+  /** @type {string[]} */
   const parts = [];
   const content = Array.isArray(result?.content) ? result.content : [];
   for (const item of content) {
@@ -58,6 +81,10 @@ export function resultText(result) {
   return parts.join('\n');
 }
 
+/**
+ * @param {string} text
+ * @param {unknown} value
+ */
 function sameJSON(text, value) {
   try {
     return JSON.stringify(JSON.parse(text)) === JSON.stringify(value);
@@ -67,6 +94,7 @@ function sameJSON(text, value) {
 }
 
 // A listed tool as the core reads it: its name, description and input schema, nothing else.
+/** @type {(tool: any) => ListedTool} */
 const listedTool = (tool) => ({
   name: tool?.name,
   ...(typeof tool?.description === 'string' ? { description: tool.description } : {}),
@@ -80,11 +108,17 @@ const MAX_PAGES = 100;
 export const MAX_SCHEMA_DEPTH = 256;
 
 // How deep `value` nests (arrays and objects), counted without recursion; stops past `limit`.
+/**
+ * @param {unknown} value
+ * @param {number} limit
+ * @returns {number}
+ */
 function depthOf(value, limit) {
   let deepest = 0;
+  /** @type {Array<[unknown, number]>} */
   const stack = [[value, 1]];
   while (stack.length > 0) {
-    const [v, depth] = stack.pop();
+    const [v, depth] = /** @type {[unknown, number]} the loop runs while there is one */ (stack.pop());
     if (typeof v !== 'object' || v === null) continue;
     deepest = Math.max(deepest, depth);
     if (deepest > limit) return deepest;
@@ -96,8 +130,17 @@ function depthOf(value, limit) {
 // Per client, the listings that its list_changed notifications make stale: { ref: WeakRef of
 // an McpTools, server: its name for the client }. One handler per client, however many Swarms
 // share it; a Swarm that is disposed or collected drops out.
+/** @typedef {Set<{ ref: WeakRef<McpTools>, server: string }>} Watchers a client's listings to mark stale */
+
+/** @type {WeakMap<McpClientLike, Watchers>} */
 const watchers = new WeakMap();
 
+/**
+ * @param {McpClientLike} client
+ * @param {McpTools} tools
+ * @param {string} server
+ * @returns {() => boolean}
+ */
 function watch(client, tools, server) {
   let entries = watchers.get(client);
   if (entries === undefined) {
@@ -108,9 +151,9 @@ function watch(client, tools, server) {
     const before = client.fallbackNotificationHandler;
     client.fallbackNotificationHandler = async (notification) => {
       if (notification?.method === LIST_CHANGED) {
-        for (const entry of entries) {
+        for (const entry of /** @type {Watchers} set before this handler */ (entries)) {
           const watcher = entry.ref.deref();
-          if (watcher === undefined) entries.delete(entry);
+          if (watcher === undefined) /** @type {Watchers} */ (entries).delete(entry);
           else watcher.changed(entry.server);
         }
       }
@@ -123,6 +166,12 @@ function watch(client, tools, server) {
 }
 
 // `promise`, or the reason `signal` aborts with, whichever comes first.
+/**
+ * @template T
+ * @param {Promise<T>} promise
+ * @param {AbortSignal | undefined} signal
+ * @returns {Promise<T>}
+ */
 function abortable(promise, signal) {
   if (signal === undefined) return promise;
   signal.throwIfAborted();
@@ -135,12 +184,18 @@ function abortable(promise, signal) {
 
 /** The MCP clients of one Swarm, their last listings, and their calls. */
 export class McpTools {
+  /** @type {Map<string, McpClientLike>} */
   #clients;
+  /** @type {Map<string, ListedTool[]>} */
   #lists = new Map();  // server -> listed tools (the last listing that succeeded)
+  /** @type {Set<string>} */
   #stale = new Set();  // servers to list again before their tools are offered
+  /** @type {Map<string, Promise<ListedTool[]>>} */
   #listing = new Map();  // server -> the listing under way
+  /** @type {Array<() => boolean>} */
   #unwatch = [];
 
+  /** @param {Map<string, McpClientLike>} clients */
   constructor(clients) {
     this.#clients = clients;
     for (const [server, client] of clients) {
@@ -150,15 +205,23 @@ export class McpTools {
     }
   }
 
+  /** @type {Set<(server: string) => void>} */
   #listeners = new Set();
 
-  /** A list_changed notification of `server`: its list is read again before its tools are offered. */
+  /**
+   * A list_changed notification of `server`: its list is read again before its tools are offered.
+   * @param {string} server
+   */
   changed(server) {
     this.#stale.add(server);
     for (const listener of this.#listeners) listener(server);
   }
 
-  /** Calls `listener(server)` on each list_changed; returns what stops it. */
+  /**
+   * Calls `listener(server)` on each list_changed; returns what stops it.
+   * @param {(server: string) => void} listener
+   * @returns {() => boolean}
+   */
   watch(listener) {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
@@ -170,8 +233,13 @@ export class McpTools {
     this.#listeners.clear();
   }
 
-  /** The listings of `servers` the core reads: { server: [tools] }, as JSON text ('' for none). */
+  /**
+   * The listings of `servers` the core reads: { server: [tools] }, as JSON text ('' for none).
+   * @param {Iterable<string>} servers
+   * @returns {string}
+   */
   listed(servers) {
+    /** @type {Record<string, ListedTool[]>} */
     const out = {};
     for (const server of servers) {
       const list = this.#lists.get(server);
@@ -180,7 +248,12 @@ export class McpTools {
     return Object.keys(out).length === 0 ? '' : JSON.stringify(out);
   }
 
-  /** Lists `servers` again where stale: resolves [{ server, message }] of those that failed (none of their tools are offered until a listing succeeds). */
+  /**
+   * Lists `servers` again where stale: resolves [{ server, message }] of those that failed (none of their tools are offered until a listing succeeds).
+   * @param {string[]} servers
+   * @param {AbortSignal} [signal]
+   * @returns {Promise<Array<{ server: string, message: string }>>}
+   */
   async refresh(servers, signal) {
     const failures = servers.filter((s) => !this.#clients.has(s)).map((server) => ({
       server,
@@ -206,11 +279,18 @@ export class McpTools {
     return failures;
   }
 
+  /**
+   * @param {string} server
+   * @returns {Promise<ListedTool[]>}
+   */
   async #list(server) {
-    const client = this.#clients.get(server);
+    const client = /** @type {McpClientLike} refresh lists only servers with a client */ (this.#clients.get(server));
+    /** @type {ListedTool[]} */
     const tools = [];
+    /** @type {string | undefined} */
     let cursor;
     for (let page = 0; page < MAX_PAGES; page++) {
+      /** @type {any} */
       const answer = await client.listTools(cursor === undefined ? undefined : { cursor });
       if (!Array.isArray(answer?.tools)) throw new TypeError(`tools/list of MCP server '${server}' did not return a list of tools`);
       for (const tool of answer.tools) {
@@ -229,11 +309,15 @@ export class McpTools {
    * Runs tools/call for the core's outcome (`mcp: { server, tool }`) with the turn's signal:
    * { kind: 'mcp', value: the text the model gets, isError, server }. An isError result, and a server that
    * fails or is gone, are results that say so; an aborted turn throws.
+   * @param {Extract<HandoffOutcome, { type: 'tool' }>} outcome a call of an MCP tool (its `mcp` set)
+   * @param {AbortSignal} [signal]
+   * @returns {Promise<{ kind: 'mcp', value: string, isError: boolean, server: string }>}
    */
   async call(outcome, signal) {
-    const { server, tool } = outcome.mcp;
-    const client = this.#clients.get(server);
+    const { server, tool } = /** @type {{ server: string, tool: string }} */ (outcome.mcp);
+    const client = /** @type {McpClientLike} the core names only servers with a client */ (this.#clients.get(server));
     try {
+      /** @type {any} */
       const result = await client.callTool({ name: tool, arguments: outcome.arguments }, undefined, { signal });
       const text = resultText(result);
       if (result?.isError === true) return { kind: 'mcp', value: `Error: ${text.length > 0 ? text : `tool ${tool} of MCP server '${server}' failed`}`, isError: true, server };

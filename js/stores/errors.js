@@ -1,5 +1,6 @@
-// What every session store shares: the optimistic-versioning rule and its error (public: it has a
-// .d.ts). The checks the stores share are internal and live in ./checks.js.
+// @ts-check
+// What every session store shares: the optimistic-versioning rule and its error (public: every store
+// module and the main entry export it). The checks the stores share are internal and live in ./checks.js.
 //
 // A session is plain JSON with a numeric `version`. `save(session)` succeeds only when the stored
 // version equals `session.version` (a session that was never saved counts as version 0); the store
@@ -8,15 +9,22 @@
 
 /** A save whose `session.version` is not the stored version: another writer saved first. */
 export class ConflictError extends Error {
+  /** @readonly @type {'ConflictError'} */
+  name = 'ConflictError';
+
+  /**
+   * @param {string} message
+   * @param {{ id: string, expected: number, actual: number }} details
+   */
   constructor(message, { id, expected, actual }) {
     super(message);
-    this.name = 'ConflictError';
+    /** @readonly @type {'ERR_SESSION_CONFLICT'} */
     this.code = 'ERR_SESSION_CONFLICT';
-    /** The session id. */
+    /** The session id. @readonly */
     this.id = id;
-    /** The version the writer had (`session.version`). */
+    /** The version the writer had (`session.version`). @readonly */
     this.expected = expected;
-    /** The version in the store (0: none stored). */
+    /** The version in the store (0: none stored). @readonly */
     this.actual = actual;
   }
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // FileStore: sessions in a directory, for Node. Per session:
 //   NAME.json              the session, replaced whole: written to a temporary file, fsynced, then
 //                          renamed over the old one, so a reader (or a process killed mid-save)
@@ -32,14 +33,39 @@ import { checkId, checkLease, checkpointTexts, checkRun, checkRunId, checkSessio
 
 export { ConflictError } from './errors.js';
 
+/** @import { RunRecord, RunStore, SaveOptions, Session, SessionStore } from '../index.js' */
+
+/**
+ * A line of a checkpoint log that is not whole JSON (a write cut short by a killed process).
+ * @typedef {object} TornLine
+ * @property {string} id
+ * @property {string} path The log file.
+ * @property {number} line 1-based line number.
+ * @property {number} offset Byte offset of the line in the file.
+ * @property {string} text The line's first 200 characters.
+ * @property {string} reason
+ */
+
+/**
+ * @typedef {object} FileStoreOptions
+ * @property {boolean} [fsync] Flush every save and append to the disk (default true): survives a power cut too.
+ * @property {number} [lockTimeoutMs] How long a save waits for another save of the same session (default 10000).
+ * @property {number} [staleLockMs] A lock older than this is broken even if its owner seems alive (default 30000).
+ * @property {(info: TornLine) => void} [onTornLine] Told of each torn line once (default: a process warning, code HANDOFF_GRAPH_TORN_CHECKPOINT).
+ */
+
 const HOST = hostname();
 const FILE_STORE_OPTIONS = ['fsync', 'lockTimeoutMs', 'staleLockMs', 'onTornLine'];
+/** @type {(ms: number) => Promise<void>} */
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * The file name stem for a session id: a-z, 0-9, '_' and '-' stay, an upper-case letter becomes
  * '^' and its lower case (so that case-insensitive file systems keep 'A' and 'a' apart), any other
  * UTF-8 byte becomes %XX. Stems past 120 characters are cut and end in '~' and the id's SHA-256.
+ * (The file name stem of a session id: safe on every file system, case-insensitive ones too.)
+ * @param {string} id
+ * @returns {string}
  */
 export function fileName(id) {
   let stem = '';
@@ -53,52 +79,77 @@ export function fileName(id) {
   return stem;
 }
 
+/**
+ * @param {number} pid
+ * @returns {boolean}
+ */
 function alive(pid) {
   try {
     process.kill(pid, 0);
     return true;
   } catch (error) {
-    return error.code === 'EPERM';
+    return /** @type {NodeJS.ErrnoException} */ (error).code === 'EPERM';
   }
 }
 
+/**
+ * @param {string} file
+ * @param {string} why
+ */
 function notASession(file, why) {
   return Object.assign(new Error(`${file} is not a session (${why}); it was changed outside the FileStore`), { code: 'ERR_NOT_A_SESSION', path: file });
 }
 
 // The JSON in `file`: null when there is no file, else { value } or, when the text does not parse,
 // { problem } (the parser's reason).
+/**
+ * @param {string} file
+ * @returns {Promise<{ value: unknown, problem?: undefined } | { value?: undefined, problem: string } | null>}
+ */
 async function readJson(file) {
   let text;
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    if (error.code === 'ENOENT') return null;
+    if (/** @type {NodeJS.ErrnoException} */ (error).code === 'ENOENT') return null;
     throw error;
   }
   try {
     return { value: JSON.parse(text) };
   } catch (error) {
-    return { problem: error.message };
+    return { problem: /** @type {Error} */ (error).message };
   }
 }
 
+/** @param {NodeJS.ErrnoException} error */
 const ignoreMissing = (error) => {
   if (error.code !== 'ENOENT') throw error;
 };
 
+/**
+ * Sessions in a directory, for Node processes on one host.
+ * @implements {SessionStore}
+ * @implements {RunStore}
+ */
 export class FileStore {
+  /** @type {string} */
   #dir;
+  /** @type {boolean} */
   #fsync;
+  /** @type {number} */
   #lockTimeoutMs;
+  /** @type {number} */
   #staleLockMs;
+  /** @type {(info: TornLine) => void} */
   #onTornLine;
+  /** @type {Set<string>} */
   #reported = new Set();
+  /** @type {Promise<string | undefined> | null} */
   #ready = null;
 
   /**
-   * @param directory where the files go (created if missing)
-   * @param options `fsync` (default true): flush every save and append to the disk, so they also
+   * @param {string | URL} directory where the files go (created if missing)
+   * @param {FileStoreOptions} [options] `fsync` (default true): flush every save and append to the disk, so they also
    *   survive a power cut, not only a killed process; `lockTimeoutMs` (default 10000): how long a
    *   save waits for another save of the same session; `staleLockMs` (default 30000): a lock older
    *   than this is broken even if its owner seems alive; `onTornLine(info)`: told of each line of
@@ -122,11 +173,16 @@ export class FileStore {
       ((info) => process.emitWarning(`${info.path}:${info.line}: ${info.reason}; the line is ignored`, { code: 'HANDOFF_GRAPH_TORN_CHECKPOINT' }));
   }
 
+  /** The directory, absolute. */
   get directory() {
     return this.#dir;
   }
 
-  /** Where session `id` is stored: { session, checkpoints, lock }. */
+  /**
+   * The files of session `id`.
+   * @param {string} id
+   * @returns {{ session: string, checkpoints: string, lock: string }}
+   */
   paths(id) {
     const base = path.join(this.#dir, fileName(id));
     return { session: `${base}.json`, checkpoints: `${base}.checkpoints.jsonl`, lock: `${base}.lock` };
@@ -140,29 +196,50 @@ export class FileStore {
     return this.#ready;
   }
 
-  /** The stored session `id`, or undefined. A file that is not that session is an error naming it. */
+  /**
+   * The stored session, or undefined. A file that is not a session of the documented format (not
+   * JSON, not an object, another format, another id, a field of the wrong type) rejects with an
+   * Error naming the file (`code` 'ERR_NOT_A_SESSION', `path`); so does a save over such a file.
+   * @param {string} id
+   * @returns {Promise<Session | undefined>}
+   */
   async get(id) {
     return (await this.#read(this.paths(id).session, id)) ?? undefined;
   }
 
   // The session in `file`, or null when there is none. Saves replace the file whole, so anything
   // else was written by something other than this store: an error that names the file.
+  /**
+   * @param {string} file
+   * @param {string} id
+   * @returns {Promise<Session | null>}
+   */
   async #read(file, id) {
     const read = await readJson(file);
     if (read === null) return null;
     const problem = read.problem ?? storedSessionProblem(read.value, id);
     if (problem !== null) throw notASession(file, problem);
-    return read.value;
+    return /** @type {Session} */ (read.value);
   }
 
+  /**
+   * @param {string} file
+   * @param {string} id
+   * @returns {Promise<number>}
+   */
   async #storedVersion(file, id) {
     const session = await this.#read(file, id);
     return session === null ? 0 : session.version;
   }
 
   /**
-   * Saves `session` if the stored version is `session.version` (0 when none is stored), then sets
-   * `session.version` to the new version. Rejects with ConflictError otherwise.
+   * Saves if the stored version equals `session.version` (0 when none is stored), then sets
+   * `session.version` to the new version; rejects with ConflictError otherwise.
+   * `options.checkpoints` join the checkpoint log in the same atomic step: both or neither. The file is
+   * replaced atomically (temporary file, fsync, rename).
+   * @param {Session} session
+   * @param {SaveOptions} [options]
+   * @returns {Promise<void>}
    */
   async save(session, options) {
     const { id, version } = checkSession(session);
@@ -195,15 +272,23 @@ export class FileStore {
   }
 
   // NAME.commit and NAME.lease, beside the files paths() names.
+  /**
+   * @param {string} id
+   * @param {string} suffix
+   */
   #extra(id, suffix) {
     return path.join(this.#dir, `${fileName(id)}.${suffix}`);
   }
 
+  /**
+   * @param {string} file
+   * @returns {Promise<any>} what this store wrote there (a journal, a lease), or null
+   */
   async #readJSON(file) {
     try {
       return JSON.parse(await readFile(file, 'utf8'));
     } catch (error) {
-      if (error.code === 'ENOENT') return null;
+      if (/** @type {NodeJS.ErrnoException} */ (error).code === 'ENOENT') return null;
       // Written whole (temporary file, rename) by this store only: anything else is not ours.
       if (error instanceof SyntaxError) throw new Error(`${file} was changed outside the FileStore (${error.message})`);
       throw error;
@@ -212,6 +297,11 @@ export class FileStore {
 
   // Under the lock: a journal left by a save killed before its rename (the stored version is
   // below the journal's) means the log's lines past logSize belong to no session: cut them.
+  /**
+   * @param {{ session: string, checkpoints: string }} paths
+   * @param {string} journal
+   * @param {string} id
+   */
   async #settle(paths, journal, id) {
     const pending = await this.#readJSON(journal);
     if (pending === null) return;
@@ -222,8 +312,13 @@ export class FileStore {
   }
 
   // Write a temporary file, flush it, rename it over `file`, flush the directory entry.
+  /**
+   * @param {string} file
+   * @param {string} text
+   */
   async #replace(file, text, durable = this.#fsync) {
     const temp = `${file}.tmp-${process.pid}-${randomBytes(6).toString('hex')}`;
+    /** @type {import('node:fs/promises').FileHandle | null} */
     let handle = await open(temp, 'wx');
     try {
       await handle.writeFile(text);
@@ -240,6 +335,7 @@ export class FileStore {
   }
 
   async #syncDir() {
+    /** @type {import('node:fs/promises').FileHandle | undefined} */
     let dir;
     try {
       dir = await open(this.#dir, 'r');
@@ -253,6 +349,10 @@ export class FileStore {
 
   // The lock: a file with its owner, made complete under a temporary name, then link()ed into
   // place (EEXIST while another writer holds it).
+  /**
+   * @param {string} lockPath
+   * @returns {Promise<{ path: string, token: string }>}
+   */
   async #lock(lockPath) {
     const token = `${HOST}:${process.pid}:${randomBytes(8).toString('hex')}`;
     const temp = `${lockPath}.tmp-${process.pid}-${randomBytes(6).toString('hex')}`;
@@ -270,7 +370,7 @@ export class FileStore {
           await link(temp, lockPath);
           return { path: lockPath, token };
         } catch (error) {
-          if (error.code !== 'EEXIST') throw error;
+          if (/** @type {NodeJS.ErrnoException} */ (error).code !== 'EEXIST') throw error;
         }
         if ((await this.#breakIfStale(lockPath)) !== 'held') continue;
         if (Date.now() > deadline) {
@@ -283,6 +383,10 @@ export class FileStore {
     }
   }
 
+  /**
+   * @param {string} file
+   * @param {string} token
+   */
   async #writeOwner(file, token) {
     const handle = await open(file, 'wx');
     try {
@@ -292,6 +396,7 @@ export class FileStore {
     }
   }
 
+  /** @param {{ path: string, token: string }} lock */
   async #unlock(lock) {
     // Remove the lock only if it is still ours (it was not broken as stale meanwhile).
     const seen = await this.#owner(lock.path);
@@ -302,6 +407,10 @@ export class FileStore {
   // than staleLockMs. Breakers take turns under a second lock (NAME.lock.break, held for two
   // system calls), and remove the lock only if it still holds the stale owner they read.
   // Returns 'released' (no lock any more), 'broken' or 'held'.
+  /**
+   * @param {string} lockPath
+   * @returns {Promise<'released' | 'broken' | 'held'>}
+   */
   async #breakIfStale(lockPath) {
     const seen = await this.#owner(lockPath);
     if (seen === null) return 'released';
@@ -311,7 +420,7 @@ export class FileStore {
     try {
       await this.#writeOwner(breaker, token);
     } catch (error) {
-      if (error.code !== 'EEXIST') throw error;
+      if (/** @type {NodeJS.ErrnoException} */ (error).code !== 'EEXIST') throw error;
       // Another process is breaking it. A breaker lock older than a second was left by a process
       // that died between two system calls: remove it.
       const other = await this.#owner(breaker);
@@ -329,14 +438,20 @@ export class FileStore {
     }
   }
 
+  /** @param {{ owner: any, age: number }} seen an owner file as #owner read it */
   #stale(seen) {
     const { owner } = seen;
     return (owner?.host === HOST && Number.isInteger(owner.pid) && !alive(owner.pid)) || seen.age > this.#staleLockMs;
   }
 
+  /**
+   * @param {string} file
+   * @returns {Promise<{ text: string, owner: any, age: number } | null>} `owner`: the file's JSON (written by #writeOwner), or null
+   */
   async #owner(file) {
     try {
       const [text, info] = await Promise.all([readFile(file, 'utf8'), stat(file)]);
+      /** @type {any} */
       let owner = null;
       try {
         owner = JSON.parse(text);
@@ -345,14 +460,17 @@ export class FileStore {
       }
       return { text, owner, age: Date.now() - info.mtimeMs };
     } catch (error) {
-      if (error.code === 'ENOENT') return null;
+      if (/** @type {NodeJS.ErrnoException} */ (error).code === 'ENOENT') return null;
       throw error;
     }
   }
 
   /**
-   * Appends a checkpoint (any JSON value) to the session's log as one line, in one O_APPEND write.
-   * Never conflicts: appends from several writers all land, each line whole.
+   * Appends a checkpoint (any JSON value) as one line, in one O_APPEND write; never conflicts:
+   * appends from several writers all land, each line whole.
+   * @param {string} id
+   * @param {unknown} checkpoint
+   * @returns {Promise<void>}
    */
   async appendCheckpoint(id, checkpoint) {
     const line = `${toJSON(checkpoint, `a checkpoint of session '${checkId(id)}'`)}\n`;
@@ -360,6 +478,10 @@ export class FileStore {
     await this.#appendLines(this.paths(id).checkpoints, line);
   }
 
+  /**
+   * @param {string} file
+   * @param {string} lines
+   */
   async #appendLines(file, lines) {
     const handle = await open(file, 'a+');
     try {
@@ -380,7 +502,11 @@ export class FileStore {
     }
   }
 
-  /** The session's checkpoints, oldest first ([] when none); lines that are not whole JSON are skipped and reported. */
+  /**
+   * The checkpoints, oldest first; torn lines are skipped and reported to `onTornLine`.
+   * @param {string} id
+   * @returns {Promise<unknown[]>}
+   */
   async listCheckpoints(id) {
     const { checkpoints, torn } = await this.readCheckpoints(id);
     for (const info of torn) {
@@ -393,8 +519,9 @@ export class FileStore {
   }
 
   /**
-   * The checkpoint log as read: { checkpoints, torn }, `torn` listing each skipped line as
-   * { id, path, line (1-based), offset (bytes), text (its first 200 characters), reason }.
+   * The checkpoint log as read, torn lines listed (and not reported).
+   * @param {string} id
+   * @returns {Promise<{ checkpoints: unknown[], torn: TornLine[] }>}
    */
   async readCheckpoints(id) {
     const { session, checkpoints: file } = this.paths(id);
@@ -402,7 +529,7 @@ export class FileStore {
     try {
       buffer = await readFile(file);
     } catch (error) {
-      if (error.code === 'ENOENT') return { checkpoints: [], torn: [] };
+      if (/** @type {NodeJS.ErrnoException} */ (error).code === 'ENOENT') return { checkpoints: [], torn: [] };
       throw error;
     }
     // The journal after the log: lines a save appended before its rename are in the log only
@@ -410,7 +537,9 @@ export class FileStore {
     // says where the session's log ends.
     const pending = await this.#readJSON(this.#extra(id, 'commit'));
     if (pending !== null && (await this.#storedVersion(session, id)) < pending.version) buffer = buffer.subarray(0, pending.logSize);
+    /** @type {unknown[]} */
     const checkpoints = [];
+    /** @type {TornLine[]} */
     const torn = [];
     let start = 0;
     for (let line = 1; start < buffer.length; line++) {
@@ -424,7 +553,7 @@ export class FileStore {
           try {
             checkpoints.push(JSON.parse(text));
           } catch (error) {
-            torn.push({ id, path: file, line, offset: start, text: text.slice(0, 200), reason: `not JSON (${error.message}): a write cut short` });
+            torn.push({ id, path: file, line, offset: start, text: text.slice(0, 200), reason: `not JSON (${/** @type {Error} */ (error).message}): a write cut short` });
           }
         }
       }
@@ -433,7 +562,11 @@ export class FileStore {
     return { checkpoints, torn };
   }
 
-  /** Removes the session and its checkpoint log; true if there was anything to remove. */
+  /**
+   * Removes the session and its checkpoint log; true if there was anything to remove.
+   * @param {string} id
+   * @returns {Promise<boolean>}
+   */
   async delete(id) {
     const paths = this.paths(id);
     await this.#ensureDir();
@@ -453,7 +586,12 @@ export class FileStore {
   /**
    * Takes the lease of session `id` for `holder` for `ttlMs` milliseconds, or extends it when
    * `holder` has it already: true; false while another holder's lease lasts. A lease whose owner
-   * was a process of this host that is gone (a kill -9) has ended, whatever its expiry.
+   * was a process of this host that is gone (a kill -9) has ended, whatever its expiry
+   * (handoff-graph/server).
+   * @param {string} id
+   * @param {string} holder
+   * @param {number} ttlMs
+   * @returns {Promise<boolean>}
    */
   async acquireLease(id, holder, ttlMs) {
     checkLease(id, holder);
@@ -472,7 +610,12 @@ export class FileStore {
     }
   }
 
-  /** Gives the lease up if `holder` still has it: true; false when it had expired or was another's. */
+  /**
+   * Gives the lease up if `holder` still has it: true; false when it had expired or was another's.
+   * @param {string} id
+   * @param {string} holder
+   * @returns {Promise<boolean>}
+   */
   async releaseLease(id, holder) {
     checkLease(id, holder);
     const file = this.#extra(id, 'lease');
@@ -488,26 +631,40 @@ export class FileStore {
     }
   }
 
+  /** @param {{ holder: string, expires: number, host?: string, pid?: number }} lease */
   #leaseLasts(lease) {
-    if (lease.host === HOST && Number.isInteger(lease.pid) && !alive(lease.pid)) return false;
+    if (lease.host === HOST && Number.isInteger(lease.pid) && !alive(/** @type {number} */ (lease.pid))) return false;
     return lease.expires > Date.now();
   }
 
-  /** The file of the durable run `id`. */
+  /**
+   * The file of the durable run `id` (NAME.run.json).
+   * @param {string} id
+   * @returns {string}
+   */
   runPath(id) {
     return path.join(this.#dir, `${fileName(checkRunId(id))}.run.json`);
   }
 
   // The run in `file`, or null; anything but a run record written by this store is an error naming the file.
+  /**
+   * @param {string} file
+   * @param {string} id
+   * @returns {Promise<RunRecord | null>}
+   */
   async #readRun(file, id) {
     const read = await readJson(file);
     if (read === null) return null;
     const problem = read.problem ?? storedRunProblem(read.value, id);
     if (problem !== null) throw Object.assign(new Error(`${file} is not a run (${problem}); it was changed outside the FileStore`), { code: 'ERR_NOT_A_RUN', path: file });
-    return read.value;
+    return /** @type {RunRecord} */ (read.value);
   }
 
-  /** The record of the durable run `id`, or undefined. */
+  /**
+   * The record of the durable run `id` (machine.run(state, { store, runId })), or undefined.
+   * @param {string} id
+   * @returns {Promise<RunRecord | undefined>}
+   */
   async getRun(id) {
     return (await this.#readRun(this.runPath(id), id)) ?? undefined;
   }
@@ -516,6 +673,8 @@ export class FileStore {
    * Saves a run's record if the stored version is `run.version` (0 when none is stored), then
    * sets `run.version` to the new version; rejects with ConflictError otherwise. The file is
    * replaced atomically (temporary file, fsync, rename) under a lock, as a session's.
+   * @param {RunRecord} run
+   * @returns {Promise<void>}
    */
   async saveRun(run) {
     const { id, version } = checkRun(run);
@@ -535,7 +694,11 @@ export class FileStore {
     run.version = next;
   }
 
-  /** Removes the run's record; true if there was one. */
+  /**
+   * Removes the run's record; true if there was one.
+   * @param {string} id
+   * @returns {Promise<boolean>}
+   */
   async deleteRun(id) {
     return unlink(this.runPath(id)).then(() => true, (error) => (error.code === 'ENOENT' ? false : Promise.reject(error)));
   }
@@ -544,15 +707,18 @@ export class FileStore {
    * Removes what processes of this host that died mid-save left behind: temporary files and
    * locks. Never needed for correctness (a later save breaks a dead owner's lock, and temporary
    * files are never read); returns the names removed.
+   * @returns {Promise<string[]>}
    */
   async sweep() {
+    /** @type {string[]} */
     let names;
     try {
       names = await readdir(this.#dir);
     } catch (error) {
-      if (error.code === 'ENOENT') return [];
+      if (/** @type {NodeJS.ErrnoException} */ (error).code === 'ENOENT') return [];
       throw error;
     }
+    /** @type {string[]} */
     const removed = [];
     for (const name of names) {
       const file = path.join(this.#dir, name);

@@ -1,3 +1,4 @@
+// @ts-check
 // MemoryStore: sessions and checkpoint logs in this process's memory (the default store), and the
 // records of durable state-machine runs (js/durable.js).
 // Browser-safe: no Node built-ins. Everything is kept as JSON text, so what goes in and what comes
@@ -7,31 +8,45 @@ import { checkId, checkLease, checkpointTexts, checkRun, checkRunId, checkSessio
 
 export { ConflictError } from './errors.js';
 
+/** @import { RunRecord, RunStore, SaveOptions, Session, SessionStore } from '../index.js' */
+
+/**
+ * Sessions in this process's memory; browser-safe; deep copies in and out.
+ * @implements {SessionStore}
+ * @implements {RunStore}
+ */
 export class MemoryStore {
-  /** id -> { version, json } */
+  /** id -> { version, json } @type {Map<string, { version: number, json: string }>} */
   #sessions = new Map();
-  /** id -> JSON text of each checkpoint, in append order */
+  /** id -> JSON text of each checkpoint, in append order @type {Map<string, string[]>} */
   #checkpoints = new Map();
-  /** id -> { holder, expires } (performance.now() milliseconds) */
+  /** id -> { holder, expires } (performance.now() milliseconds) @type {Map<string, { holder: string, expires: number }>} */
   #leases = new Map();
-  /** run id -> { version, json } */
+  /** run id -> { version, json } @type {Map<string, { version: number, json: string }>} */
   #runs = new Map();
 
-  /** @param options none: a MemoryStore takes no options (an object with keys is a TypeError) */
+  /** @param {Record<string, never>} [options] none: a MemoryStore takes no options (an object with keys is a TypeError) */
   constructor(options) {
     checkOptions(options, [], 'MemoryStore options');
   }
 
-  /** The stored session `id` (a copy), or undefined. */
+  /**
+   * The stored session (a copy), or undefined.
+   * @param {string} id
+   * @returns {Promise<Session | undefined>}
+   */
   async get(id) {
     const entry = this.#sessions.get(checkId(id));
     return entry === undefined ? undefined : JSON.parse(entry.json);
   }
 
   /**
-   * Saves `session` if the stored version is `session.version` (0 when none is stored), then sets
-   * `session.version` to the new version. Rejects with ConflictError otherwise.
-   * `options.checkpoints` are appended to the log in the same step: both or neither.
+   * Saves if the stored version equals `session.version` (0 when none is stored), then sets
+   * `session.version` to the new version; rejects with ConflictError otherwise.
+   * `options.checkpoints` join the checkpoint log in the same atomic step: both or neither.
+   * @param {Session} session
+   * @param {SaveOptions} [options]
+   * @returns {Promise<void>}
    */
   async save(session, options) {
     const { id, version } = checkSession(session);
@@ -53,7 +68,12 @@ export class MemoryStore {
     session.version = next;
   }
 
-  /** Appends a checkpoint (any JSON value) to the session's log; never conflicts. */
+  /**
+   * Appends a checkpoint (any JSON value); never conflicts.
+   * @param {string} id
+   * @param {unknown} checkpoint
+   * @returns {Promise<void>}
+   */
   async appendCheckpoint(id, checkpoint) {
     const json = toJSON(checkpoint, `a checkpoint of session '${checkId(id)}'`);
     const log = this.#checkpoints.get(id);
@@ -61,12 +81,20 @@ export class MemoryStore {
     else log.push(json);
   }
 
-  /** The session's checkpoints (copies), oldest first; [] when there are none. */
+  /**
+   * The checkpoints (copies), oldest first.
+   * @param {string} id
+   * @returns {Promise<unknown[]>}
+   */
   async listCheckpoints(id) {
     return (this.#checkpoints.get(checkId(id)) ?? []).map((json) => JSON.parse(json));
   }
 
-  /** Removes the session and its checkpoints; true if there was anything to remove. */
+  /**
+   * Removes the session and its checkpoints; true if there was anything to remove.
+   * @param {string} id
+   * @returns {Promise<boolean>}
+   */
   async delete(id) {
     checkId(id);
     const had = this.#sessions.has(id) || this.#checkpoints.has(id);
@@ -76,15 +104,20 @@ export class MemoryStore {
     return had;
   }
 
-  /** The record of the durable run `id` (a copy), or undefined. */
+  /**
+   * The record of the durable run `id` (machine.run(state, { store, runId })), or undefined.
+   * @param {string} id
+   * @returns {Promise<RunRecord | undefined>}
+   */
   async getRun(id) {
     const entry = this.#runs.get(checkRunId(id));
     return entry === undefined ? undefined : JSON.parse(entry.json);
   }
 
   /**
-   * Saves a run's record if the stored version is `run.version` (0 when none is stored), then
-   * sets `run.version` to the new version; rejects with ConflictError otherwise.
+   * Saves if the stored version equals `run.version` (0 when none is stored), then bumps it; else ConflictError.
+   * @param {RunRecord} run
+   * @returns {Promise<void>}
    */
   async saveRun(run) {
     const { id, version } = checkRun(run);
@@ -96,14 +129,22 @@ export class MemoryStore {
     run.version = next;
   }
 
-  /** Removes the run's record; true if there was one. */
+  /**
+   * Removes the run's record; true if there was one.
+   * @param {string} id
+   * @returns {Promise<boolean>}
+   */
   async deleteRun(id) {
     return this.#runs.delete(checkRunId(id));
   }
 
   /**
    * Takes the lease of session `id` for `holder` for `ttlMs` milliseconds, or extends it when
-   * `holder` has it already: true; false while another holder's lease has not expired.
+   * `holder` has it already: true; false while another holder's lease lasts (handoff-graph/server).
+   * @param {string} id
+   * @param {string} holder
+   * @param {number} ttlMs
+   * @returns {Promise<boolean>}
    */
   async acquireLease(id, holder, ttlMs) {
     checkLease(id, holder);
@@ -115,7 +156,12 @@ export class MemoryStore {
     return true;
   }
 
-  /** Gives the lease up if `holder` still has it: true; false when it had expired or was another's. */
+  /**
+   * Gives the lease up if `holder` still has it: true; false when it had expired or was another's.
+   * @param {string} id
+   * @param {string} holder
+   * @returns {Promise<boolean>}
+   */
   async releaseLease(id, holder) {
     checkLease(id, holder);
     const lease = this.#leases.get(id);

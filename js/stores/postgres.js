@@ -1,3 +1,4 @@
+// @ts-check
 // PostgresStore: sessions, checkpoint logs, turn leases and durable state-machine runs in
 // PostgreSQL, for fleets of Node workers that already keep their state there. Takes a `Pool` of the
 // npm `pg` package (or anything with its `query(text, values)`: a pg `Client`, a compatible
@@ -19,16 +20,46 @@ import { checkId, checkLease, checkpointTexts, checkRun, checkRunId, checkSessio
 
 export { ConflictError } from './errors.js';
 
+/** @import { RunRecord, RunStore, SaveOptions, Session, SessionStore } from '../index.js' */
+
+/**
+ * What PostgresStore uses of a `Pool` of the npm `pg` package (`new Pool({ connectionString })`;
+ * a pg `Client` or a pg-compatible pool works too). This package does not depend on `pg`.
+ * @typedef {{ query(text: string, values?: unknown[]): Promise<{ rows: any[] }> }} PostgresPoolLike
+ */
+
+/**
+ * @typedef {object} PostgresStoreOptions
+ * @property {PostgresPoolLike} pool A pg Pool (required).
+ * @property {string} [schema] The schema of the tables (default 'public'; made when missing): a lower-case SQL name.
+ * @property {string} [tablePrefix] Prefix of the four table names (default 'handoff_graph_'): empty or a lower-case SQL name.
+ * @property {number} [ttlSeconds] A session, its checkpoints and a run count as gone this long after their last write (default: never).
+ */
+
+/**
+ * What sweep() removed, per table.
+ * @typedef {object} PostgresSweep
+ * @property {number} sessions
+ * @property {number} checkpoints
+ * @property {number} leases
+ * @property {number} runs
+ */
+
 const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
 const TABLES = ['sessions', 'checkpoints', 'leases', 'runs'];
 // A row with an expiry counts as absent once it has passed (ttlSeconds); sweep() deletes such rows.
+/** @type {(alias: string) => string} */
 const LIVE = (alias) => `(${alias}.expires_at IS NULL OR ${alias}.expires_at > clock_timestamp())`;
 
 // U+0000, or a surrogate that is not half of a pair.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: U+0000 is exactly what is refused
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-/** PostgreSQL keeps no U+0000 in text, and a lone surrogate would reach it as U+FFFD: two ids would be one. */
+/**
+ * PostgreSQL keeps no U+0000 in text, and a lone surrogate would reach it as U+FFFD: two ids would be one.
+ * @param {string} id
+ * @param {string} what
+ */
 function checkKey(id, what) {
   if (UNSTORABLE.test(id)) {
     throw new TypeError(`a ${what} id in a PostgresStore cannot hold U+0000 or a lone surrogate (PostgreSQL text cannot keep them), got ${JSON.stringify(id)}`);
@@ -36,18 +67,27 @@ function checkKey(id, what) {
   return id;
 }
 
+/**
+ * Sessions, checkpoints, turn leases and durable runs in PostgreSQL.
+ * @implements {SessionStore}
+ * @implements {RunStore}
+ */
 export class PostgresStore {
+  /** @type {PostgresPoolLike} */
   #pool;
+  /** @type {number | null} */
   #ttlSeconds;
+  /** @type {string} */
   #schema;
+  /** @type {string} */
   #prefix;
-  /** Qualified, quoted table names. */
+  /** Qualified, quoted table names. @type {{ sessions: string, checkpoints: string, leases: string, runs: string }} */
   #t;
-  /** The migration of this store's tables: started by the first call, shared by the calls after. */
+  /** The migration of this store's tables: started by the first call, shared by the calls after. @type {Promise<void> | null} */
   #ready = null;
 
   /**
-   * @param options `pool`: a pg Pool (required); `schema` (default 'public'); `tablePrefix` of the
+   * @param {PostgresStoreOptions} options `pool`: a pg Pool (required); `schema` (default 'public'); `tablePrefix` of the
    *   four tables (default 'handoff_graph_'); `ttlSeconds`: a session, its checkpoints and a run
    *   count as gone that long after their last write (default: never)
    */
@@ -55,7 +95,7 @@ export class PostgresStore {
     if (options === undefined) throw new TypeError('new PostgresStore({ pool }): the options are missing: pass { pool: new Pool(...) } (the npm package pg)');
     const { pool, schema = 'public', tablePrefix = 'handoff_graph_', ttlSeconds } = checkOptions(options, ['pool', 'schema', 'tablePrefix', 'ttlSeconds'], 'PostgresStore options');
     if (pool === undefined) throw new TypeError('new PostgresStore({ pool }): pool is missing: pass a Pool of the npm package pg (new Pool({ connectionString }))');
-    if (typeof pool?.query !== 'function') throw new TypeError(`new PostgresStore({ pool }): pool must be a Pool of the npm package pg (new Pool(...)), it has no query(): got ${describe(pool)}`);
+    if (typeof /** @type {Record<string, unknown> | undefined} */ (pool)?.query !== 'function') throw new TypeError(`new PostgresStore({ pool }): pool must be a Pool of the npm package pg (new Pool(...)), it has no query(): got ${describe(pool)}`);
     if (typeof schema !== 'string' || !IDENTIFIER.test(schema) || schema.length > 63) {
       throw new TypeError(`PostgresStore: schema must be a lower-case SQL name (a-z, 0-9, _; 1 to 63 characters, not starting with a digit), got ${describe(schema)}`);
     }
@@ -69,10 +109,13 @@ export class PostgresStore {
     this.#schema = schema;
     this.#prefix = tablePrefix;
     this.#ttlSeconds = ttlSeconds ?? null;
-    this.#t = Object.fromEntries(TABLES.map((name) => [name, `"${schema}"."${tablePrefix}${name}"`]));
+    this.#t = /** @type {{ sessions: string, checkpoints: string, leases: string, runs: string }} */ (Object.fromEntries(TABLES.map((name) => [name, `"${schema}"."${tablePrefix}${name}"`])));
   }
 
-  /** The store's tables, qualified: { sessions, checkpoints, leases, runs } ("schema"."prefix" + name). */
+  /**
+   * The four tables, qualified and quoted ("schema"."prefix" + name).
+   * @returns {{ sessions: string, checkpoints: string, leases: string, runs: string }}
+   */
   tables() {
     return { ...this.#t };
   }
@@ -83,6 +126,7 @@ export class PostgresStore {
    * serialises them). When the four tables exist it only checks that, so a role with no right to
    * create (only to read and write them) can use tables a migration made. Every other method does
    * it on first use; call it ahead to fail early.
+   * @returns {Promise<void>}
    */
   async migrate() {
     this.#ready ??= this.#migrate().catch((error) => {
@@ -132,6 +176,10 @@ CREATE TABLE IF NOT EXISTS ${t.runs} (
 );`);
   }
 
+  /**
+   * @param {string} text
+   * @param {unknown[]} [values]
+   */
   async #query(text, values) {
     await this.migrate();
     return this.#pool.query(text, values);
@@ -147,6 +195,7 @@ CREATE TABLE IF NOT EXISTS ${t.runs} (
    * as one on a Redis list with an expiry: a log whose expiry has passed is gone (its rows are
    * removed), and the write gives the live rows the new expiry (the rows it adds have it too).
    */
+  /** @param {string} ids */
   #logExpiry(ids) {
     if (this.#ttlSeconds === null) return '';
     const t = this.#t.checkpoints;
@@ -156,7 +205,11 @@ cleared AS (DELETE FROM ${t} c WHERE c.session_id IN (${ids}) AND NOT ${LIVE('c'
 extended AS (UPDATE ${t} c SET expires_at = ${this.#expiry} WHERE c.session_id IN (${ids}) AND ${LIVE('c')})`;
   }
 
-  /** The stored session `id`, or undefined. A row that is not that session is an error naming it. */
+  /**
+   * The stored session, or undefined. A row that is not a session rejects with an Error (`code` 'ERR_NOT_A_SESSION').
+   * @param {string} id
+   * @returns {Promise<Session | undefined>}
+   */
   async get(id) {
     checkKey(checkId(id), 'session');
     const { rows } = await this.#query(`SELECT session::text AS json FROM ${this.#t.sessions} s WHERE id = $1 AND ${LIVE('s')}`, [id]);
@@ -166,7 +219,7 @@ extended AS (UPDATE ${t} c SET expires_at = ${this.#expiry} WHERE c.session_id I
     try {
       session = JSON.parse(rows[0].json);
     } catch (error) {
-      throw notASession(where, error.message);
+      throw notASession(where, /** @type {Error} */ (error).message);
     }
     const problem = storedSessionProblem(session, id);
     if (problem !== null) throw notASession(where, problem);
@@ -176,6 +229,11 @@ extended AS (UPDATE ${t} c SET expires_at = ${this.#expiry} WHERE c.session_id I
   /**
    * The statement that writes row `id` of `table` at version $3 with JSON $4 if its version is $2
    * (0: no live row), returning the id when it wrote. $1 is the id.
+   */
+  /**
+   * @param {string} table
+   * @param {string} column
+   * @param {number} version
    */
   #compareAndWrite(table, column, version) {
     if (version === 0) {
@@ -191,15 +249,22 @@ RETURNING r.id`;
   }
 
   /** The live version of row `id` of `table`, 0 when there is none (for a ConflictError). */
+  /**
+   * @param {string} table
+   * @param {string} id
+   */
   async #storedVersion(table, id) {
     const { rows } = await this.#query(`SELECT version FROM ${table} r WHERE id = $1 AND ${LIVE('r')}`, [id]);
     return rows.length === 0 ? 0 : Number(rows[0].version);
   }
 
   /**
-   * Saves `session` if the stored version is `session.version` (0 when none is stored), then sets
-   * `session.version` to the new version. Rejects with ConflictError otherwise.
-   * `options.checkpoints` are appended to the log by the same statement: both or neither.
+   * Saves if the stored version equals `session.version` (0 when none is stored), then sets
+   * `session.version` to the new version; rejects with ConflictError otherwise.
+   * `options.checkpoints` join the checkpoint log in the same statement: both or neither.
+   * @param {Session} session
+   * @param {SaveOptions} [options]
+   * @returns {Promise<void>}
    */
   async save(session, options) {
     const { id, version } = checkSession(session);
@@ -232,7 +297,12 @@ SELECT count(*)::int AS saved FROM saved`,
     session.version = next;
   }
 
-  /** Appends a checkpoint (any JSON value) to the session's log; never conflicts. */
+  /**
+   * Appends a checkpoint (any JSON value) as a row; never conflicts.
+   * @param {string} id
+   * @param {unknown} checkpoint
+   * @returns {Promise<void>}
+   */
   async appendCheckpoint(id, checkpoint) {
     checkKey(checkId(id), 'session');
     const json = toJSON(checkpoint, `a checkpoint of session '${id}'`);
@@ -249,7 +319,11 @@ INSERT INTO ${this.#t.checkpoints} (session_id, checkpoint, expires_at) VALUES (
     );
   }
 
-  /** The session's checkpoints, oldest first; [] when there are none. */
+  /**
+   * The checkpoints, oldest first.
+   * @param {string} id
+   * @returns {Promise<unknown[]>}
+   */
   async listCheckpoints(id) {
     checkKey(checkId(id), 'session');
     const live = this.#ttlSeconds === null ? '' : ` AND EXISTS (SELECT 1 FROM ${this.#t.checkpoints} l WHERE l.session_id = $1 AND ${LIVE('l')})`;
@@ -257,7 +331,11 @@ INSERT INTO ${this.#t.checkpoints} (session_id, checkpoint, expires_at) VALUES (
     return rows.map((row) => JSON.parse(row.json));
   }
 
-  /** Removes the session, its checkpoints and its lease; true if there was a session or a checkpoint to remove. */
+  /**
+   * Removes the session, its checkpoints and its lease; true if there was a session or a checkpoint to remove.
+   * @param {string} id
+   * @returns {Promise<boolean>}
+   */
   async delete(id) {
     checkKey(checkId(id), 'session');
     const { rows } = await this.#query(
@@ -270,7 +348,12 @@ SELECT (SELECT count(*) FROM s WHERE live) + (SELECT count(*) FROM c WHERE live)
     return Number(rows[0].removed) > 0;
   }
 
-  /** The record of the durable run `id`, or undefined. A row that is not one is an error naming it. */
+  /**
+   * The record of the durable run `id` (machine.run(state, { store, runId })), or undefined. A row
+   * that is not one is an error naming it.
+   * @param {string} id
+   * @returns {Promise<RunRecord | undefined>}
+   */
   async getRun(id) {
     checkKey(checkRunId(id), 'run');
     const { rows } = await this.#query(`SELECT run::text AS json FROM ${this.#t.runs} r WHERE id = $1 AND ${LIVE('r')}`, [id]);
@@ -282,7 +365,7 @@ SELECT (SELECT count(*) FROM s WHERE live) + (SELECT count(*) FROM c WHERE live)
       run = JSON.parse(rows[0].json);
       problem = storedRunProblem(run, id);
     } catch (error) {
-      problem = error.message;
+      problem = /** @type {Error} */ (error).message;
     }
     if (problem !== null) throw Object.assign(new Error(`${where} is not a run (${problem}); it was changed outside the store`), { code: 'ERR_NOT_A_RUN', path: where });
     return run;
@@ -291,6 +374,8 @@ SELECT (SELECT count(*) FROM s WHERE live) + (SELECT count(*) FROM c WHERE live)
   /**
    * Saves a run's record if the stored version is `run.version` (0 when none is stored), then
    * sets `run.version` to the new version; rejects with ConflictError otherwise.
+   * @param {RunRecord} run
+   * @returns {Promise<void>}
    */
   async saveRun(run) {
     const { id, version } = checkRun(run);
@@ -302,7 +387,11 @@ SELECT (SELECT count(*) FROM s WHERE live) + (SELECT count(*) FROM c WHERE live)
     run.version = next;
   }
 
-  /** Removes the run's record; true if there was one. */
+  /**
+   * Removes the run's record; true if there was one.
+   * @param {string} id
+   * @returns {Promise<boolean>}
+   */
   async deleteRun(id) {
     checkKey(checkRunId(id), 'run');
     const { rows } = await this.#query(`DELETE FROM ${this.#t.runs} r WHERE id = $1 RETURNING ${LIVE('r')} AS live`, [id]);
@@ -312,6 +401,10 @@ SELECT (SELECT count(*) FROM s WHERE live) + (SELECT count(*) FROM c WHERE live)
   /**
    * Takes the lease of session `id` for `holder` for `ttlMs` milliseconds (the database's clock),
    * or extends it when `holder` has it already: true; false while another holder's lease lasts.
+   * @param {string} id
+   * @param {string} holder
+   * @param {number} ttlMs
+   * @returns {Promise<boolean>}
    */
   async acquireLease(id, holder, ttlMs) {
     checkLease(id, holder);
@@ -330,7 +423,12 @@ RETURNING 1`,
     return rows.length === 1;
   }
 
-  /** Gives the lease up if `holder` still has it: true; false when it had expired or was another's. */
+  /**
+   * Gives the lease up if `holder` still has it: true; false when it had expired or was another's.
+   * @param {string} id
+   * @param {string} holder
+   * @returns {Promise<boolean>}
+   */
   async releaseLease(id, holder) {
     checkLease(id, holder);
     checkKey(id, 'session');
@@ -343,6 +441,7 @@ RETURNING 1`,
    * Deletes the rows that count as gone: sessions, checkpoints and runs past their ttlSeconds,
    * and leases past their expiry (left by a process that died mid-turn). Reads never see them
    * anyway; this only frees the space. Resolves to the number of rows of each table removed.
+   * @returns {Promise<PostgresSweep>}
    */
   async sweep() {
     const { rows } = await this.#query(

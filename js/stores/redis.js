@@ -1,3 +1,4 @@
+// @ts-check
 // RedisStore: sessions in Redis, for fleets of Node workers. Takes a connected client of the npm
 // `redis` package (v4, v5 or v6: `createClient(...)` then `await client.connect()`); this package
 // depends on none. Per session, two keys with the session id as hash tag (so a cluster keeps them
@@ -15,6 +16,27 @@ import { checkOptions } from '../options.js';
 import { checkId, checkLease, checkpointTexts, checkRun, checkRunId, checkSession, checkTtl, conflict, notASession, runConflict, storedRunProblem, storedSessionProblem, toJSON } from './checks.js';
 
 export { ConflictError } from './errors.js';
+
+/** @import { RunRecord, RunStore, SaveOptions, Session, SessionStore } from '../index.js' */
+
+// Method signatures (not function-typed properties): checked bivariantly, so that a client's
+// narrower overloads fit, as the interface's methods did.
+/**
+ * What RedisStore uses of a client of the npm `redis` package (node-redis v4 to v6): pass
+ * `createClient(...)`'s client, connected. This package does not depend on `redis`.
+ * @typedef {{
+ *   eval(script: string, options: { keys: string[], arguments: string[] }): Promise<unknown>,
+ *   hGet(key: string, field: string): Promise<unknown>,
+ *   lRange(key: string, start: number, stop: number): Promise<ReadonlyArray<unknown>>,
+ *   del(keys: string[]): Promise<unknown>,
+ * }} RedisClientLike
+ */
+
+/**
+ * @typedef {object} RedisStoreOptions
+ * @property {string} [prefix] Prefix of every key (default 'handoff-graph:').
+ * @property {number} [ttlSeconds] Let a session and its checkpoints expire this long after their last write (default: never).
+ */
 
 // KEYS[1] the session hash; ARGV: expected version, new version, JSON text, TTL in ms (0: none).
 // Returns -1 when saved, else the stored version (0: none stored).
@@ -57,16 +79,25 @@ end
 return 0`;
 
 // Replies are strings, or Buffers for a client whose typeMapping asks for them.
+/** @type {(reply: unknown) => string | null} */
 const text = (reply) => (reply === null || reply === undefined ? null : typeof reply === 'string' ? reply : String(reply));
 
+/**
+ * Sessions in Redis, for fleets of Node workers.
+ * @implements {SessionStore}
+ * @implements {RunStore}
+ */
 export class RedisStore {
+  /** @type {RedisClientLike} */
   #client;
+  /** @type {string} */
   #prefix;
+  /** @type {number} */
   #ttlMs;
 
   /**
-   * @param client a connected client of the npm `redis` package (node-redis v4 to v6)
-   * @param options `prefix` of every key (default 'handoff-graph:'); `ttlSeconds`: let a session
+   * @param {RedisClientLike} client a connected client of the npm `redis` package (node-redis v4 to v6)
+   * @param {RedisStoreOptions} [options] `prefix` of every key (default 'handoff-graph:'); `ttlSeconds`: let a session
    *   and its checkpoints expire that long after their last write (default: never)
    */
   constructor(client, options) {
@@ -75,7 +106,7 @@ export class RedisStore {
     }
     const { prefix = 'handoff-graph:', ttlSeconds } = checkOptions(options, ['prefix', 'ttlSeconds'], 'RedisStore options');
     for (const method of ['eval', 'hGet', 'lRange', 'del']) {
-      if (typeof client?.[method] !== 'function') {
+      if (typeof /** @type {Record<string, unknown> | undefined} */ (client)?.[method] !== 'function') {
         throw new TypeError(`new RedisStore(client): client must be a client of the npm 'redis' package (createClient()), it has no ${method}()`);
       }
     }
@@ -86,13 +117,22 @@ export class RedisStore {
     this.#ttlMs = ttlSeconds === undefined ? 0 : Math.ceil(ttlSeconds * 1000);
   }
 
-  /** The Redis keys of session `id`: { session, checkpoints }. */
+  /**
+   * The Redis keys of session `id`.
+   * @param {string} id
+   * @returns {{ session: string, checkpoints: string }}
+   */
   keys(id) {
     const base = `${this.#prefix}{${checkId(id)}}`;
     return { session: `${base}:session`, checkpoints: `${base}:checkpoints` };
   }
 
-  /** The stored session `id`, or undefined. A value that is not that session is an error naming its key. */
+  /**
+   * The stored session, or undefined. A value that is not that session is an error naming its key
+   * (`code` 'ERR_NOT_A_SESSION').
+   * @param {string} id
+   * @returns {Promise<Session | undefined>}
+   */
   async get(id) {
     const key = this.keys(id).session;
     const json = text(await this.#client.hGet(key, 'session'));
@@ -101,7 +141,7 @@ export class RedisStore {
     try {
       session = JSON.parse(json);
     } catch (error) {
-      throw notASession(`Redis key ${key}`, error.message);
+      throw notASession(`Redis key ${key}`, /** @type {Error} */ (error).message);
     }
     const problem = storedSessionProblem(session, id);
     if (problem !== null) throw notASession(`Redis key ${key}`, problem);
@@ -109,9 +149,13 @@ export class RedisStore {
   }
 
   /**
-   * Saves `session` if the stored version is `session.version` (0 when none is stored), then sets
-   * `session.version` to the new version. Rejects with ConflictError otherwise.
-   * `options.checkpoints` are appended to the log by the same script: both or neither.
+   * Saves if the stored version equals `session.version` (0 when none is stored), then sets
+   * `session.version` to the new version; rejects with ConflictError otherwise.
+   * `options.checkpoints` join the checkpoint log in the same atomic step: both or neither. The compare and
+   * the write are one Lua script, atomic on the server.
+   * @param {Session} session
+   * @param {SaveOptions} [options]
+   * @returns {Promise<void>}
    */
   async save(session, options) {
     const { id, version } = checkSession(session);
@@ -132,19 +176,33 @@ export class RedisStore {
     session.version = next;
   }
 
-  /** Appends a checkpoint (any JSON value) to the session's list; never conflicts. */
+  /**
+   * Appends a checkpoint (any JSON value) to a list; never conflicts.
+   * @param {string} id
+   * @param {unknown} checkpoint
+   * @returns {Promise<void>}
+   */
   async appendCheckpoint(id, checkpoint) {
     const json = toJSON(checkpoint, `a checkpoint of session '${checkId(id)}'`);
     await this.#client.eval(APPEND, { keys: [this.keys(id).checkpoints], arguments: [json, String(this.#ttlMs)] });
   }
 
-  /** The session's checkpoints, oldest first; [] when there are none. */
+  /**
+   * The checkpoints, oldest first.
+   * @param {string} id
+   * @returns {Promise<unknown[]>}
+   */
   async listCheckpoints(id) {
     const items = await this.#client.lRange(this.keys(id).checkpoints, 0, -1);
-    return items.map((item) => JSON.parse(text(item)));
+    // A list item is never nil: text() gives a string here.
+    return items.map((item) => JSON.parse(/** @type {string} */ (text(item))));
   }
 
-  /** Removes the session and its checkpoints; true if there was anything to remove. */
+  /**
+   * Removes the session and its checkpoints; true if there was anything to remove.
+   * @param {string} id
+   * @returns {Promise<boolean>}
+   */
   async delete(id) {
     const { session, checkpoints } = this.keys(id);
     const removed = Number(await this.#client.del([session, checkpoints]));
@@ -152,12 +210,21 @@ export class RedisStore {
     return removed > 0;
   }
 
-  /** The Redis key of the durable run `id`. */
+  /**
+   * The Redis key of the durable run `id`.
+   * @param {string} id
+   * @returns {string}
+   */
   runKey(id) {
     return `${this.#prefix}{run:${checkRunId(id)}}:run`;
   }
 
-  /** The record of the durable run `id`, or undefined. A value that is not one is an error naming its key. */
+  /**
+   * The record of the durable run `id` (machine.run(state, { store, runId })), or undefined. A
+   * value that is not one is an error naming its key.
+   * @param {string} id
+   * @returns {Promise<RunRecord | undefined>}
+   */
   async getRun(id) {
     const key = this.runKey(id);
     const json = text(await this.#client.hGet(key, 'session'));
@@ -166,7 +233,7 @@ export class RedisStore {
     try {
       run = JSON.parse(json);
     } catch (error) {
-      throw Object.assign(new Error(`Redis key ${key} is not a run (${error.message}); it was changed outside the store`), { code: 'ERR_NOT_A_RUN', path: key });
+      throw Object.assign(new Error(`Redis key ${key} is not a run (${/** @type {Error} */ (error).message}); it was changed outside the store`), { code: 'ERR_NOT_A_RUN', path: key });
     }
     const problem = storedRunProblem(run, id);
     if (problem !== null) throw Object.assign(new Error(`Redis key ${key} is not a run (${problem}); it was changed outside the store`), { code: 'ERR_NOT_A_RUN', path: key });
@@ -177,6 +244,8 @@ export class RedisStore {
    * Saves a run's record if the stored version is `run.version` (0 when none is stored), then
    * sets `run.version` to the new version; rejects with ConflictError otherwise. One script:
    * atomic on the server.
+   * @param {RunRecord} run
+   * @returns {Promise<void>}
    */
   async saveRun(run) {
     const { id, version } = checkRun(run);
@@ -187,18 +256,28 @@ export class RedisStore {
     run.version = next;
   }
 
-  /** Removes the run's record; true if there was one. */
+  /**
+   * Removes the run's record; true if there was one.
+   * @param {string} id
+   * @returns {Promise<boolean>}
+   */
   async deleteRun(id) {
     return Number(await this.#client.del([this.runKey(id)])) > 0;
   }
 
+  /** @param {string} id */
   #leaseKey(id) {
     return `${this.#prefix}{${checkId(id)}}:lease`;
   }
 
   /**
    * Takes the lease of session `id` for `holder` for `ttlMs` milliseconds (Redis's clock), or
-   * extends it when `holder` has it already: true; false while another holder's lease lasts.
+   * extends it when `holder` has it already: true; false while another holder's lease lasts
+   * (handoff-graph/server).
+   * @param {string} id
+   * @param {string} holder
+   * @param {number} ttlMs
+   * @returns {Promise<boolean>}
    */
   async acquireLease(id, holder, ttlMs) {
     checkLease(id, holder);
@@ -206,7 +285,12 @@ export class RedisStore {
     return Number(await this.#client.eval(ACQUIRE_LEASE, { keys: [this.#leaseKey(id)], arguments: [holder, String(ttl)] })) === 1;
   }
 
-  /** Gives the lease up if `holder` still has it: true; false when it had expired or was another's. */
+  /**
+   * Gives the lease up if `holder` still has it: true; false when it had expired or was another's.
+   * @param {string} id
+   * @param {string} holder
+   * @returns {Promise<boolean>}
+   */
   async releaseLease(id, holder) {
     checkLease(id, holder);
     return Number(await this.#client.eval(RELEASE_LEASE, { keys: [this.#leaseKey(id)], arguments: [holder] })) === 1;

@@ -14,7 +14,7 @@ const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: root, encoding: '
 
 const SCANNED = /\.(md|js|mjs|cjs|ts|mts|cts|h|cpp|sh|json|html|css)$/;
 // Written by the build (scripts/build.sh), not tracked.
-const GENERATED = new Set(['dist/handoff-graph.mjs', 'dist/handoff-graph.wasm', 'dist/handoff-graph.d.mts', 'dist/handoff-graph-router.mjs', 'dist/handoff-graph-router.d.mts', 'dist/index.cjs', 'dist/index.d.cts']);
+const GENERATED = new Set(['dist/handoff-graph.mjs', 'dist/handoff-graph.wasm', 'dist/handoff-graph.d.mts', 'dist/handoff-graph-router.mjs', 'dist/handoff-graph-router.d.mts', 'dist/index.cjs', 'dist/index.d.cts', 'dist/index.d.ts', 'dist/stores/file.d.ts']);
 const TOP = ['src', 'js', 'wasm', 'docs', 'tests', 'scripts', 'bench', 'web-demo', 'examples', 'schema', 'fuzz', 'dist'];
 const PATH = new RegExp(`(?<![\\w./-])((?:${TOP.join('|')})/[\\w.@/-]*\\.(?:js|mjs|cjs|ts|mts|cts|h|cpp|md|json|sh|inc|html|css|wasm))(?![\\w/])`, 'g');
 const LINK = /\]\(([^)#\s]+\.md)(?:#[^)]*)?\)/g;

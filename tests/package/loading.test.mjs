@@ -126,7 +126,7 @@ test('the CommonJS typings import only CommonJS typings (no TS1479)', async () =
   assert.ok(files.includes('index.d.cts'));
   for (const file of files) {
     const text = await readFile(path.join(dist, file), 'utf8');
-    const specifiers = [...text.matchAll(/(?:from|import\()\s*'(\.{1,2}\/[^']*)'/g)].map((m) => m[1]);
+    const specifiers = [...text.matchAll(/(?:from|import\()\s*(['"])(\.{1,2}\/[^'"]*)\1/g)].map((m) => m[2]);
     assert.deepEqual(specifiers.filter((s) => !s.endsWith('.cjs')), [], `${file} imports ES module typings`);
   }
 });

@@ -87,14 +87,15 @@ try {
 // What the tarball may hold (npm always adds package.json, README and a license file).
 const ALLOWED = [
   /^schema\/[^/]+\.json$/,
-  /^js\/(?:[^/]+\/)*[^/]+\.(?:js|cjs|d\.ts)$/,
+  /^js\/(?:[^/]+\/)*[^/]+\.(?:js|cjs)$/,
   // Each module's .wasm and the loader em++ wrote for it.
   /^dist\/handoff-graph(?:-router)?\.(?:mjs|wasm)$/,
   /^dist\/index\.cjs$/,
   // handoff-graph/router for require() in Nodes without require(esm) (js/router-require.cjs).
   /^dist\/router\.cjs$/,
   /^dist\/inline\.js$/,
-  /^dist\/(?:[^/]+\/)*[^/]+\.d\.cts$/,
+  // The declarations (scripts/typings.mjs): emitted from js/ or copied from its .d.ts, and their CommonJS twins.
+  /^dist\/(?:[^/]+\/)*[^/]+\.d\.c?ts$/,
   /^examples\/[^/]+\.mjs$/,
   /^package\.json$/,
   /^README\.md$/,
@@ -144,7 +145,7 @@ test('the npm package', { timeout: 60_000 }, async (t) => {
 
       // js/inline.js is only the input of dist/inline.js (it imports the .wasm as base64).
       const jsFiles = (await readdir(path.join(repo, 'js'), { recursive: true }))
-        .filter((f) => /\.(?:js|cjs|d\.ts)$/.test(f) && f !== 'inline.js')
+        .filter((f) => /\.(?:js|cjs)$/.test(f) && f !== 'inline.js')
         .map((f) => `js/${f.split(path.sep).join('/')}`);
       const examples = (await readdir(path.join(repo, 'examples'))).filter((f) => f.endsWith('.mjs')).map((f) => `examples/${f}`);
       const required = [
@@ -153,6 +154,7 @@ test('the npm package', { timeout: 60_000 }, async (t) => {
         'dist/handoff-graph.mjs',
         'dist/handoff-graph.wasm',
         'dist/index.cjs',
+        'dist/index.d.ts',
         'dist/index.d.cts',
         'dist/router.cjs',
         'dist/handoff-graph-router.mjs',
