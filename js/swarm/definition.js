@@ -70,7 +70,7 @@ const loneSurrogate = (s) => s.search(/\p{Cs}/u);
 // they are refused, with the pointer of each. Free text (descriptions, instructions, conditions)
 // is not an id: its lone surrogates are read as U+FFFD, as conditions read them.
 /**
- * @param {Record<string, any>} document plain JSON data, not yet checked: any member may be anything
+ * @param {Record<string, unknown>} document plain JSON data, not yet checked: any member may be anything
  * @returns {DefinitionProblem[]}
  */
 function illFormedNames(document) {
@@ -83,9 +83,9 @@ function illFormedNames(document) {
     const unit = /** @type {string} */ (value).charCodeAt(at).toString(16).toUpperCase();
     problems.push({ pointer, message: `a lone surrogate at index ${at} (U+${unit}): the ${what} is not well-formed Unicode, so it cannot be kept exactly` });
   };
-  /** @type {(value: unknown) => any[]} */
+  /** @type {(value: unknown) => unknown[]} */
   const list = (value) => (Array.isArray(value) ? value : []);
-  /** @type {(value: unknown) => boolean} */
+  /** @type {(value: unknown) => value is Record<string, unknown>} */
   const object = (value) => typeof value === 'object' && value !== null;
   check(document.name, '/name', 'swarm name');
   check(document.context, '/context', 'context policy name');
