@@ -84,6 +84,15 @@ export class StateMachine {
    * template that does not parse. `task` is the state's task text; its `{name}` placeholders are
    * filled from the run's input variables and handed to the handler as `ctx.task`.
    * `handoffs`: the state is handoff-enabled (MAG's handoffs in a workflow) with this many choices per run.
+   * @overload
+   * @param {string} name
+   * @param {Handler<S> | null} [handler]
+   * @param {{ feedbackOnRevisit?: boolean, task?: string, handoffs?: number }} [options]
+   * @returns {this}
+   */
+  /**
+   * (One signature: it reads `arguments.length`, to tell an argument left out from one passed as
+   * undefined, which tsc would otherwise declare as `...args: any[]`.)
    * @param {string} name
    * @param {Handler<S> | null} [handler]
    * @param {{ feedbackOnRevisit?: boolean, task?: string, handoffs?: number }} [options]
@@ -98,6 +107,15 @@ export class StateMachine {
    * Declares a fan-out state: on each visit it runs every state of `branches` at once (each a
    * visit of that state, with its own handler), waits for all of them, merges their updates in
    * the order of `branches`, then routes by its own edges. `concurrency` caps how many run at once.
+   * @overload
+   * @param {string} name
+   * @param {string[]} branches
+   * @param {FanOutOptions} [options]
+   * @returns {this}
+   */
+  /**
+   * (One signature: it reads `arguments.length`, to tell an argument left out from one passed as
+   * undefined, which tsc would otherwise declare as `...args: any[]`.)
    * @param {string} name
    * @param {string[]} branches
    * @param {FanOutOptions} [options]
@@ -112,6 +130,15 @@ export class StateMachine {
    * Declares a map state (LangGraph's Send): on each visit it runs `state` once per item of the
    * list at `over` (a path such as 'docs' or 'plan.tasks'), each with `ctx.item` and `ctx.index`,
    * at most `concurrency` at once; the updates merge in list order, then it routes by its edges.
+   * @overload
+   * @param {string} name
+   * @param {string} state
+   * @param {MapOptions} options
+   * @returns {this}
+   */
+  /**
+   * (One signature: it reads `arguments.length`, to tell an argument left out from one passed as
+   * undefined, which tsc would otherwise declare as `...args: any[]`.)
    * @param {string} name
    * @param {string} state
    * @param {MapOptions} options
@@ -127,6 +154,15 @@ export class StateMachine {
    * maxSteps) to its end, from `input` ({ childKey: 'parent.path' }; default: a copy of the whole
    * state), and merges `output` ({ parentKey: 'child.path' }; default: the child's whole final
    * state) as the step's update. The child's definition is copied now, and fixed from now on.
+   * @overload
+   * @param {string} name
+   * @param {StateMachine<any>} machine
+   * @param {SubgraphOptions} [options]
+   * @returns {this}
+   */
+  /**
+   * (One signature: it reads `arguments.length`, to tell an argument left out from one passed as
+   * undefined, which tsc would otherwise declare as `...args: any[]`.)
    * @param {string} name
    * @param {StateMachine<any>} machine
    * @param {SubgraphOptions} [options]

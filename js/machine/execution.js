@@ -207,7 +207,7 @@ disposable(Execution);
  */
 /**
  * @param {Execution<any>} execution
- * @param {Omit<RunOptions, never> | undefined} options
+ * @param {RunOptions | undefined} options
  * @param {string} where
  * @param {RunCheckpoints | null} checkpoints
  * @returns {Promise<Run>}

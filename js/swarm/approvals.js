@@ -56,7 +56,8 @@ export function refuseWhilePending(session) {
 export function* askApproval(session, agentId, outcome, calls, index, { announced, input, text }) {
   const call = calls[index];
   const approvalId = globalThis.crypto.randomUUID();
-  const { kind, tool, arguments: args } = outcome;
+  const { kind, tool } = outcome;
+  const args = outcome.arguments;  // (not destructured: tsc takes `arguments:` in a pattern for a use of `arguments`)
   const { to, edge } = /** @type {{ to?: string, edge?: number }} a handoff's */ (outcome);
   const asked = /** @type {ApprovalRequest} */ ({ approvalId, agent: agentId, kind, tool, ...(kind === 'handoff' ? { to, edge } : {}), arguments: clone(args) });
   session.approvals = {
