@@ -1,3 +1,4 @@
+// @ts-check
 // StateMachine: a bounded state machine whose handlers are JavaScript functions (api.md
 // "StateMachine"). The C++ executor (src/machine/) owns the bookkeeping (steps, visits, routing,
 // termination, history, task templates, feedback texts); the package's JavaScript runs handlers,
@@ -36,17 +37,31 @@ import { restoreExecution } from './machine/snapshot.js';
 export { END } from './machine/routing.js';
 export { Execution };
 
+/**
+ * @import {
+ *   AgentEnsembleDagModel, CheckReport, DagModel, DagOptions, EdgePredicate, ExecutionSnapshot, ExportOptions, FanOutOptions, Handler,
+ *   MachineDefinition, MachineEvent, MachineReplayReport, MachineRunOptions, MapOptions, MermaidOptions, RecordingLine,
+ *   ResumeRunOptions, Run, StateMachineOptions, StreamOptions, SubgraphOptions,
+ * } from './index.js'
+ * @import { RecordOf } from './machine/definition.js'
+ * @import { NativeExecution } from './machine/run-state.js'
+ */
+
 // A machine's record (for addSubgraph and fromJSON, which read other machines').
+/** @type {RecordOf} */
 let recordOf;
 
+/**
+ * A bounded state machine whose handlers are JavaScript functions; `S` is the type of its state.
+ * @template {Record<string, unknown>} [S=Record<string, unknown>]
+ */
 export class StateMachine {
   // The machine's record (js/machine/definition.js): its native machine, name, handlers,
   // subgraphs, edge functions, reducers, the state table of its runs, its executions alive.
   #m = machineRecord();
 
   /**
-   * @param {{ name?: string, start?: string, maxSteps?: number, onMaxSteps?: 'return' | 'throw' | 'return-with-flag',
-   *           feedbackOnRevisit?: boolean, noFeedbackStates?: string[], reducers?: Record<string, string | Function> }} [options]
+   * @param {StateMachineOptions} [options]
    */
   constructor(options) {
     const { native, reducers } = nativeMachine(options);
@@ -58,6 +73,7 @@ export class StateMachine {
     recordOf = (machine) => machine.#m;
   }
 
+  /** @returns {string} */
   get name() {
     return this.#m.name;
   }
@@ -67,6 +83,20 @@ export class StateMachine {
    * either). Throws GraphValidationError at once for a blank, duplicate or END name, or a `task`
    * template that does not parse. `task` is the state's task text; its `{name}` placeholders are
    * filled from the run's input variables and handed to the handler as `ctx.task`.
+   * `handoffs`: the state is handoff-enabled (MAG's handoffs in a workflow) with this many choices per run.
+   * @overload
+   * @param {string} name
+   * @param {Handler<S> | null} [handler]
+   * @param {{ feedbackOnRevisit?: boolean, task?: string, handoffs?: number }} [options]
+   * @returns {this}
+   */
+  /**
+   * (One signature: it reads `arguments.length`, to tell an argument left out from one passed as
+   * undefined, which tsc would otherwise declare as `...args: any[]`.)
+   * @param {string} name
+   * @param {Handler<S> | null} [handler]
+   * @param {{ feedbackOnRevisit?: boolean, task?: string, handoffs?: number }} [options]
+   * @returns {this}
    */
   addState(name, handler, options) {
     addState(this.#m, arguments.length, name, handler, options);
@@ -77,6 +107,19 @@ export class StateMachine {
    * Declares a fan-out state: on each visit it runs every state of `branches` at once (each a
    * visit of that state, with its own handler), waits for all of them, merges their updates in
    * the order of `branches`, then routes by its own edges. `concurrency` caps how many run at once.
+   * @overload
+   * @param {string} name
+   * @param {string[]} branches
+   * @param {FanOutOptions} [options]
+   * @returns {this}
+   */
+  /**
+   * (One signature: it reads `arguments.length`, to tell an argument left out from one passed as
+   * undefined, which tsc would otherwise declare as `...args: any[]`.)
+   * @param {string} name
+   * @param {string[]} branches
+   * @param {FanOutOptions} [options]
+   * @returns {this}
    */
   addFanOut(name, branches, options) {
     addFanOut(this.#m, arguments.length, name, branches, options);
@@ -87,6 +130,19 @@ export class StateMachine {
    * Declares a map state (LangGraph's Send): on each visit it runs `state` once per item of the
    * list at `over` (a path such as 'docs' or 'plan.tasks'), each with `ctx.item` and `ctx.index`,
    * at most `concurrency` at once; the updates merge in list order, then it routes by its edges.
+   * @overload
+   * @param {string} name
+   * @param {string} state
+   * @param {MapOptions} options
+   * @returns {this}
+   */
+  /**
+   * (One signature: it reads `arguments.length`, to tell an argument left out from one passed as
+   * undefined, which tsc would otherwise declare as `...args: any[]`.)
+   * @param {string} name
+   * @param {string} state
+   * @param {MapOptions} options
+   * @returns {this}
    */
   addMap(name, state, options) {
     addMap(this.#m, arguments.length, name, state, options);
@@ -98,6 +154,19 @@ export class StateMachine {
    * maxSteps) to its end, from `input` ({ childKey: 'parent.path' }; default: a copy of the whole
    * state), and merges `output` ({ parentKey: 'child.path' }; default: the child's whole final
    * state) as the step's update. The child's definition is copied now, and fixed from now on.
+   * @overload
+   * @param {string} name
+   * @param {StateMachine<any>} machine
+   * @param {SubgraphOptions} [options]
+   * @returns {this}
+   */
+  /**
+   * (One signature: it reads `arguments.length`, to tell an argument left out from one passed as
+   * undefined, which tsc would otherwise declare as `...args: any[]`.)
+   * @param {string} name
+   * @param {StateMachine<any>} machine
+   * @param {SubgraphOptions} [options]
+   * @returns {this}
    */
   addSubgraph(name, machine, options) {
     addSubgraph(this, this.#m, arguments.length, name, machine, options, recordOf);
@@ -109,13 +178,46 @@ export class StateMachine {
    * function `(ctx) => boolean` (then `options` may give its `{ description }`). A function is
    * called when routing reaches its edge, in declaration order with the conditions: never after
    * the edge that won.
+   * @overload
+   * @param {string} from
+   * @param {string} to
+   * @param {string | null | { when?: string | null, description?: string }} [when]
+   * @returns {this}
+   */
+  /**
+   * A transfer edge of a handoff-enabled state: offered as ctx.transfers, taken when the handler calls ctx.transfer.
+   * @overload
+   * @param {string} from
+   * @param {string} to
+   * @param {{ transfer: true, description?: string }} transfer
+   * @returns {this}
+   */
+  /**
+   * An edge decided by a function, called in declaration order with the conditions (never after
+   * the edge that won). Such a machine has no definition: toJSON() throws.
+   * @overload
+   * @param {string} from
+   * @param {string} to
+   * @param {EdgePredicate<S>} predicate
+   * @param {{ description?: string }} [options]
+   * @returns {this}
+   */
+  /**
+   * @param {string} from
+   * @param {string} to
+   * @param {string | null | { when?: string | null, description?: string } | { transfer: true, description?: string } | EdgePredicate<S>} [when]
+   * @param {{ description?: string }} [options]
+   * @returns {this}
    */
   addEdge(from, to, when, options) {
     addEdge(this.#m, arguments.length, from, to, when, options);
     return this;
   }
 
-  /** Throws GraphValidationError listing every problem; returns this when there is none. */
+  /**
+   * Throws GraphValidationError listing every problem; returns this when there is none.
+   * @returns {this}
+   */
   validate() {
     validate(this.#m);
     return this;
@@ -125,8 +227,10 @@ export class StateMachine {
    * A step-wise execution from `state`, for hosts that drive and persist runs themselves. The
    * task templates are filled from `state`'s top-level keys now: a missing one throws
    * MissingVariablesError before any step.
+   * @param {S} [state]
+   * @returns {Execution<S>}
    */
-  start(state = {}) {
+  start(state = /** @type {S} */ ({})) {
     const prepared = prepare(this.#m);
     return new Execution(prepared, startNative(prepared, state), state, null);
   }
@@ -135,46 +239,77 @@ export class StateMachine {
    * Continues an execution from `exec.snapshot()` (after JSON.stringify/parse, or from storage).
    * With options, `resume(runId, { store })` continues the durable run `runId` from its last
    * checkpoint in `store` (on any process) to its end: a promise of the run's result.
+   * @overload
+   * @param {ExecutionSnapshot | string} snapshot
+   * @returns {Execution<S>}
+   */
+  /**
+   * Continues the durable run `runId` from its last checkpoint in `store` to its end, on any
+   * process. Rejects with code ERR_RUN_NOT_FOUND for an id the store does not have.
+   * @overload
+   * @param {string} runId
+   * @param {ResumeRunOptions} options
+   * @returns {Promise<Run<S>>}
+   */
+  /**
+   * @param {ExecutionSnapshot | string} snapshot
+   * @param {ResumeRunOptions} [options]
+   * @returns {Execution<S> | Promise<Run<S>>}
    */
   resume(snapshot, options) {
-    if (options !== undefined) return this.#resumeRun(snapshot, options);
+    if (options !== undefined) return this.#resumeRun(/** @type {string} a run id */ (snapshot), options);
     const prepared = prepare(this.#m);
     const { native, snapshot: saved } = restoreExecution(prepared, snapshot);
-    return new Execution(prepared, native, saved.state ?? {}, saved);
+    // (A snapshot's state is the run's: taken as it holds it.)
+    return new Execution(prepared, native, /** @type {S} */ (saved.state ?? {}), saved);
   }
 
   /**
    * Runs to the end: resolves { reason, stepsRun, state, steps }; every failure is a rejection.
    * With `{ store, runId }` the run is durable: checkpointed into the store after every step, and
    * resumable with resume(runId, { store }) (js/durable.js). `tracing`, `traceLogPath`: js/tracing.js.
+   * @param {S} [state]
+   * @param {MachineRunOptions} [options]
+   * @returns {Promise<Run<S>>}
    */
-  async run(state = {}, options) {
+  async run(state = /** @type {S} */ ({}), options) {
     const { store, runId, ...rest } = checkOptions(options, [...RUN_OPTIONS, 'store', 'runId'], 'run options');
     const durable = checkDurable(store, runId, 'run options');
     const execution = this.start(state);
     try {
       if (durable === null) return await execution.run(rest);
       const checkpoints = await RunCheckpoints.begin(durable, this.#m.name, execution);
-      return await driveExecution(execution, rest, 'run options', checkpoints);
+      return /** @type {Run<S>} */ (await driveExecution(execution, rest, 'run options', checkpoints));
     } finally {
       execution.dispose();
     }
   }
 
+  /**
+   * @param {string} runId
+   * @param {ResumeRunOptions} options
+   * @returns {Promise<Run<S>>}
+   */
   async #resumeRun(runId, options) {
     const { store, ...rest } = checkOptions(options, [...RUN_OPTIONS, 'store'], 'resume options');
     const durable = checkDurable(store, runId, 'resume options', 'resume(runId, { store })');
-    const checkpoints = await RunCheckpoints.load(durable, this.#m.name);
+    // (Never null: a runId is given.)
+    const checkpoints = await RunCheckpoints.load(/** @type {NonNullable<typeof durable>} */ (durable), this.#m.name);
     const execution = this.resume(checkpoints.snapshot);
     try {
-      return await driveExecution(execution, rest, 'resume options', checkpoints);
+      return /** @type {Run<S>} */ (await driveExecution(execution, rest, 'resume options', checkpoints));
     } finally {
       execution.dispose();
     }
   }
 
-  /** Runs, yielding typed events: step:start, step:end (with the fired edge), end. */
-  async *stream(state = {}, options) {
+  /**
+   * Runs, yielding typed events: step:start, step:end (with the fired edge), end.
+   * @param {S} [state]
+   * @param {StreamOptions} [options]
+   * @returns {AsyncGenerator<MachineEvent<S>, void, undefined>}
+   */
+  async *stream(state = /** @type {S} */ ({}), options) {
     checkOptions(options, ['signal', ...TRACE_OPTIONS], 'stream options');
     const execution = this.start(state);
     try {
@@ -184,7 +319,10 @@ export class StateMachine {
     }
   }
 
-  /** check()'s report (js/check.js). */
+  /**
+   * check()'s report (js/check.js).
+   * @returns {CheckReport}
+   */
   [checkReport]() {
     return requireRuntime().module.checkMachine(live(this.#m));
   }
@@ -192,19 +330,24 @@ export class StateMachine {
   /**
    * The definition (docs/format.md): structure only; handlers are bound by name in fromJSON.
    * A machine with an edge decided by a function has none: that throws a TypeError.
+   * @returns {MachineDefinition}
    */
   toJSON() {
     const out = live(this.#m).toJSON();
     if (out.error !== undefined) throw new TypeError(`toJSON(): ${out.error}`);
-    return JSON.parse(out.text);
+    return JSON.parse(/** @type {string} */ (out.text));
   }
 
   /**
    * Builds a machine from a definition. `handlers` maps state names to handler functions (a state
    * without one passes the state on unchanged); `reducers` supplies the 'custom' ones.
+   * @template {Record<string, unknown>} [T=Record<string, unknown>]
+   * @param {MachineDefinition | string} definition
+   * @param {{ handlers?: Record<string, Handler<T>>, reducers?: Record<string, (previous: unknown, update: unknown) => unknown> }} [options]
+   * @returns {StateMachine<T>}
    */
   static fromJSON(definition, options) {
-    return loadMachine(StateMachine, recordOf, definition, options);
+    return /** @type {StateMachine<T>} */ (loadMachine(StateMachine, recordOf, definition, options));
   }
 
   /**
@@ -213,6 +356,9 @@ export class StateMachine {
    * updates; compares each step's route. `options.state`: the initial state, when the recording
    * does not hold it. Resolves swarm.replay's report, the run counting as one turn:
    * { same, turns: 1, decisions, divergence: null | { turn: 1, index, kind, recorded, replayed } }.
+   * @param {RecordingLine[] | string | { steps: readonly unknown[], outputs: Record<string, unknown[]> } | { format: 'handoff-graph/run', snapshot: unknown }} recording
+   * @param {{ state?: Record<string, unknown> }} [options]
+   * @returns {Promise<MachineReplayReport>}
    */
   async replay(recording, options) {
     const { state } = checkOptions(options, ['state'], 'replay options');
@@ -220,35 +366,64 @@ export class StateMachine {
     return replayMachine(this, recording, state);
   }
 
-  /** For a replay (js/replay.js): a machine of this one's definition and reducers, with `handlers`. */
+  /**
+   * For a replay (js/replay.js): a machine of this one's definition and reducers, with `handlers`.
+   * @param {Record<string, Handler<S>>} handlers
+   * @returns {StateMachine<S>}
+   */
   [TWIN](handlers) {
-    return StateMachine.fromJSON(this.toJSON(), { handlers, reducers: Object.fromEntries(this.#m.reducers) });
+    // (The record's reducers are called with the key as a third argument, as every reducer is.)
+    const reducers = /** @type {Record<string, (previous: unknown, update: unknown) => unknown>} */ (Object.fromEntries(this.#m.reducers));
+    return StateMachine.fromJSON(this.toJSON(), { handlers, reducers });
   }
 
   /**
    * The DAG model; `run` (a result or an execution's steps) marks fired edges and visits.
    * `format: 'agentensemble'` gives AgentEnsemble's DagModel 1.3 (graph mode) instead.
+   * @overload
+   * @param {DagOptions & { format?: 'handoff-graph' }} [options]
+   * @returns {DagModel}
+   */
+  /**
+   * @overload
+   * @param {DagOptions & { format: 'agentensemble' }} options
+   * @returns {AgentEnsembleDagModel}
+   */
+  /**
+   * @param {DagOptions & { format?: 'handoff-graph' | 'agentensemble' }} [options]
+   * @returns {DagModel | AgentEnsembleDagModel}
    */
   toDag(options = {}) {
     return JSON.parse(exportOf(live(this.#m), 'dag', options));
   }
 
-  /** Mermaid text: `kind` 'flowchart' (default) or 'state', `direction`, `highlight` (a run). */
+  /**
+   * Mermaid text: `kind` 'flowchart' (default) or 'state', `direction`, `highlight` (a run).
+   * @param {MermaidOptions} [options]
+   * @returns {string}
+   */
   toMermaid(options = {}) {
     return exportOf(live(this.#m), 'mermaid', options);
   }
 
-  /** Graphviz DOT text; `highlight` (a run) marks fired edges. */
+  /**
+   * Graphviz DOT text; `highlight` (a run) marks fired edges.
+   * @param {ExportOptions} [options]
+   * @returns {string}
+   */
   toDot(options = {}) {
     return exportOf(live(this.#m), 'dot', options);
   }
 
-  /** Frees the WebAssembly side, and every execution of this machine still alive. */
+  /**
+   * Frees the WebAssembly side, and every execution of this machine still alive.
+   * @returns {void}
+   */
   dispose() {
     const m = this.#m;
     if (m.native === null) return;
     for (const handle of m.executions) {
-      handle.native.delete();
+      /** @type {NativeExecution} in the list while alive */ (handle.native).delete();
       handle.native = null;  // its execution now reads as disposed
     }
     m.executions.clear();
@@ -257,7 +432,13 @@ export class StateMachine {
     m.native = null;
   }
 
-  /** What console.log and util.inspect show: name, states, edge count, start, or that it is disposed. */
+  /**
+   * What console.log and util.inspect show: name, states, edge count, start, or that it is disposed.
+   * @param {number} _depth
+   * @param {object} options
+   * @param {(value: unknown, options: object) => string} inspect
+   * @returns {string}
+   */
   [inspectSymbol](_depth, options, inspect) {
     const m = this.#m;
     if (m.native === null) return `StateMachine '${m.name}' <disposed>`;

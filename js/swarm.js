@@ -1,3 +1,4 @@
+// @ts-check
 // Swarm: agents joined by rule edges (taken automatically when their condition holds, zero tokens)
 // and LLM edges (offered to the active agent's model as transfer_to_<agent> tools), with limits,
 // required variables, context policies and a turn loop (docs/handoffs.md).
@@ -52,14 +53,23 @@ import { change } from './swarm/variables.js';
 
 export { TOOL_FORMATS };
 
+/**
+ * @import {
+ *   CheckReport, HandoffOutcome, Message, RecordingLine, RunTurnOptions, Session, SwarmAgent, SwarmDag, SwarmDefinition,
+ *   SwarmEvent, SwarmOptions, SwarmPictureOptions, SwarmReplayReport, ToolCallInput, ToolFormat, ToolSchema, ToolsByFormat,
+ * } from './index.js'
+ * @import { NativeSwarm, SwarmInternals } from './swarm/definition.js'
+ */
+
 export class Swarm {
+  /** @type {NativeSwarm | null} */
   #native;
-  /** @type {import('./swarm/definition.js').SwarmInternals} */
+  /** @type {SwarmInternals} */
   #sw;
 
   /**
-   * @param definition the swarm definition (docs/handoffs.md); `format` and `version` may be omitted
-   * @param options `contexts`: custom context policies by name, `(messages, info) => messages`;
+   * @param {SwarmDefinition | string} definition the swarm definition (docs/handoffs.md); `format` and `version` may be omitted
+   * @param {SwarmOptions} [options] `contexts`: custom context policies by name, `(messages, info) => messages`;
    *   `handlers` / `mocks`: by tool name; `instructions`: functions by agent id; `reducers`: by
    *   variable; `state`: { normalize(key, value, ctx), validate(key, value, ctx) };
    *   `extractVariables(input, ctx)`: variables taken from each user input
@@ -72,41 +82,63 @@ export class Swarm {
     adopt(this, native);
   }
 
+  /**
+   * @param {SwarmDefinition | string} definition
+   * @param {SwarmOptions} [options]
+   * @returns {Swarm}
+   */
   static fromJSON(definition, options) {
     return new Swarm(definition, options);
   }
 
+  /** @returns {NativeSwarm} */
   get #live() {
     if (this.#native === null) throw disposedError('Swarm');
     return this.#native;
   }
 
-  /** check()'s report (js/check.js). */
+  /**
+   * check()'s report (js/check.js).
+   * @returns {CheckReport | null}
+   */
   [checkReport]() {
     return this.#live.check();
   }
 
-  /** The definition, with every tool name resolved. */
+  /**
+   * The definition, with every tool name resolved.
+   * @returns {Required<Pick<SwarmDefinition, 'format' | 'version'>> & SwarmDefinition}
+   */
   toJSON() {
     return JSON.parse(this.#live.toJSON());
   }
 
+  /** @returns {string} */
   get name() {
     return nameOf(this.#sw);
   }
 
-  /** A copy of the agent `id` (id, name, description, instructions, entry, handoffs, tools), or undefined. */
+  /**
+   * A copy of the agent `id` (id, name, description, instructions, entry, handoffs, tools), or undefined.
+   * @param {string} id
+   * @returns {SwarmAgent | undefined}
+   */
   agent(id) {
     return agentCopy(this.#sw, id);
   }
 
-  /** A new session: plain JSON, at the entry agent (the core names it). */
+  /**
+   * A new session: plain JSON, at the entry agent (the core names it).
+   * @param {{ id?: string, variables?: Record<string, unknown> }} [options]
+   * @returns {Session}
+   */
   createSession(options) {
     const { id, variables = {} } = checkOptions(options, ['id', 'variables'], 'createSession options');
     if (id !== undefined && (typeof id !== 'string' || id.length === 0)) throw new TypeError(`createSession: id must be a non-empty string, got ${describe(id)}`);
     if (!isRecord(variables)) {
       throw new TypeError(`createSession: variables must be an object, got ${describe(variables)}`);
     }
+    /** @type {{ active: string, hops: number, selections: Record<string, number> }} */
     const { active, hops, selections } = JSON.parse(this.#live.start());
     return {
       format: SESSION_FORMAT,
@@ -126,22 +158,55 @@ export class Swarm {
   /**
    * The tools the active agent is offered now (its own, then the transfers), in an SDK's shape.
    * For 'ai-sdk', pass `{ jsonSchema }` from 'ai' to get a ToolSet-ready object.
+   * @template {ToolFormat} [F='openai-chat']
+   * @overload
+   * @param {Session} session
+   * @param {F} [format]
+   * @returns {ToolsByFormat[F]}
+   */
+  /**
+   * The AI SDK shape with each schema wrapped by `jsonSchema` from 'ai', ready for a ToolSet.
+   * @template S
+   * @overload
+   * @param {Session} session
+   * @param {'ai-sdk'} format
+   * @param {{ jsonSchema: (schema: ToolSchema) => S }} options
+   * @returns {Record<string, { description: string, inputSchema: S, strict: boolean }>}
+   */
+  /**
+   * @param {Session} session
+   * @param {ToolFormat} [format]
+   * @param {{ jsonSchema?: (schema: ToolSchema) => unknown }} [options]
+   * @returns {unknown} the core's tools in `format`'s shape
    */
   tools(session, format = 'openai-chat', options) {
     return offeredTools(this.#sw, session, format, options);
   }
 
-  /** Names and targets of the tools offered now: [{ name, to }]. */
+  /**
+   * Names and targets of the tools offered now: [{ name, to }].
+   * @param {Session} session
+   * @returns {Array<{ name: string, to: string }>}
+   */
   offered(session) {
     return offeredTransfers(this.#sw, session);
   }
 
-  /** createMcpServer's: lists the active agent's MCP servers again where their lists changed; resolves the failures. */
+  /**
+   * createMcpServer's: lists the active agent's MCP servers again where their lists changed; resolves the failures.
+   * @param {Session} session
+   * @param {AbortSignal} [signal]
+   * @returns {Promise<Array<{ server: string, message: string }>>}
+   */
   async [refreshMcpTools](session, signal) {
     return refreshActiveMcp(this.#sw, session, signal);
   }
 
-  /** createMcpServer's: `listener(server, agents)` when an MCP server's tool list changed (`agents`: the ids of those that name it); returns what stops it. */
+  /**
+   * createMcpServer's: `listener(server, agents)` when an MCP server's tool list changed (`agents`: the ids of those that name it); returns what stops it.
+   * @param {(server: string, agents: string[]) => void} listener
+   * @returns {() => unknown}
+   */
   [watchMcpTools](listener) {
     return watchMcp(this.#sw, listener);
   }
@@ -149,13 +214,19 @@ export class Swarm {
   /**
    * createMcpServer's: a tool call of the active agent's model as runTurn applies it, without a
    * model: { outcome, result, by? } (js/swarm/host-tool-call.js).
+   * @param {Session} session
+   * @param {ToolCallInput} call
    * @param {{ signal?: AbortSignal, toolState?: unknown, approved?: boolean }} [how]
    */
   async [hostToolCall](session, call, how = {}) {
     return applyHostToolCall(this.#sw, session, call, how);
   }
 
-  /** Takes the first rule edge that holds (if any): the handoff outcome, or null. */
+  /**
+   * Takes the first rule edge that holds (if any): the handoff outcome, or null.
+   * @param {Session} session
+   * @returns {HandoffOutcome | null}
+   */
   applyRules(session) {
     const before = outside(this.#sw, session, 'applyRules');
     const outcome = applyRules(this.#sw, session);
@@ -163,7 +234,12 @@ export class Swarm {
     return outcome;
   }
 
-  /** Merges `variables` into the session, then applies the rules: a handoff outcome, or null. */
+  /**
+   * Merges `variables` into the session, then applies the rules: a handoff outcome, or null.
+   * @param {Session} session
+   * @param {Record<string, unknown>} variables
+   * @returns {HandoffOutcome | null}
+   */
   updateState(session, variables) {
     checkSession(session, 'updateState');
     if (!isRecord(variables)) {
@@ -181,37 +257,55 @@ export class Swarm {
    * What a model's tool call does: { type: 'handoff', from, to, edge, variables, … },
    * { type: 'handoff_blocked', rejectionReason, missing, invalid, … } or { type: 'rejected', reason }.
    * Only a handoff changes the session.
+   * @param {Session} session
+   * @param {ToolCallInput} call
+   * @returns {HandoffOutcome}
    */
   applyToolCall(session, call) {
-    return applyToolCall(this.#sw, session, call, undefined, false);
+    // (A tool call always has an outcome; only applyRules answers null.)
+    return /** @type {HandoffOutcome} */ (applyToolCall(this.#sw, session, call, undefined, false));
   }
 
   /**
    * Replays one session's recording (docs/replay.md: its trace log lines, an array or JSONL text)
    * against this swarm's rules, with a model and tools that answer what was recorded; resolves
    * { same, turns, decisions, divergence }, the divergence being the first decision that differs.
+   * @param {RecordingLine[] | string} recording
+   * @returns {Promise<SwarmReplayReport>}
    */
   async replay(recording) {
     this.#live;
-    return replaySwarm(recording, { definition: this.toJSON(), options: this.#sw.options, make: (definition, options) => new Swarm(definition, options) });
+    return replaySwarm(recording, { definition: this.toJSON(), options: this.#sw.options, make: (/** @type {SwarmDefinition} */ definition, /** @type {SwarmOptions} */ options) => new Swarm(definition, options) });
   }
 
-  /** The text runTurn gives the model as the result of a transfer call with this outcome. */
+  /**
+   * The text runTurn gives the model as the result of a transfer call with this outcome.
+   * @param {Exclude<HandoffOutcome, { type: 'tool' }>} outcome
+   * @returns {string}
+   */
   toolResult(outcome) {
     return toolResult(this.#sw, outcome);
   }
 
-  /** The active agent's instructions now (a bound function of { state, agent, session }, or the text). */
+  /**
+   * The active agent's instructions now (a bound function of { state, agent, session }, or the text).
+   * @param {Session} session
+   * @returns {string}
+   */
   instructions(session) {
     checkSession(session, 'instructions');
     return instructionsOf(this.#sw, session.active, session);
   }
 
-  /** The messages the active agent's model gets: its instructions, then its history (copies). */
+  /**
+   * The messages the active agent's model gets: its instructions, then its history (copies).
+   * @param {Session} session
+   * @returns {Message[]}
+   */
   messages(session) {
     checkSession(session, 'messages');
     const instructions = this.instructions(session);
-    return [...(instructions ? [{ role: 'system', content: instructions }] : []), ...clone(session.histories[session.active])];
+    return [...(instructions ? [/** @type {Message} */ ({ role: 'system', content: instructions })] : []), ...clone(session.histories[session.active])];
   }
 
   /**
@@ -226,6 +320,10 @@ export class Swarm {
    * the pending approval until resolveApproval() decides it (docs/handoffs.md#approvals).
    * The turn's files: js/swarm/turn.js, then conversation.js, model-call.js,
    * response-tool-calls.js, tool-execution.js (docs/architecture.md).
+   * @param {Session} session
+   * @param {string} input
+   * @param {RunTurnOptions} options
+   * @returns {AsyncGenerator<SwarmEvent, void, undefined>}
    */
   async *runTurn(session, input, options) {
     yield* runTurn(this.#sw, session, input, options);
@@ -239,6 +337,10 @@ export class Swarm {
    * pause again), and the turn goes on with the model. Takes runTurn's options besides `approve`
    * and `reason`; yields runTurn's events, opening with `open` and `approval_resolved`.
    * An unknown id throws (code ERR_APPROVAL_NOT_FOUND), a decided one too (ERR_APPROVAL_RESOLVED).
+   * @param {Session} session
+   * @param {string} approvalId
+   * @param {RunTurnOptions & { approve: boolean, reason?: string }} options
+   * @returns {AsyncGenerator<SwarmEvent, void, undefined>}
    */
   async *resolveApproval(session, approvalId, options) {
     yield* resolveApproval(this.#sw, session, approvalId, options);
@@ -249,6 +351,8 @@ export class Swarm {
    * 'llm', 'hybrid' or 'continuation') and `tool`. With `session`, its active agent is marked
    * `active` and each handoff its checkpoints record fires its edge (`checkpoints`: the log a
    * store keeps, for a session whose checkpoints were handed to one).
+   * @param {SwarmPictureOptions} [options]
+   * @returns {SwarmDag}
    */
   toDag(options) {
     return JSON.parse(this.#picture('dag', options, 'toDag', ['session', 'checkpoints']));
@@ -258,17 +362,30 @@ export class Swarm {
    * Mermaid text: `kind` 'flowchart' (default: rules solid, LLM edges dotted, hybrids thick,
    * continuations end in a circle) or 'state' (a state diagram, each edge labelled by how it is
    * taken); `direction`; `session` as toDag's.
+   * @param {SwarmPictureOptions & { kind?: 'flowchart' | 'state', direction?: 'TD' | 'TB' | 'BT' | 'LR' | 'RL' }} [options]
+   * @returns {string}
    */
   toMermaid(options) {
     return this.#picture('mermaid', options, 'toMermaid', ['session', 'checkpoints', 'kind', 'direction']);
   }
 
-  /** Graphviz DOT text: rules solid, LLM edges dashed, hybrids bold, continuations dotted; `session` as toDag's. */
+  /**
+   * Graphviz DOT text: rules solid, LLM edges dashed, hybrids bold, continuations dotted; `session` as toDag's.
+   * @param {SwarmPictureOptions} [options]
+   * @returns {string}
+   */
   toDot(options) {
     return this.#picture('dot', options, 'toDot', ['session', 'checkpoints']);
   }
 
   // The core draws (src/export/dag.cpp); it reads the session's active agent and handoffs itself.
+  /**
+   * @param {'dag' | 'mermaid' | 'dot'} format
+   * @param {SwarmPictureOptions & { kind?: string, direction?: string } | undefined} options
+   * @param {string} method
+   * @param {string[]} allowed
+   * @returns {string}
+   */
   #picture(format, options, method, allowed) {
     const checked = checkOptions(options, allowed, `${method} options`);
     const { session, checkpoints } = checked;
@@ -287,6 +404,7 @@ export class Swarm {
     return out.text;
   }
 
+  /** @returns {void} */
   dispose() {
     if (this.#native === null) return;
     this.#sw.mcp?.close();
@@ -294,7 +412,13 @@ export class Swarm {
     this.#native = null;
   }
 
-  /** What console.log and util.inspect show: the agents, the entry, the edges by kind, or that it is disposed. */
+  /**
+   * What console.log and util.inspect show: the agents, the entry, the edges by kind, or that it is disposed.
+   * @param {number} _depth
+   * @param {object} options
+   * @param {(value: unknown, options: object) => string} inspect
+   * @returns {string}
+   */
   [inspectSymbol](_depth, options, inspect) {
     const name = this.#sw.definition.name ? ` '${this.#sw.definition.name}'` : '';
     if (this.#native === null) return `Swarm${name} <disposed>`;

@@ -1,3 +1,4 @@
+// @ts-check
 // The event stream: machine.stream() and execution.stream() step an execution as the run loop
 // does (step.js), yielding { type: 'step:start' } before each step's handler runs,
 // { type: 'step:end' } with its record after, and { type: 'end' } with the run's result. A
@@ -7,13 +8,23 @@ import { closeTrace, openTrace, TRACE_OPTIONS } from './run-loop.js';
 import { isDone, resultOf } from './run-state.js';
 import { abort, begin, endStep, finish, guard } from './step.js';
 
-/** Runs to the end, yielding { type: 'step:start' | 'step:end' | 'end', ... } events. */
+/**
+ * @import { MachineEvent, Run, StreamOptions } from '../index.js'
+ * @import { Begun, ExecutionRecord } from './run-state.js'
+ */
+
+/**
+ * Runs to the end, yielding { type: 'step:start' | 'step:end' | 'end', ... } events.
+ * @param {ExecutionRecord} ex
+ * @param {StreamOptions | undefined} options
+ * @returns {AsyncGenerator<MachineEvent, void, undefined>}
+ */
 export async function* streamEvents(ex, options) {
   const { signal, tracing, traceLogPath } = checkOptions(options, ['signal', ...TRACE_OPTIONS], 'stream options');
   const trace = await openTrace(ex, tracing, traceLogPath, 'stream options');
   try {
     yield* steps(ex, signal);
-    trace.succeeded(resultOf(ex));
+    trace.succeeded(/** @type {Run} as in run-loop.js drive */ (resultOf(ex)));
   } catch (error) {
     trace.failed(error);
     throw error;
@@ -22,6 +33,11 @@ export async function* streamEvents(ex, options) {
   }
 }
 
+/**
+ * @param {ExecutionRecord} ex
+ * @param {AbortSignal | undefined} signal
+ * @returns {AsyncGenerator<MachineEvent, void, undefined>}
+ */
 async function* steps(ex, signal) {
   while (!isDone(ex)) {
     if (signal?.aborted) {
@@ -29,10 +45,13 @@ async function* steps(ex, signal) {
       break;
     }
     guard(ex);
+    /** @type {Begun | null} */
     let begun = null;
+    /** @type {Awaited<ReturnType<typeof finish>> | undefined} */
     let outcome;
     try {
       begun = begin(ex, signal);
+      /** @type {Extract<MachineEvent, { type: 'step:start' }>} */
       const event = { type: 'step:start', step: begun.step, stateName: begun.state.name, visit: begun.visit };
       if (begun.branches !== undefined) {
         event.branches = begun.branches.map((b) => ({ state: ex.prepared.states[b.index].name, visit: b.visit }));
@@ -47,8 +66,10 @@ async function* steps(ex, signal) {
       else if (begun !== null && !begun.finished && ex.handle.native !== null) ex.handle.native.cancelStep();
       endStep(ex);
     }
-    yield { type: 'step:end', step: outcome.record };
-    if (outcome.error !== null) throw outcome.error;
+    // (Set unless finish threw, which ends the loop.)
+    const { record, error } = /** @type {Awaited<ReturnType<typeof finish>>} */ (outcome);
+    yield { type: 'step:end', step: record };
+    if (error !== null) throw error;
   }
-  yield { type: 'end', run: resultOf(ex) };
+  yield { type: 'end', run: /** @type {Run} as in run-loop.js drive */ (resultOf(ex)) };
 }

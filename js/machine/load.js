@@ -1,3 +1,4 @@
+// @ts-check
 // Loading a machine from a definition document (StateMachine.fromJSON, docs/format.md): the core
 // reads the document (DefinitionError listing its problems); JavaScript binds what the document
 // names but cannot hold: handlers by state name ('research/web': state 'web' of subgraph
@@ -9,42 +10,65 @@ import { REDUCERS } from '../reducers.js';
 import { adoptNative } from './definition.js';
 
 /**
+ * @import { DefinitionProblem, MachineDefinition } from '../index.js'
+ * @import { StateMachine } from '../machine.js'
+ * @import { AnyHandler, NativeMachine, RecordOf, ReducerFunction } from './definition.js'
+ */
+
+/** @typedef {(previous: unknown, update: unknown) => unknown} UserReducer A 'custom' reducer (StateMachine.fromJSON's options). */
+
+/**
  * Builds a machine from a definition. `handlers` maps state names to handler functions (a state
  * without one passes the state on unchanged); `reducers` supplies the 'custom' ones.
  * (`StateMachine` and `recordOf`, a machine's record, come from machine.js.)
+ * @template {StateMachine<any>} M
+ * @param {{ new(): M, fromJSON(definition: MachineDefinition, options: { handlers: Record<string, AnyHandler>, reducers: Record<string, UserReducer> }): StateMachine<any> }} StateMachine
+ * @param {RecordOf} recordOf
+ * @param {MachineDefinition | string} definition
+ * @param {{ handlers?: Record<string, AnyHandler>, reducers?: Record<string, UserReducer> } | undefined} options
+ * @returns {M}
  */
 export function loadMachine(StateMachine, recordOf, definition, options) {
   const { handlers = {}, reducers = {} } = checkOptions(options, ['handlers', 'reducers'], 'StateMachine.fromJSON options');
   const text = definitionText(definition);
   const machine = new StateMachine();
   const m = recordOf(machine);
-  const problems = m.native.loadJSON(text);
+  const problems = /** @type {NativeMachine} a new machine's */ (m.native).loadJSON(text);
   if (problems !== null) {
     machine.dispose();
     throw new DefinitionError(problems);
   }
-  const { native } = m;
+  const native = /** @type {NativeMachine} */ (m.native);
   const names = native.stateNames();
+  /** @type {(name: string) => boolean} */
   const isSubgraph = (name) => names.includes(name) && native.subgraph(names.indexOf(name)) !== null;
+  /** @type {Map<string, AnyHandler>} */
   const bound = new Map();
+  /** @type {Map<string, Record<string, AnyHandler>>} */
   const nested = new Map();  // subgraph state → its machine's handlers ('research/web' is 'web' of 'research')
+  /** @type {DefinitionProblem[]} */
   const errors = [];
   for (const [name, handler] of Object.entries(handlers)) {
     const index = names.indexOf(name);
     const slash = name.indexOf('/');
     if (index < 0 && slash > 0 && isSubgraph(name.slice(0, slash))) {
       const owner = name.slice(0, slash);
-      if (!nested.has(owner)) nested.set(owner, {});
-      nested.get(owner)[name.slice(slash + 1)] = handler;
+      let inner = nested.get(owner);
+      if (inner === undefined) {
+        inner = {};
+        nested.set(owner, inner);
+      }
+      inner[name.slice(slash + 1)] = handler;
     } else if (index < 0) errors.push(notInDefinition(`handlers.${name}`, 'state', name));
     else if (typeof handler !== 'function') errors.push({ pointer: `/states/${index}`, message: `the handler of '${name}' is not a function` });
     else bound.set(name, handler);
   }
+  /** @type {MachineDefinition} the core loaded it */
   const document = JSON.parse(text);
   for (const [index, name] of names.entries()) {
     if (!isSubgraph(name)) continue;
     try {
-      const child = StateMachine.fromJSON(document.states[index].subgraph, { handlers: nested.get(name) ?? {}, reducers });
+      const child = StateMachine.fromJSON(/** @type {MachineDefinition} a subgraph state's */ (document.states[index].subgraph), { handlers: nested.get(name) ?? {}, reducers });
       recordOf(child).sealedBy = native.options().name;
       m.subgraphs.set(name, child);
       m.owned.push(child);
@@ -53,6 +77,7 @@ export function loadMachine(StateMachine, recordOf, definition, options) {
       errors.push(...error.problems.map((p) => ({ pointer: `/states/${index}/subgraph${p.pointer}`, message: `in subgraph '${name}': ${p.message}` })));
     }
   }
+  /** @type {Map<string, ReducerFunction>} */
   const functions = new Map();
   for (const [key, reducer] of native.reducers()) {
     if (reducer !== 'custom') functions.set(key, REDUCERS[reducer]);

@@ -1,3 +1,4 @@
+// @ts-check
 // Before a run: the first run validates the machine and fixes, per state, what every step reads
 // (its handler, fan-out, subgraph, routing paths and edges with their functions): the definition
 // is frozen from then on. start() then makes the core's execution and fills the task templates
@@ -9,13 +10,23 @@ import { validate } from './definition.js';
 import { wellFormedJSON } from './json-text.js';
 import { subgraphOf } from './subgraph.js';
 
+/**
+ * @import { AnyPredicate, MachineRecord, NativeMachine, PreparedState } from './definition.js'
+ * @import { NativeExecution, Prepared } from './run-state.js'
+ */
+
 // Validates, then fixes what runs need per state (the definition is frozen by the first run).
+/**
+ * @param {MachineRecord} m
+ * @returns {Prepared}
+ */
 export function prepare(m) {
   // Once prepared, the machine is frozen (an execution exists), so it stays valid.
   if (m.states === null || m.native === null) validate(m);
   if (m.states === null) {
-    const native = m.native;
-    m.states = native.stateNames().map((name, index) => ({
+    const native = /** @type {NativeMachine} validate() checked it */ (m.native);
+    /** @type {PreparedState[]} */
+    const states = native.stateNames().map((name, index) => ({
       name,
       handler: m.handlers.get(name) ?? null,
       fanOut: native.fanOut(index),
@@ -23,16 +34,18 @@ export function prepare(m) {
       paths: native.routePaths(index),
       pathTexts: native.routePathTexts(index),
       edges: native.outEdges(index).map(({ to, when, description, predicate, transfer }, position) => ({
-        to, when, description, predicate: predicate ? m.predicates.get(name).get(position) : null, transfer,
+        // (The core lists an edge as a function's only where addEdge was given one.)
+        to, when, description, predicate: predicate ? /** @type {AnyPredicate} */ (m.predicates.get(name)?.get(position)) : null, transfer,
       })),
     }));
+    m.states = states;
     for (const state of m.states) state.transfers = state.edges.some((e) => e.transfer);
     for (const s of native.stringsSince(0)) m.ids.set(s, m.ids.size);
     m.variables = native.templateVariables();
   }
   return {
-    name: m.name, native: m.native, states: m.states, ids: m.ids, reducers: m.reducers,
-    onMaxSteps: m.onMaxSteps, executions: m.executions, variables: m.variables,
+    name: m.name, native: /** @type {NativeMachine} */ (m.native), states: m.states, ids: m.ids, reducers: m.reducers,
+    onMaxSteps: m.onMaxSteps, executions: m.executions, variables: /** @type {string[]} set with states */ (m.variables),
   };
 }
 
@@ -40,9 +53,15 @@ export function prepare(m) {
  * The core's execution of a `prepared` machine (prepare()) from `state`, its task templates
  * filled from `state`'s top-level keys: a missing one throws MissingVariablesError.
  */
+/**
+ * @param {Prepared} prepared
+ * @param {unknown} state
+ * @returns {NativeExecution}
+ */
 export function startNative(prepared, state) {
-  const { Execution: NativeExecution } = requireRuntime().module;
-  const native = new NativeExecution(prepared.native);
+  const { Execution: NativeExecutionClass } = requireRuntime().module;
+  /** @type {NativeExecution} */
+  const native = new NativeExecutionClass(prepared.native);
   if (prepared.variables.length > 0) {
     let missing;
     try {
@@ -62,9 +81,15 @@ export function startNative(prepared, state) {
 
 // The run's input variables the task templates name, as the JSON text of an object: the initial
 // state's own enumerable keys (an undefined value counts as missing, as an absent key does).
+/**
+ * @param {unknown} state
+ * @param {string[]} names
+ * @returns {string}
+ */
 function inputVariables(state, names) {
   const members = [];
-  const source = typeof state === 'object' && state !== null ? state : {};
+  /** @type {Record<string, unknown>} */
+  const source = typeof state === 'object' && state !== null ? /** @type {Record<string, unknown>} */ (state) : {};
   for (const name of names) {
     if (!Object.prototype.propertyIsEnumerable.call(source, name)) continue;
     let value;

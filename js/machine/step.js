@@ -1,3 +1,4 @@
+// @ts-check
 // One step of an execution: where a state's handler is called. begin() asks the core for the next
 // state and visit (sync) and builds the handler's context; finish() runs the handler (or the
 // subgraph's machine; a fan-out's branches in fan-out.js), merges its update with the reducers and
@@ -13,7 +14,18 @@ import { failStep, isDone, live, taskOf } from './run-state.js';
 import { runSubgraph } from './subgraph.js';
 import { checkedUpdate, isThenable, keepOutput, merge, revisionOf } from './updates.js';
 
+/**
+ * @import { StepRecord } from '../index.js'
+ * @import { AnyHandler } from './definition.js'
+ * @import { Begun, ExecutionRecord, FanOutStep, HandlerStep, NativeExecution, Update } from './run-state.js'
+ */
+
 // Starts the next step (sync): the step's number, state and visit, and the handler's context.
+/**
+ * @param {ExecutionRecord} ex
+ * @param {AbortSignal | undefined} signal
+ * @returns {Begun}
+ */
 export function begin(ex, signal) {
   live(ex);
   if (ex.failed !== null) throw new Error('this execution failed; start a new one or resume a snapshot', { cause: ex.failed });
@@ -26,14 +38,16 @@ export function begin(ex, signal) {
     const state = ex.prepared.states[index];
     return { index, state, step, visit, finished: false, ctx: null, signal, childSnapshot: resumed.snapshot, resumedSubgraph: resumed };
   }
+  /** @type {number} */
   const index = runtime.execBegin(ex.address);
   if (index < 0) throw new Error('this execution has finished');
+  /** @type {Int32Array} */
   const info = runtime.execInfo();
   const state = ex.prepared.states[index];
   const step = info[StepInfo.step];
   const visit = info[StepInfo.visit];
   if (state.fanOut !== null) return beginFanOut(ex, index, state, step, visit, signal, false);
-  const revision = info[StepInfo.revision] === 1 ? revisionOf(ex, state.name, visit, ex.handle.native.feedback()) : null;
+  const revision = info[StepInfo.revision] === 1 ? revisionOf(ex, state.name, visit, /** @type {NativeExecution} live */ (ex.handle.native).feedback()) : null;
   const handoff = state.transfers ? handoffOf(ex) : null;
   const ctx = new HandlerContext(ex.state, step, visit, state.name, signal, revision, taskOf(ex, index), runtime.module, handoff);
   return { index, state, step, visit, finished: false, ctx, signal, childSnapshot: null };
@@ -41,25 +55,33 @@ export function begin(ex, signal) {
 
 // Runs the handler, merges its update and routes. Returns the step's record and the error the
 // step ends the run with (no edge matched; max steps with onMaxSteps 'throw'), if any.
+/**
+ * @param {ExecutionRecord} ex
+ * @param {Begun} begun
+ * @returns {Promise<{ record: StepRecord, error: Error | null }>}
+ */
 export async function finish(ex, begun) {
-  if (begun.branches !== undefined) return finishFanOut(ex, begun);
-  const { state, ctx } = begun;
+  if (begun.branches !== undefined) return finishFanOut(ex, /** @type {FanOutStep} */ (begun));
+  const handlerStep = /** @type {HandlerStep} */ (begun);
+  const { state, ctx } = handlerStep;
   begun.finished = true;
   const span = ex.trace.step(begun);
   const started = performance.now();
+  /** @type {unknown} */
   let update;
   try {
     if (state.subgraph !== null) {
       ex.child = { exec: null, latest: null };
-      const ran = await span.run(() => runSubgraph(ex, state, begun.signal, begun.childSnapshot, ex.child));
+      const ran = await span.run(() => runSubgraph(ex, state, begun.signal, handlerStep.childSnapshot, ex.child));
       begun.subgraphRun = ran.run;
       update = ran.update;
     } else {
-      update = state.handler === null ? undefined : span.run(() => state.handler(ctx));
+      update = state.handler === null ? undefined : span.run(() => /** @type {AnyHandler} */ (state.handler)(/** @type {HandlerContext} a handler step's */ (ctx)));
     }
     if (isThenable(update)) update = await update;
-    update = checkedUpdate(update, state.name);
-    ex.state = merge(ex.state, [update], ex.prepared.reducers);
+    const checked = checkedUpdate(update, state.name);
+    update = checked;
+    ex.state = merge(ex.state, [checked], ex.prepared.reducers);
   } catch (error) {
     span.fail(failStep(ex, error));
     throw error;
@@ -67,17 +89,25 @@ export async function finish(ex, begun) {
     ex.child = null;
   }
   const durationMs = performance.now() - started;
-  const output = update;
+  const output = /** @type {Update} checked */ (update);
   keepOutput(ex, state.name, output);
   return recordStep(ex, begun, output, durationMs, null, span);
 }
 
+/**
+ * @param {ExecutionRecord} ex
+ * @returns {void}
+ */
 export function guard(ex) {
   if (ex.running) throw new Error('a step of this execution is already running');
   ex.running = true;
 }
 
 // The step under way is over: an abort() asked for meanwhile takes effect now.
+/**
+ * @param {ExecutionRecord} ex
+ * @returns {void}
+ */
 export function endStep(ex) {
   ex.running = false;
   if (ex.abortRequested && ex.handle.native !== null) {
@@ -86,7 +116,12 @@ export function endStep(ex) {
   }
 }
 
-/** Runs one step; resolves its record, or null when the execution has already finished. */
+/**
+ * Runs one step; resolves its record, or null when the execution has already finished.
+ * @param {ExecutionRecord} ex
+ * @param {{ signal?: AbortSignal } | undefined} options
+ * @returns {Promise<StepRecord | null>}
+ */
 export async function stepOnce(ex, options) {
   const { signal } = checkOptions(options, ['signal'], 'step options');
   if (isDone(ex)) return null;
@@ -100,7 +135,11 @@ export async function stepOnce(ex, options) {
   }
 }
 
-/** Stops the run: at once between steps, or as soon as the step under way finishes. */
+/**
+ * Stops the run: at once between steps, or as soon as the step under way finishes.
+ * @param {ExecutionRecord} ex
+ * @returns {void}
+ */
 export function abort(ex) {
   const native = live(ex);
   // A step under way, or a resumed fan-out's (the core is in its step): its branches' signal is

@@ -1,3 +1,4 @@
+// @ts-check
 // Changes the host makes between turns (updateState, applyRules), recorded in the trace log
 // (docs/replay.md) so that a replay applies them where they happened: a line each, which the
 // session's next turn waits for before its own (a line that could not be written fails it).
@@ -6,10 +7,14 @@ import { clone } from '../values.js';
 import { checkSession } from './core.js';
 import { nameOf } from './definition.js';
 
-/** @typedef {import('./definition.js').SwarmInternals} SwarmInternals */
+/**
+ * @import { HandoffOutcome, Session } from '../index.js'
+ * @import { SwarmInternals } from './definition.js'
+ */
 
 // The trace log lines of changes made between turns, by session, not yet waited for: the next
 // turn waits for them before its own (a line that could not be written fails it).
+/** @type {WeakMap<Session, Promise<unknown>>} */
 const outsideLines = new WeakMap();
 
 /**
@@ -18,6 +23,9 @@ const outsideLines = new WeakMap();
  * the rule that fired); the next turn of the session waits for the line (and fails when it
  * could not be written). Without one, undefined.
  * @param {SwarmInternals} sw
+ * @param {Session} session
+ * @param {string} where
+ * @returns {((variables: Record<string, unknown>, outcome: HandoffOutcome | null) => void) | undefined}
  */
 export function outside(sw, session, where) {
   if (sw.tracing.traceLogPath === undefined) return undefined;
@@ -33,6 +41,10 @@ export function outside(sw, session, where) {
 }
 
 // Waits for the lines of the changes made since the session's last turn (outside).
+/**
+ * @param {Session} session
+ * @returns {Promise<void>}
+ */
 export async function outsideWritten(session) {
   const written = outsideLines.get(session);
   if (written === undefined) return;

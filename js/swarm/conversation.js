@@ -1,3 +1,4 @@
+// @ts-check
 // The model calls of a turn: the active agent's model is called with the tools the core offers
 // it, its tool calls are acted on (js/swarm/response-tool-calls.js), the rules are taken after a
 // handoff, and the next agent's model is called, until an answer without tool calls (through the
@@ -15,15 +16,27 @@ import { offeredTools, rules } from './routing.js';
 import { failedAt, setStatus } from './status.js';
 import { change, visibleVariables } from './variables.js';
 
-/** @typedef {import('./definition.js').SwarmInternals} SwarmInternals */
+/**
+ * @import { CheckedWorkflow } from '../agent-workflows.js'
+ * @import { DoneReason, Session, SwarmAgent, SwarmEvent } from '../index.js'
+ * @import { Ending } from './checkpoints.js'
+ * @import { SwarmInternals } from './definition.js'
+ * @import { Turn } from './turn-options.js'
+ */
 
 /**
  * The model calls of a turn, until an answer without tool calls, the budget, or a pause for an
  * approval: { text, reason, approvalId? }.
  * @param {SwarmInternals} sw
+ * @param {Session} session
+ * @param {string} input the turn's input
+ * @param {string} text the turn's answer so far
+ * @param {Turn} options
+ * @returns {AsyncGenerator<SwarmEvent, Ending, undefined>}
  */
 export async function* converse(sw, session, input, text, options) {
   const { toolFormat, jsonSchema, maxModelCalls, signal, toolState, trace = NO_TURN_TRACE } = options;
+  /** @type {DoneReason} */
   let reason = 'max-model-calls';
   // A workflow agent makes no model call: it answers whatever is left of the budget.
   for (let calls = 0; calls < maxModelCalls || sw.workflows.has(session.active); calls++) {
@@ -74,12 +87,17 @@ export async function* converse(sw, session, input, text, options) {
  * events), its answer passes the agent's output guardrails and joins its history, the variables
  * it sets are merged, then the rules are taken: { text, reason }. A failing machine fails the turn.
  * @param {SwarmInternals} sw
+ * @param {Session} session
+ * @param {string} agentId a workflow agent
+ * @param {string} input
+ * @param {Turn} options
+ * @returns {AsyncGenerator<SwarmEvent, Ending, undefined>}
  */
 async function* workflowTurn(sw, session, agentId, input, options) {
   let answer;
   try {
-    answer = yield* runWorkflow(sw.workflows.get(agentId), {
-      agent: agentId, agentDefinition: agentCopy(sw, agentId), input, variables: visibleVariables(sw, agentId, session), signal: options.signal,
+    answer = yield* runWorkflow(/** @type {CheckedWorkflow} a workflow agent's */ (sw.workflows.get(agentId)), {
+      agent: agentId, agentDefinition: /** @type {SwarmAgent} */ (agentCopy(sw, agentId)), input, variables: visibleVariables(sw, agentId, session), signal: options.signal,
     });
   } catch (error) {
     failedAt.set(session, { source: 'workflow', agent: agentId });

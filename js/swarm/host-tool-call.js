@@ -1,3 +1,4 @@
+// @ts-check
 // A tool call applied for createMcpServer (js/mcp/server.js), which serves the swarm over MCP: the
 // host's model is the agents, so a call comes without a model. The core applies it as runTurn's
 // would; a call of the agent's own tool or an MCP tool runs (js/swarm/tool-execution.js).
@@ -9,19 +10,27 @@ import { refreshActiveMcp } from './mcp.js';
 import { applyToolCall, toolResult } from './routing.js';
 import { callTool } from './tool-execution.js';
 
-/** @typedef {import('./definition.js').SwarmInternals} SwarmInternals */
+/**
+ * @import { HandoffOutcome, Session, ToolCallInput } from '../index.js'
+ * @import { SwarmInternals } from './definition.js'
+ * @import { ToolRun } from './turn-options.js'
+ */
 
 /**
  * createMcpServer's: a tool call of the active agent's model as runTurn applies it, without a
  * model: { outcome, result, by? }. A call of its own tool or an MCP tool runs (an agent tool,
  * which needs a model, is answered as not run) and is checkpointed. `approved`: a person
  * approved the call (createMcpServer asks through an elicitation).
- * @param {{ signal?: AbortSignal, toolState?: unknown, approved?: boolean }} [how]
  * @param {SwarmInternals} sw
+ * @param {Session} session
+ * @param {ToolCallInput} call
+ * @param {{ signal?: AbortSignal, toolState?: unknown, approved?: boolean }} [how]
+ * @returns {Promise<{ outcome: HandoffOutcome, result: string, by?: ToolRun['kind'] }>}
  */
 export async function hostToolCall(sw, session, call, how = {}) {
   const { signal, toolState, approved = false } = how;
   await refreshActiveMcp(sw, session, signal);
+  /** @type {string | undefined} */
   let result;
   const outcome = applyToolCall(sw, session, call, (_settled, settledResult) => {
     result = settledResult;

@@ -1,3 +1,4 @@
+// @ts-check
 // A turn paused for an approval, resumed (swarm.resolveApproval): the decision recorded
 // (js/swarm/approvals.js), the paused call run (the core checks it again, approved, against the
 // session as it is now) or answered `Not approved`, the calls of the same model response after it
@@ -20,11 +21,21 @@ import { guarded, setStatus } from './status.js';
 import { toolMessage } from './tool-execution.js';
 import { checkTurnOptions, RESOLVE_OPTIONS } from './turn-options.js';
 
-/** @typedef {import('./definition.js').SwarmInternals} SwarmInternals */
+/**
+ * @import { RunTurnOptions, Session, SwarmEvent } from '../index.js'
+ * @import { PendingApproval } from './approvals.js'
+ * @import { Ending } from './checkpoints.js'
+ * @import { SwarmInternals } from './definition.js'
+ * @import { Turn, TurnTrace } from './turn-options.js'
+ */
 
 /**
  * swarm.resolveApproval(session, approvalId, options) (js/swarm.js documents it): yields the resumed turn's events.
  * @param {SwarmInternals} sw
+ * @param {Session} session
+ * @param {string} approvalId
+ * @param {RunTurnOptions & { approve: boolean, reason?: string }} options
+ * @returns {AsyncGenerator<SwarmEvent, void, undefined>}
  */
 export async function* resolveApproval(sw, session, approvalId, options) {
   checkSession(session, 'resolveApproval(session, approvalId, { approve, model })');
@@ -37,18 +48,26 @@ export async function* resolveApproval(sw, session, approvalId, options) {
   await outsideWritten(session);
   const recording = () => ({ recording: RECORDING_VERSION, variables: clone(session.variables), maxModelCalls: turn.maxModelCalls });
   const info = { swarm: nameOf(sw), session: session.id, agent: session.active, approvalId, recording };
-  yield* traceTurn(sw.tracing, info, (trace) => guarded(session, turn, resume(sw, session, approvalId, { approve, reason }, { ...turn, trace })));
+  yield* traceTurn(sw.tracing, info, (/** @type {TurnTrace} */ trace) => guarded(session, turn, resume(sw, session, approvalId, { approve, reason }, { ...turn, trace })));
 }
 
-/** @param {SwarmInternals} sw */
+/**
+ * @param {SwarmInternals} sw
+ * @param {Session} session
+ * @param {string} approvalId a pending approval's (approvalToDecide)
+ * @param {{ approve: boolean, reason: string | undefined }} decision
+ * @param {Turn} options
+ * @returns {AsyncGenerator<SwarmEvent, void, undefined>}
+ */
 async function* resume(sw, session, approvalId, { approve, reason }, options) {
   const checkpointsBefore = session.checkpoints.length;
-  const pending = session.approvals[approvalId];
+  const pending = /** @type {PendingApproval} */ (/** @type {NonNullable<Session['approvals']>} */ (session.approvals)[approvalId]);
   const { agent: agentId, calls, index, announced, input, text } = pending;
   yield { type: 'open', agent: session.active, turn: session.turn, approvalId };
   yield* setStatus(session, options, 'in_progress');
   yield* decideApproval(session, approvalId, { approve, reason });
   const history = session.histories[agentId];
+  /** @type {{ handedOff?: boolean, paused?: string }} */
   let acted = {};
   if (session.active !== agentId || history === undefined) {
     // The host moved the session while the call waited: the calls belong to an agent no longer active.
@@ -63,6 +82,7 @@ async function* resume(sw, session, approvalId, { approve, reason }, options) {
     yield { type: 'tool_result', agent: agentId, call: clone(call), result, outcome: { type: 'not_approved', reason: reason ?? null } };
     acted = yield* act(sw, session, agentId, calls, index + 1, { input, toolState: options.toolState, announced, options });
   }
+  /** @type {Ending} */
   let end;
   if (acted.paused !== undefined) {
     end = { text, reason: 'approval-required', approvalId: acted.paused };

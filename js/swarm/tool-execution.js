@@ -1,3 +1,4 @@
+// @ts-check
 // Where a tool call is executed, once the core has said it is a call of the agent's own tool
 // (an outcome of type 'tool'): an MCP server's tool (js/mcp/consume.js runs `tools/call`), an
 // agent tool (options.agentTools: a nested conversation with another agent), else the tool's
@@ -12,21 +13,54 @@ import { callModel } from './model-call.js';
 import { offeredTools, offeredTransfers } from './routing.js';
 import { change, visibleVariables } from './variables.js';
 
-/** @typedef {import('./definition.js').SwarmInternals} SwarmInternals */
+/**
+ * @import { AgentToolEvent, HandoffOutcome, Message, Session, SwarmAgent, ToolCall, ToolContext } from '../index.js'
+ * @import { CheckedWorkflow } from '../agent-workflows.js'
+ * @import { McpTools } from '../mcp/consume.js'
+ * @import { RoutingSession } from './core.js'
+ * @import { SwarmInternals } from './definition.js'
+ * @import { ToolRun, TurnOptions, TurnTrace } from './turn-options.js'
+ */
+
+/**
+ * A call of the agent's own tool, as the core answered it.
+ * @typedef {Extract<HandoffOutcome, { type: 'tool' }>} ToolOutcome
+ */
+
+/**
+ * What a tool run needs of its turn: the input, the host's tool state, the turn's options.
+ * @typedef {{ input: string, toolState: unknown, options: Partial<TurnOptions> }} ToolTurn
+ */
 
 // The history message that answers a tool call.
+/**
+ * @param {ToolCall} call
+ * @param {string} content
+ * @returns {Message}
+ */
 export function toolMessage(call, content) {
   return { role: 'tool', toolCallId: call.id, name: call.name, content };
 }
 
 // `tools` (in any format) without the ones named in `names`.
+/**
+ * @param {unknown} tools the core's, in any format: an array, or (ai-sdk) an object by name
+ * @param {Set<string>} names
+ * @returns {unknown}
+ */
 function withoutTools(tools, names) {
-  if (!Array.isArray(tools)) return Object.fromEntries(Object.entries(tools).filter(([name]) => !names.has(name)));
+  if (!Array.isArray(tools)) return Object.fromEntries(Object.entries(/** @type {object} */ (tools)).filter(([name]) => !names.has(name)));
   return tools.filter((tool) => !names.has(tool.function?.name ?? tool.name));
 }
 
 // Yields what `generator` yields, each as `wrap(event)`, and returns what it returns; a consumer
 // that stops early closes it (its spans end, its model streams stop).
+/**
+ * @template Y, R, W
+ * @param {AsyncGenerator<Y, R, undefined>} generator
+ * @param {(event: Y) => W} wrap
+ * @returns {AsyncGenerator<W, R, undefined>}
+ */
 async function* reported(generator, wrap) {
   let finished = false;
   try {
@@ -36,10 +70,10 @@ async function* reported(generator, wrap) {
         finished = true;
         return next.value;
       }
-      yield wrap(next.value);
+      yield wrap(/** @type {Y} not done */ (next.value));
     }
   } finally {
-    if (!finished) await generator.return(undefined);
+    if (!finished) await generator.return(/** @type {R} never read */ (/** @type {unknown} */ (undefined)));
   }
 }
 
@@ -47,10 +81,19 @@ async function* reported(generator, wrap) {
  * Runs the agent's own tool that `outcome` names (an agent tool's nested conversation, else its
  * handler or mock), yielding the events of the run: { result (the text the model gets), by (what ran) }.
  * @param {SwarmInternals} sw
+ * @param {Session} session
+ * @param {string} agentId
+ * @param {ToolCall} call
+ * @param {ToolOutcome} outcome
+ * @param {ToolTurn} extra
+ * @param {TurnTrace} trace
+ * @returns {AsyncGenerator<AgentToolEvent, { result: string, by: ToolRun['kind'] }, undefined>}
  */
 export async function* callTool(sw, session, agentId, call, outcome, extra, trace) {
+  /** @type {ToolRun} */
   let ran;
-  if (outcome.mcp !== undefined) ran = await trace.toolCall(agentId, outcome.tool, call, () => sw.mcp.call(outcome, extra.options?.signal));
+  // (An MCP tool's outcome comes only from a Swarm with MCP.)
+  if (outcome.mcp !== undefined) ran = await trace.toolCall(agentId, outcome.tool, call, () => /** @type {McpTools} */ (sw.mcp).call(outcome, extra.options?.signal));
   else if (sw.agentTools.has(outcome.tool)) ran = yield* agentToolCall(sw, session, agentId, call, outcome, extra, trace);
   else ran = await trace.toolCall(agentId, outcome.tool, call, () => runTool(sw, session, outcome, call, extra));
   if (ran.kind === 'missing') yield { type: 'tool_mock_required', agent: agentId, tool: outcome.tool, arguments: clone(outcome.arguments) };
@@ -60,10 +103,17 @@ export async function* callTool(sw, session, agentId, call, outcome, extra, trac
 /**
  * Runs one of the agent's own tools: its handler, else its mock, else tool_mock_required.
  * @param {SwarmInternals} sw
+ * @param {Session} session
+ * @param {ToolOutcome} outcome
+ * @param {ToolCall} call
+ * @param {ToolTurn} extra
+ * @returns {Promise<ToolRun>}
  */
 async function runTool(sw, session, outcome, call, extra) {
   const { tool, arguments: args } = outcome;
+  /** @type {unknown[]} */
   const set = [];  // what the handler set, for the recording (docs/replay.md)
+  /** @type {ToolContext} */
   const ctx = {
     session, state: session.variables, agent: agentCopy(sw, outcome.agent), input: extra.input, toolState: extra.toolState, call,
     setVariables: (variables) => {
@@ -75,7 +125,7 @@ async function runTool(sw, session, outcome, call, extra) {
   const handler = sw.handlers.get(tool);
   const mock = sw.mocks.get(tool);
   if (handler !== undefined) return { kind: 'handler', value: await handler(args, ctx), variables: set };
-  if (mock !== undefined) return { kind: 'mock', value: typeof mock === 'function' ? await mock(args, ctx) : clone(mock), variables: set };
+  if (mock !== undefined) return { kind: 'mock', value: typeof mock === 'function' ? await /** @type {(args: Record<string, unknown>, ctx: ToolContext) => unknown} */ (mock)(args, ctx) : clone(mock), variables: set };
   return {
     kind: 'missing',
     value: { error: 'tool_mock_required', tool, message: `Tool '${tool}' has no handler and no mock in this environment; continue without its result.` },
@@ -87,12 +137,19 @@ async function runTool(sw, session, outcome, call, extra) {
  * events, each yielded as { type: 'agent_tool', agent: caller, tool, callId, event }, in a span of
  * its own; returns { kind: 'agent', value: its answer }.
  * @param {SwarmInternals} sw
+ * @param {Session} session
+ * @param {string} caller
+ * @param {ToolCall} call
+ * @param {ToolOutcome} outcome an agent tool's
+ * @param {ToolTurn} extra
+ * @param {TurnTrace} trace
+ * @returns {AsyncGenerator<AgentToolEvent, ToolRun, undefined>}
  */
 async function* agentToolCall(sw, session, caller, call, outcome, extra, trace) {
   const { tool, arguments: args } = outcome;
-  const target = sw.agentTools.get(tool);
+  const target = /** @type {string} */ (sw.agentTools.get(tool));
   const conversation = trace.agentToolCall(caller, tool, target, call, (nestedTrace) => askAgent(sw, session, target, args, extra, nestedTrace));
-  const value = yield* reported(conversation, (event) => ({ type: 'agent_tool', agent: caller, tool, callId: call.id, event }));
+  const value = yield* reported(conversation, (event) => /** @type {AgentToolEvent} */ ({ type: 'agent_tool', agent: caller, tool, callId: call.id, event }));
   return { kind: 'agent', value };
 }
 
@@ -106,13 +163,19 @@ async function* agentToolCall(sw, session, caller, call, outcome, extra, trace) 
  * response, tool_use, tool_result, tool_mock_required, workflow_step, workflow_done, and the
  * agent_tool events of its own agent tools); returns its final answer.
  * @param {SwarmInternals} sw
+ * @param {Session} session
+ * @param {string} targetId
+ * @param {Record<string, unknown>} args
+ * @param {ToolTurn} extra
+ * @param {TurnTrace} trace
+ * @returns {AsyncGenerator<AgentToolEvent, string, undefined>}
  */
 async function* askAgent(sw, session, targetId, args, extra, trace) {
-  const { options } = extra;
+  const options = /** @type {TurnOptions} a turn's: an agent tool runs in a turn */ (extra.options);
   const text = typeof args.input === 'string' ? args.input : JSON.stringify(args);
   const variables = visibleVariables(sw, targetId, session);
   if (sw.workflows.has(targetId)) {
-    const answer = yield* runWorkflow(sw.workflows.get(targetId), { agent: targetId, agentDefinition: agentCopy(sw, targetId), input: text, variables, signal: options.signal });
+    const answer = yield* runWorkflow(/** @type {CheckedWorkflow} */ (sw.workflows.get(targetId)), { agent: targetId, agentDefinition: /** @type {SwarmAgent} */ (agentCopy(sw, targetId)), input: text, variables, signal: options.signal });
     trace.record(answer.recording);
     if (answer.text.length > 0) yield { type: 'chunk', agent: targetId, text: answer.text };
     if (answer.variables !== undefined) {
@@ -123,8 +186,10 @@ async function* askAgent(sw, session, targetId, args, extra, trace) {
   }
   const { toolFormat, jsonSchema, maxModelCalls, signal } = options;
   // The core's view of the nested agent: the session's counters and variables, this agent active.
+  /** @type {() => RoutingSession} */
   const nested = () => ({ format: SESSION_FORMAT, active: targetId, hops: session.hops, selections: session.selections, variables: session.variables });
   const transfers = new Set(offeredTransfers(sw, nested()).map((t) => t.name));
+  /** @type {Message[]} */
   const history = [{ role: 'user', content: text }];
   let last = '';
   for (let calls = 0; calls < maxModelCalls; calls++) {
@@ -149,8 +214,17 @@ async function* askAgent(sw, session, targetId, args, extra, trace) {
  * One tool call of a nested conversation: { result, outcome }, yielding the events of the tool
  * (an agent tool's nested conversation, tool_mock_required). Transfers and approvals are not run.
  * @param {SwarmInternals} sw
+ * @param {Session} session
+ * @param {string} agentId
+ * @param {ToolCall} call
+ * @param {Set<string>} transfers
+ * @param {RoutingSession} nested
+ * @param {ToolTurn} extra
+ * @param {TurnTrace} trace
+ * @returns {AsyncGenerator<AgentToolEvent, { result: string, outcome: HandoffOutcome | { type: 'not_run', reason: string } }, undefined>}
  */
 async function* nestedToolCall(sw, session, agentId, call, transfers, nested, extra, trace) {
+  /** @type {(reason: string) => { result: string, outcome: { type: 'not_run', reason: string } }} */
   const skipped = (reason) => ({ result: `Not run: ${reason}.`, outcome: { type: 'not_run', reason } });
   if (transfers.has(call.name)) return skipped(`${agentId} is answering as a tool and cannot transfer the conversation`);
   const { outcome, result } = routingRecord(sw, nested, 'applyToolCall', 'applyToolCall', call.name, argumentsText(call), false, mcpListed(sw, agentId));

@@ -1,12 +1,62 @@
+// @ts-check
 // The options of runTurn, and of resolveApproval, which continues a turn: the host's model
 // function and how to call it, the budget, the abort signal, the store, and the rest.
 import { describe } from '../text.js';
 import { TOOL_FORMATS } from '../tool-calls.js';
 
+/**
+ * @import { AgentToolEvent, HandoffOutcome, ModelFunction, ModelRequest, RunTurnOptions, SessionStore, SwarmEvent, ToolCall, ToolFormat, ToolSchema } from '../index.js'
+ */
+
+/**
+ * A model's answer as the turn reads it (js/model-answer.js readModelAnswer): its text, its tool
+ * calls normalized, whether a stream announced them (tool_use yielded), and what the provider added.
+ * @typedef {{ text: string, toolCalls: ToolCall[], announced: boolean, finishReason?: string | null, usage?: unknown, raw?: unknown }} ModelAnswerRead
+ */
+
+/**
+ * What ran for a tool call (js/swarm/tool-execution.js): its kind, its value (the model gets it
+ * as text), and what an MCP server or a handler added.
+ * @typedef {{ kind: 'handler' | 'mock' | 'missing' | 'agent' | 'mcp', value: unknown, variables?: unknown[], server?: string, isError?: boolean }} ToolRun
+ */
+
+/** @typedef {Extract<SwarmEvent, { type: 'chunk' | 'tool_use' }>} AnswerEvent What reading a model's answer yields. */
+
+/**
+ * The turn's trace (js/tracing.js traceTurn): its spans and its recording's lines.
+ * @typedef {object} TurnTrace
+ * @property {(line: object) => void} record
+ * @property {(from: string, outcome: HandoffOutcome | null, edge: unknown) => void} route
+ * @property {(agent: string, request: ModelRequest, call: () => unknown, read: (result: unknown) => AsyncGenerator<AnswerEvent, ModelAnswerRead, undefined>) => AsyncGenerator<AnswerEvent, ModelAnswerRead, undefined>} modelCall
+ * @property {(agent: string, tool: string, call: ToolCall, run: () => Promise<ToolRun>) => Promise<ToolRun>} toolCall
+ * @property {(agent: string, tool: string, target: string, call: ToolCall, run: (trace: TurnTrace) => AsyncGenerator<AgentToolEvent, string, undefined>) => AsyncGenerator<AgentToolEvent, string, undefined>} agentToolCall
+ */
+
+/** @typedef {TurnOptions & { trace: TurnTrace }} Turn A turn's options, with its trace. */
+
+/**
+ * runTurn's options checked, the defaults filled in; the turn's files add its trace.
+ * @typedef {object} TurnOptions
+ * @property {ModelFunction} model
+ * @property {ToolFormat} toolFormat
+ * @property {((schema: ToolSchema) => unknown) | undefined} jsonSchema
+ * @property {number} maxModelCalls
+ * @property {AbortSignal | undefined} signal
+ * @property {SessionStore | undefined} store
+ * @property {unknown} toolState
+ * @property {Record<string, Record<string, unknown>> | undefined} agentConfig
+ * @property {boolean} statusEvents
+ */
+
 export const RUN_TURN_OPTIONS = ['model', 'toolFormat', 'jsonSchema', 'maxModelCalls', 'signal', 'store', 'toolState', 'agentConfig', 'statusEvents'];
 export const RESOLVE_OPTIONS = ['approve', 'reason', ...RUN_TURN_OPTIONS];
 
 // runTurn's options (and resolveApproval's, which continue a turn), checked; defaults filled in.
+/**
+ * @param {RunTurnOptions} options
+ * @param {string} where
+ * @returns {TurnOptions}
+ */
 export function checkTurnOptions({ model, toolFormat, jsonSchema, maxModelCalls = 10, signal, store, toolState, agentConfig, statusEvents = false }, where) {
   if (typeof model !== 'function') throw new TypeError(`${where} needs { model }: a function ({ agent, messages, tools }) => { text, toolCalls }`);
   const format = toolFormat ?? model.toolFormat ?? 'openai-chat';

@@ -1,3 +1,4 @@
+// @ts-check
 // One user turn, from the top (swarm.runTurn): the options checked, the turn traced
 // (js/tracing.js traceTurn) and guarded (js/swarm/status.js: a failed or aborted turn leaves the
 // session as it was). Then the turn itself: variables (or queued intents) extracted from the
@@ -23,11 +24,19 @@ import { guarded, setStatus } from './status.js';
 import { checkTurnOptions, RUN_TURN_OPTIONS } from './turn-options.js';
 import { change } from './variables.js';
 
-/** @typedef {import('./definition.js').SwarmInternals} SwarmInternals */
+/**
+ * @import { RunTurnOptions, Session, SwarmEvent } from '../index.js'
+ * @import { SwarmInternals } from './definition.js'
+ * @import { Turn, TurnTrace } from './turn-options.js'
+ */
 
 /**
  * swarm.runTurn(session, input, options) (js/swarm.js documents it): yields the turn's events.
  * @param {SwarmInternals} sw
+ * @param {Session} session
+ * @param {string} input
+ * @param {RunTurnOptions} options
+ * @returns {AsyncGenerator<SwarmEvent, void, undefined>}
  */
 export async function* runTurn(sw, session, input, options) {
   checkSession(session, 'runTurn(session, input, { model })');
@@ -37,10 +46,16 @@ export async function* runTurn(sw, session, input, options) {
   await outsideWritten(session);
   const recording = () => ({ recording: RECORDING_VERSION, input, variables: clone(session.variables), maxModelCalls: turn.maxModelCalls });
   const info = { swarm: nameOf(sw), session: session.id, agent: session.active, recording };
-  yield* traceTurn(sw.tracing, info, (trace) => guarded(session, turn, userTurn(sw, session, input, { ...turn, trace })));
+  yield* traceTurn(sw.tracing, info, (/** @type {TurnTrace} */ trace) => guarded(session, turn, userTurn(sw, session, input, { ...turn, trace })));
 }
 
-/** @param {SwarmInternals} sw */
+/**
+ * @param {SwarmInternals} sw
+ * @param {Session} session
+ * @param {string} input
+ * @param {Turn} options
+ * @returns {AsyncGenerator<SwarmEvent, void, undefined>}
+ */
 async function* userTurn(sw, session, input, options) {
   // A tripped input guardrail puts the session back as it was: kept only when one can trip.
   const before = sw.guardrails.input.size > 0 ? snapshotSession(session) : undefined;
