@@ -153,7 +153,7 @@ function findCycle(ids, asks) {
  * that fails, or an output that is not a string, throws.
  * @param {CheckedWorkflow} workflow
  * @param {{ agent: string, agentDefinition: SwarmAgent, input: string, variables: Record<string, unknown>, signal?: AbortSignal }} run
- * @returns {AsyncGenerator<Extract<SwarmEvent, { type: 'workflow_step' | 'workflow_done' }>, { text: string, variables: Record<string, unknown> | undefined, recording: Record<string, unknown> }>}
+ * @returns {AsyncGenerator<Extract<SwarmEvent, { type: 'workflow_step' | 'workflow_done' }>, { text: string, variables: Record<string, unknown> | undefined, recording: { type: string, [field: string]: unknown } }>}
  */
 export async function* runWorkflow(workflow, { agent, agentDefinition, input, variables, signal }) {
   const { machine, output } = workflow;

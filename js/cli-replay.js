@@ -208,9 +208,10 @@ export async function replayCommand(argv, out = console.log) {
         for (const group of groups) {
           const name = kind === 'swarm' ? `session ${group.id || '(none)'}` : `run ${group.id}`;
           try {
-            const report = await target.replay(group.lines);
+            const report = await target.replay(/** @type {any} a swarm's session lines, or a machine's run: what its target takes */ (group.lines));
             if (!report.same) failed = true;
-            const line = group.numbers === undefined || report.divergence === null ? undefined : group.numbers[report.divergence.line];
+            const d = report.divergence;
+            const line = group.numbers !== undefined && d !== null && 'line' in d ? group.numbers[d.line] : undefined;
             results.push({ file, [kind === 'swarm' ? 'session' : 'run']: group.id, ...report, ...(line === undefined ? {} : { line }) });
             if (!values.json) out(describeReport(file, name, report, kind, line));
           } catch (error) {

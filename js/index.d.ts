@@ -1192,7 +1192,12 @@ export interface SwarmReplayReport {
   turns: number;
   /** The decisions compared, the diverging one included. */
   decisions: number;
-  divergence: null | { turn: number; index: number; kind: ReplayDecisionKind; recorded: unknown; replayed: unknown };
+  /**
+   * `index`: the decision's among its turn's, from 0; `line`: the position, from 0, of the
+   * recording's line that holds the recorded decision (for a decision the recording lacks, its
+   * turn's last line).
+   */
+  divergence: null | { turn: number; index: number; line: number; kind: ReplayDecisionKind; recorded: unknown; replayed: unknown };
 }
 
 /** machine.replay(): swarm.replay's report, the run counting as one turn whose decisions are its steps' routes. */

@@ -55,7 +55,7 @@ const isStream = (answer) => typeof answer === 'object' && answer !== null && ty
  * `tag(call)`: fields a tool_use event adds (an MCP tool's `by` and `server`).
  * @param {unknown} answer what the model function returned (awaited)
  * @param {{ agent: string, signal?: AbortSignal, tag?: (call: NormalizedCall) => Record<string, unknown> }} options
- * @returns {AsyncGenerator<AnswerEvent, { text: string, toolCalls: NormalizedCall[], announced: boolean, finishReason: unknown, usage: unknown, raw: unknown }>}
+ * @returns {AsyncGenerator<AnswerEvent, { text: string, toolCalls: NormalizedCall[], announced: boolean, finishReason: string | null, usage: unknown, raw: unknown }>}
  */
 export async function* readModelAnswer(answer, { agent, signal, tag }) {
   if (!isStream(answer)) {

@@ -13,7 +13,7 @@ import { decisionsOf, machineRecording, sameValue, swarmTurns, TWIN, updateDecis
 import { clone } from './values.js';
 import { replayMcpClients } from './mcp/replay-clients.js';
 
-/** @import { SwarmDefinition } from './index.js' */
+/** @import { MachineReplayReport, ModelAnswer, ModelRequest, ReplayDecisionKind, SwarmDefinition, SwarmReplayReport, ToolCallInput } from './index.js' */
 /** @import { Decision, Line } from './recording.js' */
 
 // What a replay uses of a StateMachine, of its twin and of an execution (js/machine.js), and of a
@@ -22,15 +22,10 @@ import { replayMcpClients } from './mcp/replay-clients.js';
 /**
  * @typedef {{ step: number, state: string, visit: number, next: string | null, edge: number | null }} ReplayStepRecord
  * @typedef {{ done: boolean, reason: string | null, steps: ReplayStepRecord[], step(): Promise<ReplayStepRecord | null>, dispose(): void }} ReplayExecution
- * @typedef {{ start(state: Record<string, unknown>): ReplayExecution, dispose(): void }} ReplayTwin
- * @typedef {{ name: string, toJSON(): { states: Array<Record<string, any>> }, [TWIN](handlers: Record<string, (ctx: { visit: number }) => unknown>): ReplayTwin }} ReplayMachine
- * @typedef {{
- *   createSession(options: { id: string, variables: unknown }): any,
- *   updateState(session: any, variables: unknown): unknown,
- *   runTurn(session: any, input: string, options: object): AsyncIterable<{ type: string, [field: string]: any }>,
- *   resolveApproval(session: any, approvalId: string, options: object): AsyncIterable<{ type: string, [field: string]: any }>,
- *   dispose(): void,
- * }} ReplaySwarm
+ * @typedef {{ start(state: any): ReplayExecution, dispose(): void }} ReplayTwin (the recorded state, of whatever state type the machine has)
+ * @typedef {{ name: string, toJSON(): { states: Array<Record<string, any>> }, [TWIN](handlers: Record<string, (ctx: { visit: number }) => any>): ReplayTwin }} ReplayMachine
+ *   (the handlers return the recorded updates, of whatever state type the machine has)
+ * @typedef {import('./swarm.js').Swarm} ReplaySwarm
  * @typedef {{ answers: TurnAnswers, workflow: Line | undefined, all: Line[] }} ReplayCursor where a replay is: the current turn's answers and workflow run, every guardrail trip
  */
 
@@ -64,7 +59,7 @@ function replayHandlers(machine, update, where) {
 
 /** Thrown inside a replayed turn at the first decision that differs; caught by the replay. */
 class Divergence extends Error {
-  /** @param {{ turn: number, index: number, line: number, kind: string, recorded: unknown, replayed: unknown }} divergence */
+  /** @param {NonNullable<SwarmReplayReport['divergence']>} divergence */
   constructor(divergence) {
     super('the replay diverged');
     this.divergence = divergence;
@@ -119,7 +114,7 @@ class Comparison {
       return;
     }
     // A model call or a turn's end by another agent is the active agent differing.
-    let kind = recorded?.kind ?? replayed.kind;
+    let kind = /** @type {ReplayDecisionKind} decisionsOf's kinds */ (recorded?.kind ?? replayed.kind);
     if (recorded !== undefined && recorded.kind === replayed.kind && (kind === 'tools' || kind === 'end') && /** @type {any} */ (recorded.value).agent !== /** @type {any} */ (replayed.value).agent) kind = 'agent';
     this.diverged = new Divergence({ turn: this.#turn, index, line: recorded?.line ?? this.#last, kind, recorded: recorded?.value ?? null, replayed: replayed.value });
     throw this.diverged;
@@ -130,7 +125,7 @@ class Comparison {
     const recorded = this.#recorded[this.#position];
     if (recorded === undefined) return;
     this.#total.count++;
-    throw new Divergence({ turn: this.#turn, index: this.#position, line: recorded.line, kind: recorded.kind, recorded: recorded.value, replayed: null });
+    throw new Divergence({ turn: this.#turn, index: this.#position, line: recorded.line, kind: /** @type {ReplayDecisionKind} */ (recorded.kind), recorded: recorded.value, replayed: null });
   }
 }
 
@@ -311,13 +306,13 @@ export async function replaySwarm(recording, { definition, options, make }) {
         throw error;
       }
       if (!sameValue(session.variables, open.variables)) session.variables = clone(open.variables);
-      /** @type {(request: { agent: { id: string }, tools: unknown }) => { text: string, toolCalls?: unknown }} */
+      /** @type {(request: ModelRequest) => ModelAnswer} */
       const model = (request) => {
         if (answers.models.length === 0 && answers.failure?.source === 'model') throw new Error(answers.failure.message);
         comparison.check({ kind: 'tools', value: { agent: request.agent.id, tools: toolNames(request.tools) } });
         const line = answers.models.shift();
         // A recording whose decisions name a model call it has no answer for: an empty answer.
-        return line === undefined ? { text: '' } : { text: line.text, toolCalls: clone(line.toolCalls) };
+        return line === undefined ? { text: '' } : { text: line.text, toolCalls: /** @type {ToolCallInput[]} the recorded calls */ (clone(line.toolCalls)) };
       };
       const turnOptions = { model, maxModelCalls: open.maxModelCalls };
       let events;
@@ -361,7 +356,8 @@ export async function replaySwarm(recording, { definition, options, make }) {
 /**
  * @param {number} turns
  * @param {{ count: number }} total
- * @param {unknown} divergence
+ * @param {SwarmReplayReport['divergence']} divergence
+ * @returns {SwarmReplayReport}
  */
 function report(turns, total, divergence) {
   return { same: divergence === null, turns, decisions: total.count, divergence };
@@ -386,7 +382,7 @@ export async function replayMachine(machine, recording, state) {
   const initial = recordedState ?? state ?? {};
   const execution = twin.start(clone(initial));
   // `compared`: the steps whose routes were the recorded ones.
-  /** @type {(compared: number, divergence: unknown) => { same: boolean, turns: number, decisions: number, divergence: unknown }} */
+  /** @type {(compared: number, divergence: MachineReplayReport['divergence']) => MachineReplayReport} */
   const done = (compared, divergence) => ({ same: divergence === null, turns: 1, decisions: compared + (divergence === null ? 0 : 1), divergence });
   try {
     for (const [index, recorded] of steps.entries()) {

@@ -180,14 +180,17 @@ async function openTracer({ tracing }) {
 // A Swarm turn
 
 /**
- * The hooks of a turn (TurnTrace, or NO_TRACE when nothing is traced or logged).
+ * The hooks of a turn (TurnTrace, or NO_TRACE when nothing is traced or logged): its spans and its
+ * recording's lines.
  * @typedef {{
  *   record(line: { type: string, [field: string]: unknown }): void,
- *   route(from: string, outcome: any, edge: any): void,
- *   modelCall(agent: string, request: any, call: () => Promise<unknown>, read: (answer: unknown) => AsyncGenerator<any, any>): AsyncGenerator<any, any>,
- *   toolCall(agent: string, tool: string, call: any, run: () => Promise<any>): Promise<any>,
- *   agentToolCall(agent: string, tool: string, target: string, call: any, run: (trace: TurnHooks) => AsyncGenerator<any, any>): AsyncGenerator<any, any>,
+ *   route(from: string, outcome: HandoffOutcome | null, edge: unknown): void,
+ *   modelCall(agent: string, request: ModelRequest, call: () => unknown, read: (answer: unknown) => AsyncGenerator<AnswerEvent, ModelAnswerRead, undefined>): AsyncGenerator<AnswerEvent, ModelAnswerRead, undefined>,
+ *   toolCall(agent: string, tool: string, call: ToolCall, run: () => Promise<ToolRun>): Promise<ToolRun>,
+ *   agentToolCall(agent: string, tool: string, target: string, call: ToolCall, run: (trace: TurnHooks) => AsyncGenerator<AgentToolEvent, string, undefined>): AsyncGenerator<AgentToolEvent, string, undefined>,
  * }} TurnHooks
+ * @import { AgentToolEvent, HandoffOutcome, ModelRequest, ToolCall } from './index.js'
+ * @import { AnswerEvent, ModelAnswerRead, ToolRun } from './swarm/turn-options.js'
  */
 
 /** @type {TurnHooks} */

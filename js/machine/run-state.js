@@ -121,25 +121,15 @@ import { put } from '../values.js';
 
 /** @typedef {HandlerStep | FanOutStep} Begun */
 
-/**
- * A step's span (js/tracing.js): the handler runs inside it, routing in a child span.
- * @typedef {object} StepTrace
- * @property {<T>(fn: () => T) => T} run
- * @property {() => RouteSpan} route
- * @property {(error: unknown) => void} fail
- * @property {(record: StepRecord) => void} end
- */
+/** @typedef {import('../tracing.js').StepHooks} StepTrace A step's span (js/tracing.js): the handler runs inside it, routing in a child span. */
 
-/**
- * A route span (js/tracing.js endRoute ends it).
- * @typedef {{ set(attributes: Record<string, unknown>): void, end(): void }} RouteSpan
- */
+/** @typedef {import('../tracing.js').TraceSpan} RouteSpan A route span (js/tracing.js endRoute ends it). */
 
 /**
  * What the steps of a run report to (js/tracing.js): spans and the trace log's lines.
  * @typedef {object} StepsTrace
  * @property {(begun: Begun) => StepTrace} step
- * @property {(line: Record<string, unknown>) => void} event
+ * @property {(line: { type: string, [field: string]: unknown }) => void} event
  */
 
 /**

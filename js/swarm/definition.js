@@ -55,10 +55,7 @@ import { CONTEXT_POLICIES } from './routing.js';
  * @typedef {{ session: Session, agent: string, source: string }} StateHookContext
  */
 
-/**
- * The tracing settings (js/tracing.js checkTracing).
- * @typedef {{ tracing: TracingOptions | false | Record<string, never>, traceLogPath: string | URL | undefined }} TracingSettings
- */
+/** @typedef {import('../tracing.js').TraceSettings} TracingSettings The tracing settings (js/tracing.js checkTracing). */
 
 // The UTF-16 index of the first lone surrogate in `s`, or -1 (a Unicode-mode pattern reads a
 // well-formed pair as one code point, so only a lone surrogate is one of category Cs).

@@ -46,7 +46,7 @@ export function instructionsOf(sw, agentId, session) {
 export async function* callModel(sw, agentId, session, history, tools, { model, toolFormat, signal, agentConfig }, trace) {
   const instructions = instructionsOf(sw, agentId, session);
   /** @type {Message[]} */
-  const messages = copyMessages([...(instructions ? [{ role: 'system', content: instructions }] : []), ...history]);
+  const messages = copyMessages([...(instructions ? [/** @type {Message} */ ({ role: 'system', content: instructions })] : []), ...history]);
   /** @type {ModelRequest} */
   const request = {
     // (The active agent, or an agent tool's: one of the definition's.)

@@ -22,15 +22,7 @@ import { TOOL_FORMATS } from '../tool-calls.js';
 
 /** @typedef {Extract<SwarmEvent, { type: 'chunk' | 'tool_use' }>} AnswerEvent What reading a model's answer yields. */
 
-/**
- * The turn's trace (js/tracing.js traceTurn): its spans and its recording's lines.
- * @typedef {object} TurnTrace
- * @property {(line: object) => void} record
- * @property {(from: string, outcome: HandoffOutcome | null, edge: unknown) => void} route
- * @property {(agent: string, request: ModelRequest, call: () => unknown, read: (result: unknown) => AsyncGenerator<AnswerEvent, ModelAnswerRead, undefined>) => AsyncGenerator<AnswerEvent, ModelAnswerRead, undefined>} modelCall
- * @property {(agent: string, tool: string, call: ToolCall, run: () => Promise<ToolRun>) => Promise<ToolRun>} toolCall
- * @property {(agent: string, tool: string, target: string, call: ToolCall, run: (trace: TurnTrace) => AsyncGenerator<AgentToolEvent, string, undefined>) => AsyncGenerator<AgentToolEvent, string, undefined>} agentToolCall
- */
+/** @typedef {import('../tracing.js').TurnHooks} TurnTrace The turn's trace (js/tracing.js traceTurn): its spans and its recording's lines. */
 
 /** @typedef {TurnOptions & { trace: TurnTrace }} Turn A turn's options, with its trace. */
 

@@ -83,7 +83,7 @@ async function* userTurn(sw, session, input, options) {
   const tripped = await guard(sw, 'input', session.active, input, session, input);
   if (tripped !== null) {
     const { turn } = session;
-    restoreSession(session, before);
+    restoreSession(session, /** @type {Session} made where input guardrails exist, as one tripped */ (before));
     session.turn = turn;
     const end = yield* tripGuardrail(session, tripped);
     yield* finish(session, checkpointsBefore, options, end);
