@@ -258,7 +258,8 @@ export function check(target: HandoffGraph | StateMachine<any> | Swarm | string 
 /** The terminal pseudo-state: an edge to END finishes a run. */
 export const END: '__end__';
 
-export type Reducer = 'replace' | 'append' | 'merge' | 'sum' | ((previous: unknown, update: unknown) => unknown);
+/** A key's reducer: a built-in's name, or a function of the previous value, the update's and the key. */
+export type Reducer = 'replace' | 'append' | 'merge' | 'sum' | ((previous: unknown, update: unknown, key: string) => unknown);
 
 export interface StateMachineOptions {
   name?: string;
@@ -527,7 +528,7 @@ export class StateMachine<S extends Record<string, unknown> = Record<string, unk
   replay(recording: RecordingLine[] | string | { steps: readonly unknown[]; outputs: Record<string, unknown[]> } | { format: 'handoff-graph/run'; snapshot: unknown }, options?: { state?: Record<string, unknown> }): Promise<MachineReplayReport>;
   static fromJSON<S extends Record<string, unknown> = Record<string, unknown>>(
     definition: MachineDefinition | string,
-    options?: { handlers?: Record<string, Handler<S>>; reducers?: Record<string, (previous: unknown, update: unknown) => unknown> },
+    options?: { handlers?: Record<string, Handler<S>>; reducers?: Record<string, (previous: unknown, update: unknown, key: string) => unknown> },
   ): StateMachine<S>;
   toDag(options?: DagOptions & { format?: 'handoff-graph' }): DagModel;
   toDag(options: DagOptions & { format: 'agentensemble' }): AgentEnsembleDagModel;

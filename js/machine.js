@@ -343,7 +343,7 @@ export class StateMachine {
    * without one passes the state on unchanged); `reducers` supplies the 'custom' ones.
    * @template {Record<string, unknown>} [T=Record<string, unknown>]
    * @param {MachineDefinition | string} definition
-   * @param {{ handlers?: Record<string, Handler<T>>, reducers?: Record<string, (previous: unknown, update: unknown) => unknown> }} [options]
+   * @param {{ handlers?: Record<string, Handler<T>>, reducers?: Record<string, (previous: unknown, update: unknown, key: string) => unknown> }} [options]
    * @returns {StateMachine<T>}
    */
   static fromJSON(definition, options) {
@@ -373,7 +373,7 @@ export class StateMachine {
    */
   [TWIN](handlers) {
     // (The record's reducers are called with the key as a third argument, as every reducer is.)
-    const reducers = /** @type {Record<string, (previous: unknown, update: unknown) => unknown>} */ (Object.fromEntries(this.#m.reducers));
+    const reducers = /** @type {Record<string, (previous: unknown, update: unknown, key: string) => unknown>} */ (Object.fromEntries(this.#m.reducers));
     return StateMachine.fromJSON(this.toJSON(), { handlers, reducers });
   }
 

@@ -15,7 +15,7 @@ import { adoptNative } from './definition.js';
  * @import { AnyHandler, NativeMachine, RecordOf, ReducerFunction } from './definition.js'
  */
 
-/** @typedef {(previous: unknown, update: unknown) => unknown} UserReducer A 'custom' reducer (StateMachine.fromJSON's options). */
+/** @typedef {(previous: unknown, update: unknown, key: string) => unknown} UserReducer A 'custom' reducer (StateMachine.fromJSON's options). */
 
 /**
  * Builds a machine from a definition. `handlers` maps state names to handler functions (a state

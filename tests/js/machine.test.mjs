@@ -74,6 +74,10 @@ describe('running', () => {
     const bad = new StateMachine({ name: 'bad', start: 'a', reducers: { total: 'sum' } }).addState('a', () => ({ total: 'x' })).addEdge('a', END);
     await assert.rejects(bad.run(), { name: 'TypeError', message: /'sum' reducer of 'total' needs a number/ });
     assert.throws(() => new StateMachine({ reducers: { x: 'concat' } }), TypeError);
+    // One function serves several keys: it is given the key.
+    const keyed = (previous, value, key) => ({ ...previous, [key]: value });
+    const both = new StateMachine({ name: 'k', start: 'a', reducers: { x: keyed, y: keyed } }).addState('a', () => ({ x: 1, y: 2 })).addEdge('a', END);
+    assert.deepEqual((await both.run()).state, { x: { x: 1 }, y: { y: 2 } });
   });
 
   test('a handler that returns something other than an object or nothing rejects the run', async () => {
