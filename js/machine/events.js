@@ -21,6 +21,7 @@ import { abort, begin, endStep, finish, guard } from './step.js';
  */
 export async function* streamEvents(ex, options) {
   const { signal, tracing, traceLogPath } = checkOptions(options, ['signal', ...TRACE_OPTIONS], 'stream options');
+  if (ex.failed !== null) throw ex.failed;  // as run() does
   const trace = await openTrace(ex, tracing, traceLogPath, 'stream options');
   try {
     yield* steps(ex, signal);

@@ -67,6 +67,8 @@ export async function closeTrace(ex, trace) {
 export async function drive(ex, execution, options, where, checkpoints) {
   const { onStep, signal, tracing, traceLogPath } = checkOptions(options, RUN_OPTIONS, where);
   if (onStep !== undefined && typeof onStep !== 'function') throw new TypeError(`onStep must be a function, got ${describe(onStep)}`);
+  // An execution that failed stays failed: running it again rejects with its error.
+  if (ex.failed !== null) throw ex.failed;
   const trace = await openTrace(ex, tracing, traceLogPath, where, checkpoints?.runId);
   try {
     while (!isDone(ex)) {
@@ -85,9 +87,7 @@ export async function drive(ex, execution, options, where, checkpoints) {
       if (onStep !== undefined) onStep(outcome.record);
       if (outcome.error !== null) throw outcome.error;
     }
-    // (A step this loop runs never leaves the reason 'no-edge-matched' or null: it throws. An
-    // execution that had already failed before run() resolves with that reason, which Run does
-    // not declare.)
+    // (A step that leaves the reason 'no-edge-matched' or null fails, so it is never a Run's.)
     const result = /** @type {Run} */ (resultOf(ex));
     trace.succeeded(result);
     return result;

@@ -128,6 +128,24 @@ describe('failures', () => {
       assert.deepEqual(strip(error.steps), [{ step: 1, state: 'a', visit: 1, next: null, edge: null }]);
       return true;
     });
+    // An execution that failed stays failed: run() and stream() reject with its error again, and
+    // step() resolves null.
+    const execution = m.start({});
+    const failure = await execution.step().catch((error) => error);
+    assert.ok(failure instanceof NoEdgeMatchedError);
+    assert.equal(await execution.run().catch((error) => error), failure);
+    await assert.rejects(async () => {
+      for await (const _ of execution.stream());
+    }, (error) => error === failure);
+    assert.deepEqual([execution.done, await execution.step()], [true, null]);
+    execution.dispose();
+    // A handler's error, too.
+    const throwing = new StateMachine({ name: 't', start: 'a' }).addState('a', () => {
+      throw new RangeError('down');
+    }).addEdge('a', END).start({});
+    const thrown = await throwing.step().catch((error) => error);
+    assert.equal(await throwing.run().catch((error) => error), thrown);
+    throwing.dispose();
   });
 
   test("onMaxSteps 'throw' rejects with MaxStepsError carrying the run", async () => {
