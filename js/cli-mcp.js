@@ -5,7 +5,7 @@
 // go to stderr.
 import { parseArgs } from 'node:util';
 
-export const MCP_USAGE = `Usage: handoff-graph mcp <swarm.json> [--store <spec>] [--model <spec>] [--http <port>] [--session <id>]
+export const MCP_USAGE = `Usage: handoff-graph mcp <swarm.json> [--store <spec>] [--model <spec>] [--mcp-config <file>] [--http <port>] [--session <id>]
 
 Serves a swarm over MCP (docs/mcp.md). Without --model, the host's model is the agents: the tools
 are the active agent's tools and the transfers allowed now. With --model, the swarm is one tool
@@ -13,6 +13,7 @@ that runs a whole turn.
 
   --store <spec>    memory (default), file:<dir>, redis://…
   --model <spec>    module:./model.mjs or <provider>:<model> (as for serve)
+  --mcp-config <file>  connect the MCP servers the agents name (mcpServers), as for serve
   --http <port>     Streamable HTTP on 127.0.0.1:<port>/mcp (0: a free port) instead of stdio
   --host <host>     with --http, default 127.0.0.1
   --session <id>    on stdio, the swarm session to continue (or start) under that id
@@ -32,7 +33,7 @@ export class McpUsageError extends Error {}
  * @param {{
  *   loadModel: (spec: string) => Promise<ModelFunction>,
  *   openStore: (spec: string | undefined) => Promise<{ store: SessionStore, close: () => Promise<unknown> }>,
- *   readDefinition: (file: string) => Promise<Swarm>,
+ *   readDefinition: (file: string, options: { mcpConfig?: string }) => Promise<{ swarm: Swarm, close(): Promise<void> }>,
  * }} tools
  * @returns {Promise<void>}
  */
@@ -41,7 +42,7 @@ export async function mcpCommand(argv, { loadModel, openStore, readDefinition })
   try {
     parsed = parseArgs({
       args: argv,
-      options: { store: { type: 'string' }, model: { type: 'string' }, http: { type: 'string' }, host: { type: 'string' }, session: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: { store: { type: 'string' }, model: { type: 'string' }, 'mcp-config': { type: 'string' }, http: { type: 'string' }, host: { type: 'string' }, session: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
       allowPositionals: true,
       strict: true,
     });
@@ -57,6 +58,7 @@ export async function mcpCommand(argv, { loadModel, openStore, readDefinition })
   if (values.http !== undefined && (!/^\d+$/.test(values.http) || Number(values.http) > 65535)) throw new McpUsageError(`--http must be a port from 0 to 65535, got '${values.http}'`);
   if (values.session !== undefined && values.http !== undefined) throw new McpUsageError('--session is for stdio; over HTTP each MCP session is a swarm session');
   if (values.session === '') throw new McpUsageError('--session needs an id');
+  if (values['mcp-config'] === '') throw new McpUsageError('--mcp-config needs a file');
   let mcp;
   try {
     mcp = await import('./mcp/index.js');
@@ -65,8 +67,11 @@ export async function mcpCommand(argv, { loadModel, openStore, readDefinition })
     throw error;
   }
   const model = values.model === undefined ? undefined : await loadModel(values.model);
-  const swarm = await readDefinition(positionals[0]);
-  const { store, close: closeStore } = await openStore(values.store);
+  const { swarm, close: closeSwarm } = await readDefinition(positionals[0], { mcpConfig: values['mcp-config'] });
+  const { store, close: closeStore } = await openStore(values.store).catch(async (error) => {
+    await closeSwarm();
+    throw error;
+  });
   const options = { store, ...(model === undefined ? {} : { model }) };
   if (values.http === undefined) {
     const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
@@ -81,7 +86,7 @@ export async function mcpCommand(argv, { loadModel, openStore, readDefinition })
     await closed;
     await server.close().catch(() => {});
     await closeStore();
-    swarm.dispose();
+    await closeSwarm();
     return;
   }
   const { createServer } = await import('node:http');
@@ -113,7 +118,7 @@ export async function mcpCommand(argv, { loadModel, openStore, readDefinition })
     http.closeAllConnections();
     await new Promise((resolve) => http.close(resolve));
     await closeStore();
-    swarm.dispose();
+    await closeSwarm();
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

@@ -36,6 +36,9 @@ Serves a swarm definition over HTTP (docs/server.md).
                         file:<dir> (one host), redis://host:port[/db] or rediss://… (any number of
                         servers; needs the npm package 'redis'), postgres://user@host:port/db or
                         postgresql://… (any number of servers; needs the npm package 'pg')
+  --mcp-config <file>   connect the MCP servers the agents name (mcpServers) from a configuration
+                        in the shape MCP hosts share: { "mcpServers": { name: { command, args, env }
+                        or { url, headers } } } (docs/mcp.md; needs @modelcontextprotocol/sdk)
   --trace-log <file>    append one JSON line per event of every turn to <file>
                         (spans: register an OpenTelemetry SDK, e.g. node --import; docs/server.md#tracing)
   --host <host>         default 127.0.0.1
@@ -62,6 +65,7 @@ function parse(argv) {
     model: { type: 'string' },
     store: { type: 'string' },
     'trace-log': { type: 'string' },
+    'mcp-config': { type: 'string' },
     host: { type: 'string' },
     port: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
@@ -210,10 +214,44 @@ function bearer(token) {
 }
 
 /**
- * @param {string} file
- * @param {string} [traceLogPath]
+ * The MCP servers of a --mcp-config file, connected; null without one.
+ * @param {string | undefined} file
+ * @returns {Promise<{ clients: Record<string, unknown>, close(): Promise<void> } | null>}
  */
-async function readDefinition(file, traceLogPath) {
+async function connectMcp(file) {
+  if (file === undefined) return null;
+  if (file === '') throw new UsageError('--mcp-config needs a file');
+  let config;
+  try {
+    config = JSON.parse(await readFile(file, 'utf8'));
+  } catch (error) {
+    const e = /** @type {NodeJS.ErrnoException} */ (error);
+    throw new Error(`--mcp-config ${file}: ${e.code === 'ENOENT' ? 'no such file' : e instanceof SyntaxError ? `not JSON (${e.message})` : e.message}`);
+  }
+  let mcp;
+  try {
+    mcp = await import('./mcp/connect.js');
+    await import('@modelcontextprotocol/sdk/client/index.js');
+  } catch (error) {
+    if (/** @type {NodeJS.ErrnoException} */ (error).code === 'ERR_MODULE_NOT_FOUND') throw new Error('--mcp-config needs the MCP SDK: npm install @modelcontextprotocol/sdk');
+    throw error;
+  }
+  try {
+    return await mcp.connectMcpServers(config);
+  } catch (error) {
+    if (error instanceof TypeError) throw new Error(`--mcp-config ${file}: ${error.message}`);
+    throw error;
+  }
+}
+
+/**
+ * The swarm of a definition file, with the MCP servers of `mcpConfig` connected; `close()`
+ * disposes of it and closes them.
+ * @param {string} file
+ * @param {{ traceLogPath?: string, mcpConfig?: string }} [options]
+ * @returns {Promise<{ swarm: import('./index.js').Swarm, close(): Promise<void> }>}
+ */
+async function readDefinition(file, { traceLogPath, mcpConfig } = {}) {
   let text;
   try {
     text = await readFile(file, 'utf8');
@@ -221,11 +259,21 @@ async function readDefinition(file, traceLogPath) {
     throw new Error(`cannot read the swarm definition ${file}: ${/** @type {NodeJS.ErrnoException} */ (error).code === 'ENOENT' ? 'no such file' : /** @type {NodeJS.ErrnoException} */ (error).message}`);
   }
   await init();
+  const mcp = await connectMcp(mcpConfig);
   try {
+    const options = { ...(traceLogPath === undefined ? {} : { traceLogPath }), ...(mcp === null ? {} : { mcp: mcp.clients }) };
     // Typed as the package's Swarm (js/index.d.ts): swarm.js gets [Symbol.dispose] from
     // disposable() at load time, which TypeScript cannot see in the class.
-    return /** @type {import('./index.js').Swarm} */ (/** @type {unknown} */ (new Swarm(text, traceLogPath === undefined ? undefined : { traceLogPath })));
+    const swarm = /** @type {import('./index.js').Swarm} */ (/** @type {unknown} */ (new Swarm(text, /** @type {any} the SDK's clients */ (options))));
+    return {
+      swarm,
+      close: async () => {
+        swarm.dispose();
+        await mcp?.close();
+      },
+    };
   } catch (error) {
+    await mcp?.close();
     if (error instanceof DefinitionError) {
       throw new Error(`${file} is not a valid swarm definition:\n${error.problems.map((p) => `  ${p.pointer || '/'}: ${p.message}`).join('\n')}`);
     }
@@ -246,8 +294,11 @@ async function serveCommand(values, positionals) {
   for (const [flag, key] of Object.entries(LIMIT_FLAGS)) if (values[flag] !== undefined) limits[key] = integer(values[flag], flag, 1, 2 ** 31 - 1);
   const model = await loadModel(values.model);
   if (values['trace-log'] === '') throw new UsageError('--trace-log needs a file');
-  const swarm = await readDefinition(positionals[0], values['trace-log']);
-  const { store, describe, close: closeStore } = await openStore(values.store);
+  const { swarm, close: closeSwarm } = await readDefinition(positionals[0], { traceLogPath: values['trace-log'], mcpConfig: values['mcp-config'] });
+  const { store, describe, close: closeStore } = await openStore(values.store).catch(async (error) => {
+    await closeSwarm();
+    throw error;
+  });
   const token = process.env.HANDOFF_GRAPH_TOKEN;
   let handler;
   try {
@@ -255,6 +306,7 @@ async function serveCommand(values, positionals) {
     handler = createHandler({ swarm, store, model: /** @type {any} */ (model), limits, ...(token ? { authorize: bearer(token) } : {}) });
   } catch (error) {
     await closeStore();
+    await closeSwarm();
     throw error instanceof TypeError ? new UsageError(error.message) : error;
   }
   let server;
@@ -262,6 +314,7 @@ async function serveCommand(values, positionals) {
     server = await serve(handler, { host, port });
   } catch (error) {
     await closeStore();
+    await closeSwarm();
     throw new Error(`cannot listen on ${host}:${port}: ${/** @type {Error} */ (error).message}`);
   }
   const agents = swarm.toJSON().agents.length;
@@ -276,7 +329,7 @@ async function serveCommand(values, positionals) {
     force.unref();
     await server.close().catch(() => {});
     await closeStore();
-    swarm.dispose();
+    await closeSwarm();
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

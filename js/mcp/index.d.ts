@@ -1,5 +1,6 @@
 // handoff-graph/mcp: a swarm served over MCP (docs/mcp.md), with `@modelcontextprotocol/sdk`.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { ModelFunction, SessionStore, Swarm } from '../index.js';
 
@@ -35,6 +36,26 @@ export declare function createMcpHttpHandler(
   options?: Omit<McpServerOptions, 'sessionId'>,
   where?: { path?: string },
 ): ((req: IncomingMessage, res: ServerResponse) => Promise<void>) & { close(): Promise<void> };
+
+/** One server of an MCP configuration: a command to spawn (stdio), or a Streamable HTTP endpoint. */
+export type McpServerConfig =
+  | { type?: 'stdio'; command: string; args?: string[]; env?: Record<string, string>; cwd?: string }
+  | { type?: 'http' | 'streamable-http'; url: string; headers?: Record<string, string> };
+
+/** A configuration in the shape MCP hosts share (Claude Desktop, `.mcp.json`). */
+export interface McpConfig {
+  mcpServers: Record<string, McpServerConfig>;
+}
+
+/**
+ * Connects every server of `config` with the SDK's Client (stdio or Streamable HTTP), for a Swarm's
+ * `mcp` option. A mistake in the configuration is a TypeError naming it; a server that cannot be
+ * connected rejects with an Error naming it, after the others are closed.
+ */
+export declare function connectMcpServers(
+  config: McpConfig,
+  client?: { name?: string; version?: string },
+): Promise<{ clients: Record<string, Client>; close(): Promise<void> }>;
 
 /** The text a model gets of a tools/call result: its text parts, then its structured content as JSON text. */
 export declare function resultText(result: unknown): string;

@@ -5,3 +5,4 @@
 export { createMcpHttpHandler } from './http.js';
 export { createMcpServer, INSTRUCTIONS_PROMPT, SESSION_URI, UPDATE_STATE } from './server.js';
 export { resultText } from './consume.js';
+export { connectMcpServers } from './connect.js';
