@@ -14,7 +14,7 @@ import { definitionText } from './definition-json.js';
 import { exportOf } from './export.js';
 import { adopt, disposable, disposedError, inspection, inspectSymbol, release } from './lifetime.js';
 import { isStateMachine, markStateMachine } from './machine-brand.js';
-import { callEager, resolvePath } from './marshal.js';
+import { resolvePath } from './paths.js';
 import { checkOptions, edgeArguments, notInDefinition, requireArguments } from './options.js';
 import { RECORDING_VERSION, TWIN } from './recording.js';
 import { REDUCER_CHOICES, REDUCERS } from './reducers.js';
@@ -931,7 +931,7 @@ export class Execution {
     let items = null;
     if (map !== undefined) {
       items = resolvePath(this.#state, overPath[0]);
-      const count = resumed ? 0 : callEager(runtime.writer, this.#state, overPath, this.#prepared.ids, runtime.execItems, this.#address);
+      const count = resumed ? 0 : runtime.writer.callEager(this.#state, overPath, this.#prepared.ids, runtime.execItems, this.#address);
       if (count < 0) {
         throw this.#fail(new TypeError(`map state '${state.name}' maps over '${map.over}', which is not a list: it holds ${describe(items)}`));
       }
@@ -1249,7 +1249,7 @@ export class Execution {
   #route(begun, output) {
     const runtime = requireRuntime();
     const { state, step, visit } = begun;
-    let status = callEager(runtime.writer, this.#state, state.paths, this.#prepared.ids, runtime.execComplete, this.#address);
+    let status = runtime.writer.callEager(this.#state, state.paths, this.#prepared.ids, runtime.execComplete, this.#address);
     while (status === ExecStatus.AwaitingPredicate) {
       const edge = state.edges[runtime.execInfo()[StepInfo.edge]];
       let verdict;
@@ -1264,7 +1264,7 @@ export class Execution {
       }
       this.#live;  // the function may have disposed this execution or its machine
       status = runtime.execVerdict(this.#address, verdict ? 1 : 0);
-      if (status === ExecStatus.InStep) status = callEager(runtime.writer, this.#state, state.paths, this.#prepared.ids, runtime.execComplete, this.#address);
+      if (status === ExecStatus.InStep) status = runtime.writer.callEager(this.#state, state.paths, this.#prepared.ids, runtime.execComplete, this.#address);
     }
     return status;
   }
