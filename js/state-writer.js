@@ -101,15 +101,29 @@ export class StateWriter {
    * evaluates meanwhile; such a nested call saves the outer call's cells and restores them after.
    */
   route(state, readers, ids, fn, a, b, first) {
-    if (this.busy) return this.#nested(() => fn(a, b, this.#begin(state, readers, ids, first), first), a);
-    this.busy = true;
-    this.owner = a;
+    if (!this.busy) {
+      this.busy = true;
+      this.owner = a;
+      try {
+        return fn(a, b, this.#begin(state, readers, ids, first), first);
+      } finally {
+        this.lazyState = null;  // the user's state is not kept past the call
+        this.lazyReaders = null;
+        this.#done();
+      }
+    }
+    return this.#routeNested(state, readers, ids, fn, a, b, first);
+  }
+
+  // route() from a getter or Proxy trap of a state being read: a method of its own (no closure
+  // either, whose captured arguments V8 would store on every call), so that the common path stays
+  // small enough for V8 to inline into the decider.
+  #routeNested(state, readers, ids, fn, a, b, first) {
+    const saved = this.#enterNested(a);
     try {
       return fn(a, b, this.#begin(state, readers, ids, first), first);
     } finally {
-      this.lazyState = null;  // the user's state is not kept past the call
-      this.lazyReaders = null;
-      this.#done();
+      this.#leaveNested(saved);
     }
   }
 
@@ -141,13 +155,22 @@ export class StateWriter {
    */
   callEager(state, paths, ids, fn, a, b) {
     const readers = readersOf(paths);
-    if (this.busy) return this.#nested(() => fn(a, b, this.#writeAll(state, readers, ids)), a);
+    if (this.busy) return this.#callEagerNested(state, readers, ids, fn, a, b);
     this.busy = true;
     this.owner = a;
     try {
       return fn(a, b, this.#writeAll(state, readers, ids));
     } finally {
       this.#done();
+    }
+  }
+
+  #callEagerNested(state, readers, ids, fn, a, b) {
+    const saved = this.#enterNested(a);
+    try {
+      return fn(a, b, this.#writeAll(state, readers, ids));
+    } finally {
+      this.#leaveNested(saved);
     }
   }
 
@@ -162,19 +185,19 @@ export class StateWriter {
     return this.cells;
   }
 
-  // A call made while another is reading its state (from a getter or Proxy trap): a method of its
-  // own, so that the common path stays small enough for V8 to inline into the decider.
-  #nested(call, a) {
+  // A call made while another is reading its state (from a getter or Proxy trap): the outer
+  // call's cells are saved, to be put back when this one returns (#leaveNested).
+  #enterNested(a) {
     const saved = this.save();
     this.outerOwners.push(this.owner);
     this.owner = a;
-    try {
-      return call();
-    } finally {
-      this.outerOwners.pop();
-      this.restore(saved);
-      if (this.deferred.length !== 0) this.#freeDeferred();
-    }
+    return saved;
+  }
+
+  #leaveNested(saved) {
+    this.outerOwners.pop();
+    this.restore(saved);
+    if (this.deferred.length !== 0) this.#freeDeferred();
   }
 
   #done() {
