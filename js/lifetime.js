@@ -61,7 +61,10 @@ export function release(owner, native) {
   if (native[PENDING] === true) {
     native[PENDING] = false;
     // The last adopted, as in compile-and-dispose loops: forgotten now, so the list stays short.
-    if (pending[pending.length - 1] === native) pending.length -= 2;
+    if (pending[pending.length - 1] === native) {
+      pending.pop();  // pop, not a length store, which V8 makes a runtime call
+      pending.pop();
+    }
   } else {
     registry?.unregister(owner);
   }

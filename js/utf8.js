@@ -6,8 +6,9 @@
 
 const encoder = new TextEncoder();
 
-// Short ASCII strings are copied byte by byte: cheaper than the TextEncoder call for them.
-const COPY_LIMIT = 64;
+// ASCII strings up to this length are copied unit by unit, which is cheaper than the TextEncoder
+// call for them; longer ones go to TextEncoder at once, whose copy is faster than the loop.
+const COPY_LIMIT = 16;
 
 /**
  * Writes `s` as UTF-8 (a lone surrogate as U+FFFD, as TextEncoder does) into `u8` from `at`,
@@ -16,12 +17,14 @@ const COPY_LIMIT = 64;
  */
 export function writeUtf8(s, u8, at, end) {
   const length = s.length;
-  let written = 0;
-  for (; written < length && written < COPY_LIMIT; written++) {
-    const c = s.charCodeAt(written);
-    if (c >= 0x80) break;
-    u8[at + written] = c;
+  if (length <= COPY_LIMIT) {
+    let written = 0;
+    for (; written < length; written++) {
+      const c = s.charCodeAt(written);
+      if (c >= 0x80) break;
+      u8[at + written] = c;
+    }
+    if (written === length) return written;
   }
-  if (written === length) return written;
   return encoder.encodeInto(s, u8.subarray(at, end)).written;
 }

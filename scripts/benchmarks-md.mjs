@@ -112,8 +112,8 @@ function missedGoalsMarkdown() {
         `the paths and strings come out only on first use${parse ? `; natively the parse alone takes ${ns(parse.ns)}` : ''}. ` +
         'The parser grows the condition\'s parts in scratch space reused by every compile and copies each once, at its ' +
         'size; a condition\'s own string table finds its few strings without a hash map. What remains is a fixed cost in ' +
-        'JavaScript, most of it the FinalizationRegistry registration (and unregistration on dispose()) that frees a ' +
-        'condition nobody disposed, and the parse itself at wasm speed, a dozen allocations included (`node bench/instructions.mjs ' +
+        'JavaScript (the FinalizationRegistry registration that frees a condition nobody disposed is made in a microtask ' +
+        'batch, so a condition disposed first costs none), and the parse itself at wasm speed, a dozen allocations included (`node bench/instructions.mjs ' +
         '--cases compile --engines route,cel` counts both engines). Next idea: fewer allocations per condition (the ' +
         'source copy, the string table\'s first block), and a scanner that hands tokens over without `Expected`.');
     } else if (kind === 'flat') {
@@ -140,10 +140,19 @@ function issue36Markdown() {
   const cel = missed.filter((g) => g.goal.includes('1.2× faster than @marcbachmann/cel-js'));
   const r = x.restartableRoute;
   const groups = (entry) => Object.entries(entry.groups).filter(([, n]) => n > 0).map(([k, n]) => `${k.replace(/ \(.*/, '')} ${fmt(n)}`).join(', ');
+  // This run's instruction counts (bench/instructions.mjs) when it has them, else the experiment's.
+  const counted = (caseId, engine) => {
+    const e = d.instructions?.cases.find((c) => c.caseId === caseId)?.engines[engine];
+    return e ? { total: e.total, groups: Object.fromEntries(e.groups.map((g) => [g.group, g.instructions])) } : undefined;
+  };
+  const method = d.instructions?.method ?? r?.method;
+  const profileOf = (caseId) => counted(caseId, 'route') ?? r?.lazyImport[caseId];
+  const celOf = (caseId) => counted(caseId, 'cel');
   if (cel.length) {
     lines.push('', `**route() ≥ 1.2× faster than cel-js** — missed in ${cel.map(where).join('; ')}. ` +
-      (r ? `Profile (instructions per decision, ${r.method}): the escalation rule takes ${fmt(r.lazyImport.escalation.total)} ` +
-        `(${groups(r.lazyImport.escalation)}). ` : '') +
+      (profileOf('escalation') ? `Profile (instructions per decision, ${method}): the escalation rule takes ` +
+        `${fmt(profileOf('escalation').total)} (${groups(profileOf('escalation'))})` +
+        (celOf('escalation') ? `, cel-js ${fmt(celOf('escalation').total)}` : '') + '. ' : '') +
       'The own-enumerable check is a third of it: about four `propertyIsEnumerable` calls per decision (`user`, ' +
       '`user.tier`, then `priority` and `tags` and each tag as the decision needs them), each a C++ builtin entered ' +
       'through a runtime call. Reason: the semantics (own enumerable properties only, Proxies read through ' +
@@ -165,7 +174,7 @@ function issue36Markdown() {
   const floor = missed.filter((g) => g.goal.startsWith('triage within 5×'));
   if (floor.length) {
     lines.push('', `**Triage within 5× of the hand-written floor** — missed in ${floor.map(where).join('; ')}. ` +
-      (r ? `Profile: ${fmt(r.lazyImport.triage.total)} instructions per decision in Node (${groups(r.lazyImport.triage)}). ` : '') +
+      (profileOf('triage') ? `Profile: ${fmt(profileOf('triage').total)} instructions per decision in Node (${groups(profileOf('triage'))}). ` : '') +
       'The floor is one inline-cached load and two `===`, a few nanoseconds; route() adds one `propertyIsEnumerable`, ' +
       'one `Map.get` for the interned string, the cell write and one call into WebAssembly. Reason: in Chromium the ' +
       'floor is faster still while the check and the call are not, so the ratio is higher there. Next idea: the ' +
@@ -176,10 +185,14 @@ function issue36Markdown() {
     const [ours, celMix] = d.compileMix;
     const np = x.nativeParse;
     const tiny = x.tinyCompile;
+    const cm = x.compileMix;
     lines.push('', `**compileCondition() on the mix no slower than cel-js's parse()** — missed: ${ns(ours.median)} against ` +
       `${ns(celMix.median)} per condition (${times(ours.median / celMix.median)}). The FinalizationRegistry ` +
       'registration that was about a fifth of a compile is gone from compile-and-dispose (owners are registered in a ' +
-      'microtask batch, so one disposed first is never registered). Profile: what is left is the parse in WebAssembly, ' +
+      'microtask batch, so one disposed first is never registered), and a long source goes to `TextEncoder` at once' +
+      (cm ? ` (instructions per compile of the mix, ${cm.method}: ${fmt(cm.before.total)} before, ${fmt(cm.after.total)} now, ` +
+        `cel-js ${fmt(cm.cel.total)}; of ours, WebAssembly ${fmt(cm.after.groups.WebAssembly)})` : '') +
+      '. Profile: what is left is the parse in WebAssembly, ' +
       'and most of the mix is small conditions, where a fixed cost dominates' +
       (tiny ? ` (\`x == n\`: ${fmt(tiny.rawExportsNs)} ns through the raw exports alone, against ${fmt(tiny.celParseNs)} ns for cel-js; ${tiny.what})` : '') +
       (np ? `; natively, parsing the escalation rule takes ${fmt(np.ns)} ns, spread over the scanner and the parser ` +
@@ -276,7 +289,11 @@ p('## Goals');
       'of the hand-written floor, and compiling a realistic mix of conditions (bench/cases.mjs `compileMix`: the cases\' ' +
       'conditions, the seed rules among them, then small random ones) no slower than cel-js parses it. The ' +
       '"own-property checks" column of the tables is the floor of what `route()` promises (own properties only, type ' +
-      'checks, missing is null). Why a missed goal is missed follows the tables.');
+      'checks, missing is null). ' +
+      (d.uptime ? `The machine's load average (1 min) was ${d.uptime.before} before the run and ${d.uptime.after} after: ` +
+        'absolute times from a busy machine are noisy, and the ratios, taken within one process or page with the ' +
+        'engines interleaved, are the figures to read. ' : '') +
+      'Why a missed goal is missed follows the tables.');
     p(table(['goal', 'measured', 'target', ''], issue36.map((g) => [g.goal, measured(g), target(g), g.met ? 'met' : '**missed**']), ['l', 'l', 'l', 'l']));
   }
   const issue19 = d.goals.filter((g) => g.issue === 19);
