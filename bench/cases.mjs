@@ -217,3 +217,36 @@ export const cases = [
 for (const c of cases) {
   if (c.seed !== undefined && toOurs(c.edges[0][1]) !== c.seed) throw new Error(`${c.id}: ${toOurs(c.edges[0][1])} is not the seed rule`);
 }
+
+// ---------------------------------------------------------------------------------------------
+// The compile benchmark's mix (bench/route.mjs): every condition of the cases above (the seed
+// rules among them, and the 50-edge router's small ones), then small seeded random conditions over
+// the ticket's keys, as rules are written: one to three comparisons, `in` a tag or a short list.
+
+/** `count` condition trees, all distinct; translate each with toOurs / toCel. */
+export function compileMix(count = 200) {
+  const trees = cases.flatMap((c) => c.edges.map(([, when]) => when).filter((when) => when !== null));
+  const r = rng(0xc0de);
+  const pick = (xs) => xs[Math.floor(r() * xs.length)];
+  const leaf = () => {
+    switch (Math.floor(r() * 6)) {
+      case 0: return eq('category', pick(CATEGORIES.filter(Boolean)));
+      case 1: return gt('priority', Math.floor(r() * 9));
+      case 2: return contains('tags', pick(TAGS));
+      case 3: return eq('user.tier', pick(TIERS));
+      case 4: return oneOf('locale', LOCALES.filter(() => r() < 0.6).concat('en'));
+      default: return ge('priority', Math.floor(r() * 9));
+    }
+  };
+  const seen = new Set(trees.map((t) => toOurs(t)));
+  while (trees.length < count) {
+    const n = 1 + Math.floor(r() * 3);
+    const xs = Array.from({ length: n }, leaf);
+    const tree = n === 1 ? xs[0] : r() < 0.6 ? and(...xs) : or(...xs);
+    const text = toOurs(tree);
+    if (seen.has(text)) continue;
+    seen.add(text);
+    trees.push(tree);
+  }
+  return trees.slice(0, count);
+}

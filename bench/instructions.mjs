@@ -9,7 +9,8 @@
 // with --perf-basic-prof (so JIT-compiled functions have names); per decision =
 // (count(N2) - count(N1)) / (N2 - N1), per function, then grouped. Code that has no name in the perf map is WebAssembly (V8 does not list
 // wasm functions there).
-// Case `compile`: instructions per compile of the escalation rule (engines route and cel), a tenth
+// Cases `compile` and `compile-mix`: instructions per compile of the escalation rule, or of
+// bench/cases.mjs compileMix's 200 conditions in turn (engines route and cel), a tenth
 // as many iterations as decisions.
 // Usage: node bench/instructions.mjs [--cases triage,escalation,compile] [--engines route,router,cel,filtrex]
 //        [--json out.json]
@@ -39,15 +40,20 @@ if (args[0] === '--child') {
   const { HandoffGraph, init } = await import(engine === 'router' ? 'handoff-graph/router' : 'handoff-graph');
   const { cases, rng, toCel, toFiltrex, toOurs } = await import('./cases.mjs');
   await init();
-  if (caseId === 'compile') {
-    // One compile per iteration of the escalation rule with a different number each time (as
-    // bench/route.mjs's compile table), so no engine can answer from a cache; ours is disposed
-    // at once, as there. Only route (compileCondition) and cel (parse) have this case.
+  if (caseId === 'compile' || caseId === 'compile-mix') {
+    // One compile per iteration: of the escalation rule with a different number each time (as
+    // bench/route.mjs's compile table), so no engine can answer from a cache, or (compile-mix)
+    // of the 200 conditions of bench/cases.mjs compileMix in turn; ours is disposed at once, as
+    // there. Only route (compileCondition) and cel (parse) have these cases.
     const { compileCondition } = await import('handoff-graph');
-    const sources = Array.from({ length: 1024 }, (_, i) => `user.tier == 'gold' or (priority > ${i} and 'urgent' in tags)`);
+    const { compileMix } = await import('./cases.mjs');
+    const mix = caseId === 'compile-mix' ? compileMix(200) : null;
+    const ours = mix ? mix.map((tree) => toOurs(tree))
+      : Array.from({ length: 1024 }, (_, i) => `user.tier == 'gold' or (priority > ${i} and 'urgent' in tags)`);
+    const theirs = mix ? mix.map((tree) => toCel(tree)) : ours.map((s) => s.replace(' or ', ' || ').replace(' and ', ' && '));
     const compile = {
-      route: (i) => compileCondition(sources[i & 1023]).dispose(),
-      cel: (i) => celParse(sources[i & 1023].replace(' or ', ' || ').replace(' and ', ' && ')),
+      route: (i) => compileCondition(ours[i % ours.length]).dispose(),
+      cel: (i) => celParse(theirs[i % theirs.length]),
     }[engine];
     const loop = (count) => {
       for (let i = 0; i < count; i++) compile(i);
@@ -173,7 +179,7 @@ function runOnce(engine, caseId, n, dir) {
 function perDecision(engine, caseId, dir) {
   const a = run(engine, caseId, N1, dir);
   const b = run(engine, caseId, N2, dir);
-  const per = (x, y) => (y - x) / ((N2 - N1) / (caseId === 'compile' ? 10 : 1));
+  const per = (x, y) => (y - x) / ((N2 - N1) / (caseId.startsWith('compile') ? 10 : 1));
   const functions = [...new Set([...a.byName.keys(), ...b.byName.keys()])]
     .map((name) => ({ name, instructions: per(a.byName.get(name) ?? 0, b.byName.get(name) ?? 0) }))
     .filter((f) => f.instructions > 0.5)

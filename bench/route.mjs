@@ -20,7 +20,7 @@ import { HandoffGraph, compileCondition, heapUsed, init } from 'handoff-graph';
 import jsonLogic from 'json-logic-js';
 import { Engine, Rule } from 'json-rules-engine';
 
-import { MESSAGES, cases, randomState, rng, toCel, toFiltrex, toJsonLogic, toOurs, toRules } from './cases.mjs';
+import { MESSAGES, cases, compileMix, randomState, rng, toCel, toFiltrex, toJsonLogic, toOurs, toRules } from './cases.mjs';
 import { machine, measure, measureAll, printTable } from './harness.mjs';
 
 const args = process.argv.slice(2);
@@ -74,7 +74,7 @@ const STATES = [['10-key', (s) => s], ['1 MB', withMessages]];
 // compiled once where the engine has a compile step. decide(state) → target or null.
 
 const NOTES = {
-  'handoff-graph route()': 'the package: paths resolved in JS, values written to a transfer buffer in WebAssembly memory, one call routes',
+  'handoff-graph route()': 'the package: paths resolved in JS, values written to a transfer buffer in WebAssembly memory, one call routes (one more per path read lazily)',
   'hand-written JS if chain (the floor)': 'the same decision as plain property reads and ===; what V8 does with no engine at all',
   'hand-written JS, own-property checks': 'the floor with the guarantees route() gives: own properties only, type checks, missing is null',
   'wasm, state read via emscripten::val': 'rejected marshalling: C++ walks the JS object through emscripten::val, one boundary crossing per property read',
@@ -475,6 +475,20 @@ printTable('condition compile (the escalation rule; json-logic-js has no compile
 const compile = compileRows.map((r) => ({ ...r, perSecond: 1e9 / r.median }));
 for (const r of compile) figures.push({ section: 'compile', case: 'compile the escalation rule', engine: r.engine, unit: 'ns/op', median: r.median, min: r.min, max: r.max, ratio: r.ratio });
 
+// Issue 36's measure: a mix of 200 conditions, mostly small (bench/cases.mjs compileMix: the cases'
+// conditions, the seed rules among them, then small random ones), compiled in turn, each disposed
+// as the escalation row's are. Neither engine caches a compile by its source.
+const MIX_SIZE = 200;
+const mixOurs = compileMix(MIX_SIZE).map((tree) => toOurs(tree));
+const mixCel = compileMix(MIX_SIZE).map((tree) => toCel(tree));
+const compileMixRows = measure([
+  { name: 'handoff-graph compileCondition(), 200-condition mix', run: (i) => compileCondition(mixOurs[i % MIX_SIZE]).dispose() },
+  { name: '@marcbachmann/cel-js parse(), 200-condition mix', run: (i) => celParse(mixCel[i % MIX_SIZE]) },
+], quick ? { repetitions: 5, targetMs: 25 } : { repetitions: 7, targetMs: 100 });
+printTable(`condition compile, a mix of ${MIX_SIZE} conditions (per condition)`, compileMixRows);
+const compileMixResult = compileMixRows.map((r) => ({ ...r, perSecond: 1e9 / r.median, conditions: MIX_SIZE }));
+for (const r of compileMixResult) figures.push({ section: 'compile', case: `compile a ${MIX_SIZE}-condition mix`, engine: r.engine, unit: 'ns/op', median: r.median, min: r.min, max: r.max, ratio: r.ratio });
+
 // ---------------------------------------------------------------------------------------------
 // WebAssembly heap after building a 100k-edge graph.
 
@@ -511,7 +525,7 @@ const size = (file) => {
   return { file, bytes: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
 };
 const sizes = { wasm: size('dist/handoff-graph.wasm'), glue: size('dist/handoff-graph.mjs') };
-const jsFiles = ['api.js', 'marshal.js', 'runtime.js', 'errors.js', 'browser.js'];
+const jsFiles = ['api.js', 'paths.js', 'state-writer.js', 'condition-compile.js', 'utf8.js', 'runtime.js', 'errors.js', 'browser.js'];
 const jsGzip = jsFiles.reduce((sum, f) => sum + size(`js/${f}`).gzip, 0);
 // The packed tarball, as `npm pack` makes it, and every JS / wasm file in it gzipped alone.
 const [packed] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
@@ -703,6 +717,20 @@ for (const [runtime, rows] of runtimes) {
     { issue: 19, goal: `50-edge router ≥ 10× faster than @marcbachmann/cel-js (worst state shown), ${runtime}`, value: worst(router, 'speedup').speedup, unit: '×', target: 10, higherIsBetter: true, where: worst(router, 'speedup') },
   );
 }
+// Issue 36's goals: ahead of cel-js by a margin on every case, the triage route near the floor, and
+// compiling a realistic mix no slower than cel-js parses it.
+for (const [runtime, rows] of runtimes) {
+  const cel = speedups(rows, CEL);
+  const floor = speedups(rows, FLOOR, ['triage']);
+  goals.push(
+    { issue: 36, goal: `route() ≥ 1.2× faster than @marcbachmann/cel-js on every case, 10-key and 1 MB (worst shown), ${runtime}`, value: worst(cel, 'speedup').speedup, unit: '×', target: 1.2, higherIsBetter: true, where: worst(cel, 'speedup') },
+    { issue: 36, goal: `triage within 5× of the hand-written floor (worst state shown), ${runtime}`, value: highest(floor, 'ratio').ratio, unit: '×', target: 5, where: highest(floor, 'ratio') },
+  );
+}
+{
+  const [ours, cel] = compileMixResult;
+  goals.push({ issue: 36, goal: `compileCondition() on a ${MIX_SIZE}-condition mix no slower than @marcbachmann/cel-js parse() (time ratio, ours / theirs)`, value: ours.median / cel.median, unit: '×', target: 1 });
+}
 {
   const ours = compile.find((r) => r.engine === 'handoff-graph compileCondition()');
   const cel = compile.find((r) => r.engine === '@marcbachmann/cel-js parse()');
@@ -777,6 +805,7 @@ if (jsonOut) {
     semantics,
     scaling,
     compile,
+    compileMix: compileMixResult,
     heap,
     initMs,
     importMs,

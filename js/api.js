@@ -7,10 +7,10 @@ import { ConditionSyntaxError, CycleError, DefinitionError } from './errors.js';
 import { exportGraph } from './export-slot.js';
 import { adopt, disposable, disposedError, inspectSymbol, release } from './lifetime.js';
 import { checkOptions, edgeArguments, requireArguments } from './options.js';
-import {
-  PathReaders, StandaloneHandle, StringIds, compileDecider, compileStandalone, describeStandalone, nodeTextLevels,
-} from './marshal.js';
+import { StandaloneHandle, compileStandalone, describeStandalone, nodeTextLevels } from './condition-compile.js';
+import { PathReaders, StringIds } from './paths.js';
 import { requireRuntime } from './runtime.js';
+import { compileDecider } from './state-writer.js';
 import { describe, wellFormed } from './text.js';
 
 function requireNodeId(value, what) {
@@ -178,7 +178,7 @@ export class HandoffGraph {
     const outEdges = native.outEdges(route.id);
     // Read lazily as route() reads (the graph is in use meanwhile: writer.inCall), except that
     // the core asks for every path, in order, from the first.
-    const flags = runtime.writer.callLazy(state, route.paths, this.#ids, (_, id, cells, first) => native.explain(id, cells, first), this.#address, route.id, 0);
+    const flags = runtime.writer.route(state, route.paths, this.#ids, (_, id, cells, first) => native.explain(id, cells, first), this.#address, route.id, 0);
     const edges = outEdges.map((edge, index) => ({
       index,
       to: edge.to,

@@ -22,15 +22,52 @@ const registry =
       })
     : null;
 
+// Owners adopted since the last flush are registered together in a microtask: an owner disposed
+// before then (a condition compiled, used and disposed in one go) is never registered, which
+// spares a register and an unregister, together several times the cost of a small compile. The
+// registry would not free anything sooner: its callbacks run as tasks, after the code that
+// adopted the owner has returned. `pending` holds owner, native, owner, native…; a native waiting
+// there has PENDING set, cleared when it is registered or released.
+const PENDING = Symbol('registration pending');
+const pending = [];
+let flushQueued = false;
+
+function flush() {
+  flushQueued = false;
+  for (let i = 0; i < pending.length; i += 2) {
+    const owner = pending[i];
+    const native = pending[i + 1];
+    if (native[PENDING] !== true) continue;  // released meanwhile
+    native[PENDING] = false;
+    registry.register(owner, native, owner);
+  }
+  pending.length = 0;
+}
+
 /** Frees `native` when `owner` is collected without having been disposed. */
 export function adopt(owner, native) {
-  registry?.register(owner, native, owner);
+  if (registry === null) return native;
+  native[PENDING] = true;
+  pending.push(owner, native);
+  if (!flushQueued) {
+    flushQueued = true;
+    queueMicrotask(flush);
+  }
   return native;
 }
 
 /** Frees `native` now (the owner then sets its field to null). */
 export function release(owner, native) {
-  registry?.unregister(owner);
+  if (native[PENDING] === true) {
+    native[PENDING] = false;
+    // The last adopted, as in compile-and-dispose loops: forgotten now, so the list stays short.
+    if (pending[pending.length - 1] === native) {
+      pending.pop();  // pop, not a length store, which V8 makes a runtime call
+      pending.pop();
+    }
+  } else {
+    registry?.unregister(owner);
+  }
   native.delete();
 }
 

@@ -6,7 +6,7 @@
 // is by default and how to fetch a location; this file does the rest, and words the errors: a
 // load that fails says where it looked and how to pass the module with init({ wasm }).
 import { FINGERPRINT } from './contract.js';
-import { StateWriter } from './marshal.js';
+import { StateWriter } from './state-writer.js';
 import { checkOptions } from './options.js';
 
 // `runtime` is what the API reads; `loaded` is the instantiated module before the hash key of its

@@ -37,7 +37,7 @@ std::vector<std::string> strings_of(const emscripten::val& list);
 // The [string, string] pairs of a JavaScript array (what is not such a pair is left out).
 std::vector<std::pair<std::string, std::string>> pairs_of(const emscripten::val& list);
 
-// [[isIndex, key, index], ...] per path: what js/marshal.js needs to walk a JS object.
+// [[isIndex, key, index], ...] per path: what js/paths.js needs to walk a JS object.
 Json paths_json(const std::vector<condition::Path>& paths);
 // { kind: 'syntax' | 'cycle' | 'argument', message, index? , cycle? }
 Json edge_error_json(const graph::EdgeError& error);

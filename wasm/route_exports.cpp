@@ -3,7 +3,7 @@
 // lists them): a route (hg_route), a standalone condition's evaluation (hg_evaluate) and compile
 // (hg_condition_*), and the transfer area JavaScript writes a state's values into
 // (wasm/transfer.h), as tree-sitter's web binding marshals through a transfer buffer. JS calls
-// them with numbers only (js/runtime.js, js/marshal.js); everything else is in the embind tables.
+// them with numbers only (js/runtime.js, js/state-writer.js); everything else is in the embind tables.
 #include "route_exports.h"
 
 #include <emscripten/emscripten.h>
@@ -96,7 +96,7 @@ EMSCRIPTEN_KEEPALIVE std::int32_t hg_evaluate(const StandaloneCondition* conditi
 }
 
 // The slot every route from `node` reads first whatever the state, or -1 (HandoffGraph::first_read):
-// js/marshal.js reads it before calling hg_route.
+// js/state-writer.js reads it before calling hg_route.
 EMSCRIPTEN_KEEPALIVE std::int32_t hg_node_first_read(const HandoffGraph* graph, NodeId node) {
   return valid_node(graph, node) ? static_cast<std::int32_t>(graph->first_read(node)) : -1;
 }
@@ -135,8 +135,9 @@ EMSCRIPTEN_KEEPALIVE void hg_condition_delete(StandaloneCondition* c) { delete c
 
 // [0, pointer, length] of {"paths": [[[isIndex, key, index], ...], ...], "texts": [...],
 // "strings": [...], "levels": [...]}: the steps and canonical text of each path, the interned
-// strings in id order, and how much text each path's strings need (what js/marshal.js needs to
-// write a state for this condition), read once per condition, on its first evaluation.
+// strings in id order, and how much text each path's strings need (what js/paths.js and
+// js/state-writer.js need to write a state for this condition), read once per condition, on its
+// first evaluation.
 EMSCRIPTEN_KEEPALIVE std::uint32_t* hg_condition_describe(const StandaloneCondition* c) {
   using handoff::bindings::Json;
   const auto& paths = c->condition().paths();

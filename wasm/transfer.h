@@ -1,5 +1,5 @@
 // The transfer area both WebAssembly modules share the layout of (src/core/contract.h): the cells,
-// string bytes and slot starts JavaScript writes a route's values into (js/marshal.js), grown on
+// string bytes and slot starts JavaScript writes a route's values into (js/state-writer.js), grown on
 // request and never shrunk, and the slot views the core's route reads them through: all written
 // before the call (Area::slot_values, a state machine's step), or each when the route first needs
 // it (LazySlots: routes, evaluations, explain()).
@@ -51,7 +51,7 @@ struct Area {
   }
 };
 
-// js/marshal.js StateWriter.readSlot: writes the value at the current call's path `slot` into the
+// js/state-writer.js StateWriter.readSlot: writes the value at the current call's path `slot` into the
 // transfer area after the cells written so far and returns its first cell. It runs user code (a
 // getter, a Proxy trap), which may route or evaluate meanwhile (a nested call: StateWriter saves
 // and restores the outer call's cells around it) and may grow memory and move the area.

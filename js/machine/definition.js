@@ -129,7 +129,7 @@ import { isRecord, messageOf } from '../values.js';
  * @property {Map<string, number>} edgeCounts State name → outgoing edges so far.
  * @property {PreparedState[] | null} states State index → what steps read of it: built on first run (prepare.js).
  * @property {string[] | null} variables The input variables the task templates name.
- * @property {Map<string, number>} ids The core's string ids (marshal.js).
+ * @property {Map<string, number>} ids The core's string ids (state-writer.js).
  * @property {Set<{ native: NativeExecution | null }>} executions One { native } per execution alive (see machineRecord).
  */
 

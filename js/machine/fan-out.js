@@ -5,7 +5,7 @@
 // the branches and their visits; a snapshot taken meanwhile keeps the completed branches' updates
 // (snapshot.js), and a resumed execution continues the branches left (beginResumedFanOut).
 import { Branch, BranchesHeader } from '../contract.js';
-import { callEager, resolvePath } from '../marshal.js';
+import { resolvePath } from '../paths.js';
 import { requireRuntime } from '../runtime.js';
 import { describe } from '../text.js';
 import { HandlerContext } from './handler-context.js';
@@ -40,7 +40,7 @@ export function beginFanOut(ex, index, state, step, visit, signal, resumed) {
   if (map !== undefined) {
     items = resolvePath(ex.state, overPath[0]);
     /** @type {number} */
-    const count = resumed ? 0 : callEager(runtime.writer, ex.state, overPath, ex.prepared.ids, runtime.execItems, ex.address);
+    const count = resumed ? 0 : runtime.writer.callEager(ex.state, overPath, ex.prepared.ids, runtime.execItems, ex.address);
     if (count < 0) {
       throw failStep(ex, new TypeError(`map state '${state.name}' maps over '${map.over}', which is not a list: it holds ${describe(items)}`));
     }

@@ -6,7 +6,6 @@
 // 'throw') says so.
 import { Constants, ExecStatus, StepInfo } from '../contract.js';
 import { MaxStepsError, NoEdgeMatchedError } from '../errors.js';
-import { callEager } from '../marshal.js';
 import { requireRuntime } from '../runtime.js';
 import { describe } from '../text.js';
 import { endRoute } from '../tracing.js';
@@ -90,7 +89,7 @@ function routeStep(ex, begun, output) {
   const runtime = requireRuntime();
   const { state, step, visit } = begun;
   /** @type {number} */
-  let status = callEager(runtime.writer, ex.state, state.paths, ex.prepared.ids, runtime.execComplete, ex.address);
+  let status = runtime.writer.callEager(ex.state, state.paths, ex.prepared.ids, runtime.execComplete, ex.address);
   while (status === ExecStatus.AwaitingPredicate) {
     const edge = state.edges[runtime.execInfo()[StepInfo.edge]];
     /** @type {unknown} */
@@ -107,7 +106,7 @@ function routeStep(ex, begun, output) {
     }
     live(ex);  // the function may have disposed this execution or its machine
     status = runtime.execVerdict(ex.address, verdict ? 1 : 0);
-    if (status === ExecStatus.InStep) status = callEager(runtime.writer, ex.state, state.paths, ex.prepared.ids, runtime.execComplete, ex.address);
+    if (status === ExecStatus.InStep) status = runtime.writer.callEager(ex.state, state.paths, ex.prepared.ids, runtime.execComplete, ex.address);
   }
   return status;
 }

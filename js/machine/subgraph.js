@@ -3,7 +3,7 @@
 // one, from the input mapping of the state (or a copy of it), its output mapping merged as the
 // step's update. A snapshot taken meanwhile holds the child's latest snapshot, from which a
 // resumed execution continues it (snapshot.js).
-import { resolvePath } from '../marshal.js';
+import { resolvePath } from '../paths.js';
 import { put } from '../values.js';
 
 /**

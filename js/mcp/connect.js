@@ -126,6 +126,6 @@ export async function connectMcpServers(config, client) {
     throw failed.reason;
   }
   // In the configuration's order; a server named __proto__ is a name like any other.
-  servers.forEach(([server], i) => put(clients, server, /** @type {PromiseFulfilledResult<Client>} */ (connected[i]).value));
+  for (const [i, [server]] of servers.entries()) put(clients, server, /** @type {PromiseFulfilledResult<Client>} */ (connected[i]).value);
   return { clients, close };
 }

@@ -63,7 +63,7 @@ std::uint32_t JsonStateWriter::write_path(const Json& state, const Path& path) {
 // Containers deeper than any comparison looks, or larger than the budgets in limits.h, keep only
 // their size (enough for truthiness) and compare unequal to everything. A path's value that
 // outgrows kMaxStateCells is cut as a whole, and the next path starts afresh; kMaxMarshalWork
-// counts every cell ever written, cut ones included. js/marshal.js applies the same rules.
+// counts every cell ever written, cut ones included. js/state-writer.js applies the same rules.
 void JsonStateWriter::write_value(const Json& value, int depth) {
   ++work_;
   switch (value.type()) {

@@ -1,5 +1,5 @@
 // Marshals a JSON state (core/json.h) onto a tape: the native twin of the JavaScript
-// marshaller in js/marshal.js. Both resolve the same paths with the same rules and write the same
+// marshaller in js/state-writer.js. Both resolve the same paths with the same rules and write the same
 // cells, so a condition gives the same answer whichever runtime holds the state.
 #pragma once
 
@@ -27,7 +27,7 @@ class JsonStateWriter final : public SlotReader {
   void write(const Json& state, const std::vector<Path>& paths);
 
   // Clears the tape and leaves every slot unread: read(i) (the SlotReader a lazy route or
-  // evaluation is given) writes the value at paths[i] when it is first needed, as js/marshal.js
+  // evaluation is given) writes the value at paths[i] when it is first needed, as js/state-writer.js
   // does, so that the budgets below count the paths in the order they are read. `state` and
   // `paths` must outlive the reads.
   void begin(const Json& state, const std::vector<Path>& paths);

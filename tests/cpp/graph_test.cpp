@@ -110,7 +110,7 @@ TEST(Definition, RepeatedAndEmptyNodeIds) {
 
 // The native twin of tests/js/route-reading.test.mjs's lazy reading: a route asks its SlotReader
 // for a path only when the decision needs it, in evaluation order, once; first_read names the
-// path every route reads first (what js/marshal.js writes before the call).
+// path every route reads first (what js/state-writer.js writes before the call).
 class RecordingReader final : public condition::SlotReader {
  public:
   RecordingReader(const HandoffGraph& g, NodeId node, const condition::Json& state)

@@ -1,6 +1,6 @@
-// The shortcuts route() takes while reading a state (js/marshal.js, issue 19) give exactly the
-// answers of the general reader: strings with lone surrogates against graphs whose strings do or do
-// not hold U+FFFD (the writer skips the lone-surrogate test while none does), paths of keys only,
+// The shortcuts route() takes while reading a state (js/paths.js and js/state-writer.js, issue 19)
+// give exactly the answers of the general reader: strings with lone surrogates against graphs whose
+// strings do or do not hold U+FFFD (the writer skips the lone-surrogate test while none does), paths of keys only,
 // and reads split over one load site per slot. Each case is asked through route(), explain() (the
 // general writer) and a standalone condition.
 import assert from 'node:assert/strict';
