@@ -8,7 +8,7 @@ import { Constants, ExecStatus, StepInfo } from '../contract.js';
 import { MaxStepsError, NoEdgeMatchedError } from '../errors.js';
 import { requireRuntime } from '../runtime.js';
 import { describe } from '../text.js';
-import { endRoute } from '../tracing.js';
+import { endRoute } from './trace.js';
 import { put } from '../values.js';
 import { failStep, live, resultOf } from './run-state.js';
 

@@ -1,12 +1,13 @@
 // @ts-check
 // The run loop: machine.run(), execution.run() and a durable run's resume step an execution to
-// its end (step.js), opening the run's trace (js/tracing.js: spans, the trace log) first and
+// its end (step.js), opening the run's trace (js/machine/trace.js: spans, the trace log) first and
 // closing it last; a durable run saves its checkpoint after every step (js/durable.js), before
 // onStep hears of the step.
 import { checkOptions } from '../options.js';
 import { RECORDING_VERSION } from '../recording.js';
 import { describe } from '../text.js';
-import { checkTracing, NO_MACHINE_TRACE, openRunTrace } from '../tracing.js';
+import { checkTracing } from '../tracing.js';
+import { NO_MACHINE_TRACE, openRunTrace } from './trace.js';
 import { isDone, resultOf } from './run-state.js';
 import { abort, begin, endStep, finish, guard } from './step.js';
 
@@ -25,7 +26,7 @@ export const RUN_OPTIONS = ['onStep', 'signal', ...TRACE_OPTIONS];
 const startLine = (ex) => () => ({ recording: RECORDING_VERSION, state: ex.state, step: ex.steps.length });
 
 /**
- * Opens the run's trace (js/tracing.js: spans, the trace log) per the `tracing` and
+ * Opens the run's trace (js/machine/trace.js: spans, the trace log) per the `tracing` and
  * `traceLogPath` options (`where` names them in errors); the steps report to it until closeTrace.
  */
 /**

@@ -6,7 +6,7 @@
 // work on this record; nothing of it is on the public Execution.
 import { ExecStatus } from '../contract.js';
 import { disposedError } from '../lifetime.js';
-import { NO_MACHINE_TRACE } from '../tracing.js';
+import { NO_MACHINE_TRACE } from './trace.js';
 import { put } from '../values.js';
 
 /**
@@ -121,12 +121,12 @@ import { put } from '../values.js';
 
 /** @typedef {HandlerStep | FanOutStep} Begun */
 
-/** @typedef {import('../tracing.js').StepHooks} StepTrace A step's span (js/tracing.js): the handler runs inside it, routing in a child span. */
+/** @typedef {import('./trace.js').StepHooks} StepTrace A step's span (js/machine/trace.js): the handler runs inside it, routing in a child span. */
 
-/** @typedef {import('../tracing.js').TraceSpan} RouteSpan A route span (js/tracing.js endRoute ends it). */
+/** @typedef {import('../tracing.js').TraceSpan} RouteSpan A route span (js/machine/trace.js endRoute ends it). */
 
 /**
- * What the steps of a run report to (js/tracing.js): spans and the trace log's lines.
+ * What the steps of a run report to (js/machine/trace.js): spans and the trace log's lines.
  * @typedef {object} StepsTrace
  * @property {(begun: Begun) => StepTrace} step
  * @property {(line: { type: string, [field: string]: unknown }) => void} event
@@ -156,7 +156,7 @@ import { put } from '../values.js';
  * @property {ResumedFanOut | null} resumedFanOut A snapshot's fan-out under way, continued by the next step.
  * @property {{ exec: Execution<any> | null, latest: ExecutionSnapshot | null } | null} child The subgraph step under way: its execution, its latest snapshot.
  * @property {ResumedSubgraph | null} resumedSubgraph A snapshot's subgraph under way.
- * @property {StepsTrace} trace Spans and log lines of the run under way (js/tracing.js).
+ * @property {StepsTrace} trace Spans and log lines of the run under way (js/machine/trace.js).
  */
 
 /** @type {Map<number, Exclude<Execution['reason'], null>>} */
@@ -199,7 +199,7 @@ export function runState(prepared, native, state) {
     resumedFanOut: null,     // a snapshot's fan-out under way, continued by the next step
     child: null,             // the subgraph step under way: { exec, latest } (its execution, its latest snapshot)
     resumedSubgraph: null,   // a snapshot's subgraph under way: { under, snapshot }
-    trace: NO_MACHINE_TRACE,  // spans and log lines of the run under way (js/tracing.js)
+    trace: NO_MACHINE_TRACE,  // spans and log lines of the run under way (js/machine/trace.js)
   };
 }
 

@@ -21,14 +21,15 @@
 // link(2) (atomic, fails if it exists) that names its owner's pid and host; a lock whose owner
 // process is gone (a kill mid-save) is broken by the next writer, as is any lock older than
 // `staleLockMs`. Network file systems (NFS, SMB) and several hosts need RedisStore.
-import { randomBytes, createHash } from 'node:crypto';
-import { link, mkdir, open, readdir, readFile, rename, stat, truncate, unlink } from 'node:fs/promises';
-import { hostname } from 'node:os';
+import { createHash } from 'node:crypto';
+import { mkdir, readdir, readFile, stat, truncate, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { checkOptions } from '../options.js';
 import { describe } from '../text.js';
+import { appendLines, readOwnJSON, replaceFile } from './file-io.js';
+import { alive, breakIfStale, HOST, isStale, lockFile, ownerOf, unlockFile } from './file-lock.js';
 import { checkId, checkLease, checkpointTexts, checkRun, checkRunId, checkSession, checkTtl, conflict, runConflict, storedRunProblem, storedSessionProblem, toJSON } from './checks.js';
 
 export { ConflictError } from './errors.js';
@@ -54,10 +55,7 @@ export { ConflictError } from './errors.js';
  * @property {(info: TornLine) => void} [onTornLine] Told of each torn line once (default: a process warning, code HANDOFF_GRAPH_TORN_CHECKPOINT).
  */
 
-const HOST = hostname();
 const FILE_STORE_OPTIONS = ['fsync', 'lockTimeoutMs', 'staleLockMs', 'onTornLine'];
-/** @type {(ms: number) => Promise<void>} */
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * The file name stem for a session id: a-z, 0-9, '_' and '-' stay, an upper-case letter becomes
@@ -77,19 +75,6 @@ export function fileName(id) {
   }
   if (stem.length > 120) stem = `${stem.slice(0, 50)}~${createHash('sha256').update(id).digest('hex')}`;
   return stem;
-}
-
-/**
- * @param {number} pid
- * @returns {boolean}
- */
-function alive(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return /** @type {NodeJS.ErrnoException} */ (error).code === 'EPERM';
-  }
 }
 
 /**
@@ -173,6 +158,11 @@ export class FileStore {
       ((info) => process.emitWarning(`${info.path}:${info.line}: ${info.reason}; the line is ignored`, { code: 'HANDOFF_GRAPH_TORN_CHECKPOINT' }));
   }
 
+  /** How long a save waits for the lock, and when a lock is stale (js/stores/file-lock.js). */
+  get #lockLimits() {
+    return { timeoutMs: this.#lockTimeoutMs, staleMs: this.#staleLockMs };
+  }
+
   /** The directory, absolute. */
   get directory() {
     return this.#dir;
@@ -252,7 +242,7 @@ export class FileStore {
     await this.#ensureDir();
     const paths = this.paths(id);
     const journal = this.#extra(id, 'commit');
-    const lock = await this.#lock(paths.lock);
+    const lock = await lockFile(paths.lock, this.#lockLimits);
     try {
       await this.#settle(paths, journal, id);
       const actual = await this.#storedVersion(paths.session, id);
@@ -260,13 +250,13 @@ export class FileStore {
       if (checkpoints.length > 0) {
         // The journal first: from here until the rename, the lines past logSize are not yet the log's.
         const logSize = await stat(paths.checkpoints).then((info) => info.size, (error) => (error.code === 'ENOENT' ? 0 : Promise.reject(error)));
-        await this.#replace(journal, JSON.stringify({ version: next, logSize }));
-        await this.#appendLines(paths.checkpoints, checkpoints.map((json) => `${json}\n`).join(''));
+        await replaceFile(journal, JSON.stringify({ version: next, logSize }), this.#fsync, this.#dir);
+        await appendLines(paths.checkpoints, checkpoints.map((json) => `${json}\n`).join(''), this.#fsync);
       }
-      await this.#replace(paths.session, text);
+      await replaceFile(paths.session, text, this.#fsync, this.#dir);
       if (checkpoints.length > 0) await unlink(journal).catch(ignoreMissing);
     } finally {
-      await this.#unlock(lock);
+      await unlockFile(lock);
     }
     session.version = next;
   }
@@ -280,21 +270,6 @@ export class FileStore {
     return path.join(this.#dir, `${fileName(id)}.${suffix}`);
   }
 
-  /**
-   * @param {string} file
-   * @returns {Promise<any>} what this store wrote there (a journal, a lease), or null
-   */
-  async #readJSON(file) {
-    try {
-      return JSON.parse(await readFile(file, 'utf8'));
-    } catch (error) {
-      if (/** @type {NodeJS.ErrnoException} */ (error).code === 'ENOENT') return null;
-      // Written whole (temporary file, rename) by this store only: anything else is not ours.
-      if (error instanceof SyntaxError) throw new Error(`${file} was changed outside the FileStore (${error.message})`);
-      throw error;
-    }
-  }
-
   // Under the lock: a journal left by a save killed before its rename (the stored version is
   // below the journal's) means the log's lines past logSize belong to no session: cut them.
   /**
@@ -303,166 +278,12 @@ export class FileStore {
    * @param {string} id
    */
   async #settle(paths, journal, id) {
-    const pending = await this.#readJSON(journal);
+    const pending = await readOwnJSON(journal);
     if (pending === null) return;
     if ((await this.#storedVersion(paths.session, id)) < pending.version) {
       await truncate(paths.checkpoints, pending.logSize).catch(ignoreMissing);
     }
     await unlink(journal).catch(ignoreMissing);
-  }
-
-  // Write a temporary file, flush it, rename it over `file`, flush the directory entry.
-  /**
-   * @param {string} file
-   * @param {string} text
-   */
-  async #replace(file, text, durable = this.#fsync) {
-    const temp = `${file}.tmp-${process.pid}-${randomBytes(6).toString('hex')}`;
-    /** @type {import('node:fs/promises').FileHandle | null} */
-    let handle = await open(temp, 'wx');
-    try {
-      await handle.writeFile(text);
-      if (durable) await handle.sync();
-      await handle.close();
-      handle = null;
-      await rename(temp, file);
-    } catch (error) {
-      await handle?.close().catch(() => {});
-      await unlink(temp).catch(() => {});
-      throw error;
-    }
-    if (durable) await this.#syncDir();
-  }
-
-  async #syncDir() {
-    /** @type {import('node:fs/promises').FileHandle | undefined} */
-    let dir;
-    try {
-      dir = await open(this.#dir, 'r');
-      await dir.sync();
-    } catch {
-      // Some platforms cannot fsync a directory (Windows): the rename is still atomic.
-    } finally {
-      await dir?.close().catch(() => {});
-    }
-  }
-
-  // The lock: a file with its owner, made complete under a temporary name, then link()ed into
-  // place (EEXIST while another writer holds it).
-  /**
-   * @param {string} lockPath
-   * @returns {Promise<{ path: string, token: string }>}
-   */
-  async #lock(lockPath) {
-    const token = `${HOST}:${process.pid}:${randomBytes(8).toString('hex')}`;
-    const temp = `${lockPath}.tmp-${process.pid}-${randomBytes(6).toString('hex')}`;
-    let written = 0;
-    try {
-      const deadline = Date.now() + this.#lockTimeoutMs;
-      for (let attempt = 0; ; attempt++) {
-        // The lock's age is its file's: rewrite the owner file when it has waited a while.
-        if (Date.now() - written > 1000) {
-          await unlink(temp).catch(ignoreMissing);
-          await this.#writeOwner(temp, token);
-          written = Date.now();
-        }
-        try {
-          await link(temp, lockPath);
-          return { path: lockPath, token };
-        } catch (error) {
-          if (/** @type {NodeJS.ErrnoException} */ (error).code !== 'EEXIST') throw error;
-        }
-        if ((await this.#breakIfStale(lockPath)) !== 'held') continue;
-        if (Date.now() > deadline) {
-          throw new Error(`timed out after ${this.#lockTimeoutMs} ms waiting for ${lockPath}, held by another save (a lock left by a dead process on this host is broken automatically; one from another host is not: FileStore is for one host)`);
-        }
-        await sleep(Math.min(1 + attempt, 20) * (0.5 + Math.random()));
-      }
-    } finally {
-      await unlink(temp).catch(() => {});
-    }
-  }
-
-  /**
-   * @param {string} file
-   * @param {string} token
-   */
-  async #writeOwner(file, token) {
-    const handle = await open(file, 'wx');
-    try {
-      await handle.writeFile(JSON.stringify({ token, host: HOST, pid: process.pid, since: new Date().toISOString() }));
-    } finally {
-      await handle.close();
-    }
-  }
-
-  /** @param {{ path: string, token: string }} lock */
-  async #unlock(lock) {
-    // Remove the lock only if it is still ours (it was not broken as stale meanwhile).
-    const seen = await this.#owner(lock.path);
-    if (seen?.owner?.token === lock.token) await unlink(lock.path).catch(ignoreMissing);
-  }
-
-  // A lock is stale when its owner was a process of this host that is gone, or when it is older
-  // than staleLockMs. Breakers take turns under a second lock (NAME.lock.break, held for two
-  // system calls), and remove the lock only if it still holds the stale owner they read.
-  // Returns 'released' (no lock any more), 'broken' or 'held'.
-  /**
-   * @param {string} lockPath
-   * @returns {Promise<'released' | 'broken' | 'held'>}
-   */
-  async #breakIfStale(lockPath) {
-    const seen = await this.#owner(lockPath);
-    if (seen === null) return 'released';
-    if (!this.#stale(seen)) return 'held';
-    const breaker = `${lockPath}.break`;
-    const token = `${HOST}:${process.pid}:${randomBytes(8).toString('hex')}`;
-    try {
-      await this.#writeOwner(breaker, token);
-    } catch (error) {
-      if (/** @type {NodeJS.ErrnoException} */ (error).code !== 'EEXIST') throw error;
-      // Another process is breaking it. A breaker lock older than a second was left by a process
-      // that died between two system calls: remove it.
-      const other = await this.#owner(breaker);
-      if (other !== null && other.age > 1000) await unlink(breaker).catch(ignoreMissing);
-      return 'held';
-    }
-    try {
-      const now = await this.#owner(lockPath);
-      if (now === null) return 'released';
-      if (now.text !== seen.text) return 'held';
-      await unlink(lockPath).catch(ignoreMissing);
-      return 'broken';
-    } finally {
-      await unlink(breaker).catch(ignoreMissing);
-    }
-  }
-
-  /** @param {{ owner: any, age: number }} seen an owner file as #owner read it */
-  #stale(seen) {
-    const { owner } = seen;
-    return (owner?.host === HOST && Number.isInteger(owner.pid) && !alive(owner.pid)) || seen.age > this.#staleLockMs;
-  }
-
-  /**
-   * @param {string} file
-   * @returns {Promise<{ text: string, owner: any, age: number } | null>} `owner`: the file's JSON (written by #writeOwner), or null
-   */
-  async #owner(file) {
-    try {
-      const [text, info] = await Promise.all([readFile(file, 'utf8'), stat(file)]);
-      /** @type {any} */
-      let owner = null;
-      try {
-        owner = JSON.parse(text);
-      } catch {
-        // an owner file is complete before it is linked into place; treat junk by its age alone
-      }
-      return { text, owner, age: Date.now() - info.mtimeMs };
-    } catch (error) {
-      if (/** @type {NodeJS.ErrnoException} */ (error).code === 'ENOENT') return null;
-      throw error;
-    }
   }
 
   /**
@@ -475,31 +296,7 @@ export class FileStore {
   async appendCheckpoint(id, checkpoint) {
     const line = `${toJSON(checkpoint, `a checkpoint of session '${checkId(id)}'`)}\n`;
     await this.#ensureDir();
-    await this.#appendLines(this.paths(id).checkpoints, line);
-  }
-
-  /**
-   * @param {string} file
-   * @param {string} lines
-   */
-  async #appendLines(file, lines) {
-    const handle = await open(file, 'a+');
-    try {
-      // A log that does not end in a newline ends in a line torn by a killed writer: start a new
-      // line so that these checkpoints stay whole.
-      const { size } = await handle.stat();
-      let data = Buffer.from(lines);
-      if (size > 0) {
-        const last = Buffer.alloc(1);
-        await handle.read(last, 0, 1, size - 1);
-        if (last[0] !== 0x0a) data = Buffer.concat([Buffer.from('\n'), data]);
-      }
-      const { bytesWritten } = await handle.write(data);
-      if (bytesWritten !== data.length) throw new Error(`short write to ${file}: ${bytesWritten} of ${data.length} bytes`);
-      if (this.#fsync) await handle.sync();
-    } finally {
-      await handle.close();
-    }
+    await appendLines(this.paths(id).checkpoints, line, this.#fsync);
   }
 
   /**
@@ -535,7 +332,7 @@ export class FileStore {
     // The journal after the log: lines a save appended before its rename are in the log only
     // after that save wrote its journal, so a journal still there (or left by a killed save)
     // says where the session's log ends.
-    const pending = await this.#readJSON(this.#extra(id, 'commit'));
+    const pending = await readOwnJSON(this.#extra(id, 'commit'));
     if (pending !== null && (await this.#storedVersion(session, id)) < pending.version) buffer = buffer.subarray(0, pending.logSize);
     /** @type {unknown[]} */
     const checkpoints = [];
@@ -570,7 +367,7 @@ export class FileStore {
   async delete(id) {
     const paths = this.paths(id);
     await this.#ensureDir();
-    const lock = await this.#lock(paths.lock);
+    const lock = await lockFile(paths.lock, this.#lockLimits);
     let removed = 0;
     try {
       for (const file of [paths.session, paths.checkpoints]) {
@@ -578,7 +375,7 @@ export class FileStore {
       }
       for (const suffix of ['commit', 'lease']) await unlink(this.#extra(id, suffix)).catch(ignoreMissing);
     } finally {
-      await this.#unlock(lock);
+      await unlockFile(lock);
     }
     return removed > 0;
   }
@@ -598,15 +395,15 @@ export class FileStore {
     const ttl = checkTtl(ttlMs);
     await this.#ensureDir();
     const file = this.#extra(id, 'lease');
-    const lock = await this.#lock(this.paths(id).lock);
+    const lock = await lockFile(this.paths(id).lock, this.#lockLimits);
     try {
-      const lease = await this.#readJSON(file);
+      const lease = await readOwnJSON(file);
       if (lease !== null && lease.holder !== holder && this.#leaseLasts(lease)) return false;
       // Not flushed: a power cut that loses the lease file also ended every process that held one.
-      await this.#replace(file, JSON.stringify({ holder, expires: Date.now() + ttl, host: HOST, pid: process.pid }), false);
+      await replaceFile(file, JSON.stringify({ holder, expires: Date.now() + ttl, host: HOST, pid: process.pid }), false, this.#dir);
       return true;
     } finally {
-      await this.#unlock(lock);
+      await unlockFile(lock);
     }
   }
 
@@ -620,14 +417,14 @@ export class FileStore {
     checkLease(id, holder);
     const file = this.#extra(id, 'lease');
     await this.#ensureDir();
-    const lock = await this.#lock(this.paths(id).lock);
+    const lock = await lockFile(this.paths(id).lock, this.#lockLimits);
     try {
-      const lease = await this.#readJSON(file);
+      const lease = await readOwnJSON(file);
       if (lease === null || lease.holder !== holder) return false;
       await unlink(file).catch(ignoreMissing);
       return this.#leaseLasts(lease);
     } finally {
-      await this.#unlock(lock);
+      await unlockFile(lock);
     }
   }
 
@@ -682,14 +479,14 @@ export class FileStore {
     const text = `${toJSON({ ...run, version: next }, `run '${id}'`)}\n`;
     await this.#ensureDir();
     const file = this.runPath(id);
-    const lock = await this.#lock(`${file.slice(0, -'.json'.length)}.lock`);
+    const lock = await lockFile(`${file.slice(0, -'.json'.length)}.lock`, this.#lockLimits);
     try {
       const stored = await this.#readRun(file, id);
       const actual = stored === null ? 0 : stored.version;
       if (actual !== version) throw runConflict(id, version, actual);
-      await this.#replace(file, text);
+      await replaceFile(file, text, this.#fsync, this.#dir);
     } finally {
-      await this.#unlock(lock);
+      await unlockFile(lock);
     }
     run.version = next;
   }
@@ -728,10 +525,10 @@ export class FileStore {
         await unlink(file).catch(ignoreMissing);
         removed.push(name);
       } else if (name.endsWith('.lock')) {
-        if ((await this.#breakIfStale(file)) === 'broken') removed.push(name);
+        if ((await breakIfStale(file, this.#staleLockMs)) === 'broken') removed.push(name);
       } else if (name.endsWith('.lock.break')) {
-        const seen = await this.#owner(file);
-        if (seen !== null && seen.age > 1000 && (seen.owner === null || this.#stale(seen))) {
+        const seen = await ownerOf(file);
+        if (seen !== null && seen.age > 1000 && (seen.owner === null || isStale(seen, this.#staleLockMs))) {
           await unlink(file).catch(ignoreMissing);
           removed.push(name);
         }

@@ -2,7 +2,7 @@
 // Changes the host makes between turns (updateState, applyRules), recorded in the trace log
 // (docs/replay.md) so that a replay applies them where they happened: a line each, which the
 // session's next turn waits for before its own (a line that could not be written fails it).
-import { traceOutside } from '../tracing.js';
+import { traceOutside } from './trace.js';
 import { clone } from '../values.js';
 import { checkSession } from './core.js';
 import { nameOf } from './definition.js';

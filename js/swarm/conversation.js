@@ -5,7 +5,7 @@
 // agent's output guardrails), the budget (maxModelCalls), or a pause for an approval. A workflow
 // agent answers by running its machine instead (js/agent-workflows.js).
 import { runWorkflow } from '../agent-workflows.js';
-import { NO_TURN_TRACE } from '../tracing.js';
+import { NO_TURN_TRACE } from './trace.js';
 import { clone } from '../values.js';
 import { agentCopy } from './definition.js';
 import { guard, tripGuardrail } from './guardrails.js';

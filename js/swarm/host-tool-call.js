@@ -2,7 +2,7 @@
 // A tool call applied for createMcpServer (js/mcp/server.js), which serves the swarm over MCP: the
 // host's model is the agents, so a call comes without a model. The core applies it as runTurn's
 // would; a call of the agent's own tool or an MCP tool runs (js/swarm/tool-execution.js).
-import { NO_TURN_TRACE } from '../tracing.js';
+import { NO_TURN_TRACE } from './trace.js';
 import { normalizeToolCall } from '../tool-calls.js';
 import { clone } from '../values.js';
 import { checkpoint } from './checkpoints.js';

@@ -4,7 +4,7 @@
 // (the calls after it answered as not run), reported as a blocked handoff or a rejection, or
 // paused for a person's approval (js/swarm/approvals.js). Every call gets an answer in the history
 // it belongs to, and `tool_use` / `tool_result` events.
-import { NO_TURN_TRACE } from '../tracing.js';
+import { NO_TURN_TRACE } from './trace.js';
 import { clone } from '../values.js';
 import { askApproval } from './approvals.js';
 import { checkpoint } from './checkpoints.js';

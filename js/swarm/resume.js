@@ -6,7 +6,7 @@
 import { checkOptions } from '../options.js';
 import { RECORDING_VERSION } from '../recording.js';
 import { describe, describeGiven } from '../text.js';
-import { traceTurn } from '../tracing.js';
+import { traceTurn } from './trace.js';
 import { clone } from '../values.js';
 import { approvalToDecide, decideApproval } from './approvals.js';
 import { outsideWritten } from './between-turns.js';

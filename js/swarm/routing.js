@@ -9,7 +9,7 @@
 import { checkOptions } from '../options.js';
 import { describe, wellFormed } from '../text.js';
 import { normalizeToolCall, TOOL_FORMATS } from '../tool-calls.js';
-import { NO_TURN_TRACE } from '../tracing.js';
+import { NO_TURN_TRACE } from './trace.js';
 import { clone, put } from '../values.js';
 import { checkpoint } from './checkpoints.js';
 import { argumentsText, checkSession, coreJSON, live, routingRecord } from './core.js';
@@ -28,7 +28,7 @@ import { change } from './variables.js';
  */
 
 /**
- * What the turn's trace is told of each rule decision (js/tracing.js).
+ * What the turn's trace is told of each rule decision (js/swarm/trace.js).
  * @typedef {{ route(from: string, outcome: HandoffOutcome | null, edge: unknown): void }} RouteTrace
  */
 

@@ -22,7 +22,7 @@ import { TOOL_FORMATS } from '../tool-calls.js';
 
 /** @typedef {Extract<SwarmEvent, { type: 'chunk' | 'tool_use' }>} AnswerEvent What reading a model's answer yields. */
 
-/** @typedef {import('../tracing.js').TurnHooks} TurnTrace The turn's trace (js/tracing.js traceTurn): its spans and its recording's lines. */
+/** @typedef {import('./trace.js').TurnHooks} TurnTrace The turn's trace (js/swarm/trace.js traceTurn): its spans and its recording's lines. */
 
 /** @typedef {TurnOptions & { trace: TurnTrace }} Turn A turn's options, with its trace. */
 

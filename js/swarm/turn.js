@@ -1,6 +1,6 @@
 // @ts-check
 // One user turn, from the top (swarm.runTurn): the options checked, the turn traced
-// (js/tracing.js traceTurn) and guarded (js/swarm/status.js: a failed or aborted turn leaves the
+// (js/swarm/trace.js traceTurn) and guarded (js/swarm/status.js: a failed or aborted turn leaves the
 // session as it was). Then the turn itself: variables (or queued intents) extracted from the
 // input, the rules taken (the core's applyRules), the active agent's input guardrails, the input
 // joins its history, and the model calls (js/swarm/conversation.js) until the turn ends; `done`
@@ -9,7 +9,7 @@ import { restoreSession, snapshotSession } from '../model-answer.js';
 import { checkOptions } from '../options.js';
 import { RECORDING_VERSION } from '../recording.js';
 import { describeGiven } from '../text.js';
-import { traceTurn } from '../tracing.js';
+import { traceTurn } from './trace.js';
 import { clone } from '../values.js';
 import { refuseWhilePending } from './approvals.js';
 import { outsideWritten } from './between-turns.js';
