@@ -164,6 +164,14 @@ export class HandoffGraph {
   }
 
   /**
+   * Adds node `id`.
+   * @overload
+   * @param {string} id
+   * @param {NodeOptions} [options]
+   * @returns {this}
+   */
+  /**
+   * (One signature: it reads `arguments.length`, which tsc would otherwise declare as `...args: any[]`.)
    * @param {string} id
    * @param {NodeOptions} [options]
    * @returns {this}
@@ -181,6 +189,15 @@ export class HandoffGraph {
   }
 
   /**
+   * Adds an edge from `from` to `to`, taken when the condition `when` holds (always without one).
+   * @overload
+   * @param {string} from
+   * @param {string} to
+   * @param {string | null | EdgeOptions} [when]
+   * @returns {this}
+   */
+  /**
+   * (One signature: it reads `arguments.length`, which tsc would otherwise declare as `...args: any[]`.)
    * @param {string} from
    * @param {string} to
    * @param {string | null | EdgeOptions} [when]
@@ -514,6 +531,12 @@ disposable(Condition);
 
 /**
  * Parses `source` once; throws ConditionSyntaxError.
+ * @overload
+ * @param {string} source
+ * @returns {Condition}
+ */
+/**
+ * (One signature: it reads `arguments.length`, which tsc would otherwise declare as `...args: any[]`.)
  * @param {string} source
  * @returns {Condition}
  */

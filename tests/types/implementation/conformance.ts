@@ -5,7 +5,8 @@
 // Condition, Execution and Swarm are compared both ways, and the entries' init() and the functions
 // of js/api.js (their parameters, where they return a class). HandoffGraph and StateMachine one
 // way (the class fits the declaration): their methods return `this` (or an Execution), whose
-// private fields the declaration lacks; their static fromJSON's parameters both ways.
+// private fields the declaration lacks; their static fromJSON's parameters both ways, and
+// HandoffGraph's methods' parameters both ways (Calls).
 import type * as Published from '../../../js/index.js';
 import type * as PublishedRouter from '../../../js/router.js';
 import type { Condition, HandoffGraph, compileCondition, evaluateCondition, heapUsed } from '../../../js/api.js';
@@ -38,19 +39,20 @@ type Both<A, B> = Fits<A, B> extends true ? Fits<B, A> : false;
 type Holds<T extends true> = T;
 // The members a user sees: named ones, and [Symbol.dispose].
 type Public<T> = { [K in keyof T as K extends string | typeof Symbol.dispose ? K : never]: T[K] };
+// What a caller passes: each method's parameters (its return aside), each property as it is.
+type Calls<T> = { [K in keyof T]: T[K] extends (...args: infer P) => unknown ? P : T[K] };
 
 type S = { topic: string; notes: string[]; score?: number };
 
 export type Checks = [
   Holds<Fits<Public<HandoffGraph>, Public<Published.HandoffGraph>>>,
+  Holds<Both<Calls<Public<HandoffGraph>>, Calls<Public<Published.HandoffGraph>>>>,
   Holds<Both<ConstructorParameters<typeof HandoffGraph>, ConstructorParameters<typeof Published.HandoffGraph>>>,
   Holds<Both<Parameters<typeof HandoffGraph.fromJSON>, Parameters<typeof Published.HandoffGraph.fromJSON>>>,
   Holds<Fits<ReturnType<typeof HandoffGraph.fromJSON>, Published.HandoffGraph>>,
   Holds<Both<Public<Condition>, Public<Published.Condition>>>,
   Holds<Both<ConstructorParameters<typeof Condition>, ConstructorParameters<typeof Published.Condition>>>,
-  // compileCondition reads `arguments`, so tsc gives it a rest parameter: it takes every call the
-  // declaration allows.
-  Holds<Fits<Parameters<typeof Published.compileCondition>, Parameters<typeof compileCondition>>>,
+  Holds<Both<Parameters<typeof compileCondition>, Parameters<typeof Published.compileCondition>>>,
   Holds<Fits<ReturnType<typeof compileCondition>, Published.Condition>>,
   Holds<Both<typeof evaluateCondition, typeof Published.evaluateCondition>>,
   Holds<Both<typeof heapUsed, typeof Published.heapUsed>>,
