@@ -6,14 +6,15 @@
 // of js/api.js (their parameters, where they return a class). HandoffGraph and StateMachine one
 // way (the class fits the declaration): their methods return `this` (or an Execution), whose
 // private fields the declaration lacks; their static fromJSON's parameters both ways, and
-// HandoffGraph's methods' parameters both ways (Calls).
+// HandoffGraph's methods' parameters both ways (Calls). The errors and END too (below).
 import type * as Published from '../../../js/index.js';
 import type * as PublishedRouter from '../../../js/router.js';
 import type { Condition, HandoffGraph, compileCondition, evaluateCondition, heapUsed } from '../../../js/api.js';
 import type { check } from '../../../js/check.js';
+import type * as Errors from '../../../js/errors.js';
 import type { init as NodeInit } from '../../../js/node.js';
 import type { init as RouterInit } from '../../../js/router-node.js';
-import type { StateMachine } from '../../../js/machine.js';
+import type { END, StateMachine } from '../../../js/machine.js';
 import type { Execution } from '../../../js/machine/execution.js';
 import type { HandlerContext } from '../../../js/machine/handler-context.js';
 import type { Swarm } from '../../../js/swarm.js';
@@ -57,6 +58,25 @@ export type Checks = [
   Holds<Both<typeof evaluateCondition, typeof Published.evaluateCondition>>,
   Holds<Both<typeof heapUsed, typeof Published.heapUsed>>,
   Holds<Fits<typeof check, typeof Published.check>>,
+  Holds<Both<typeof END, typeof Published.END>>,
+  // The errors: both ways where the two agree. ConditionSyntaxError's `edge` is set only when
+  // there is one (the class fits the declaration's optional `edge`); MaxStepsError takes any object
+  // as its run; NoEdgeMatchedError's fields come from Object.assign (docs/architecture.md#typings).
+  Holds<Both<Public<Errors.CycleError>, Public<Published.CycleError>>>,
+  Holds<Both<Public<Errors.DefinitionError>, Public<Published.DefinitionError>>>,
+  Holds<Both<Public<Errors.GraphValidationError>, Public<Published.GraphValidationError>>>,
+  Holds<Both<Public<Errors.MissingVariablesError>, Public<Published.MissingVariablesError>>>,
+  Holds<Both<Public<Errors.RecordingError>, Public<Published.RecordingError>>>,
+  Holds<Both<Public<Errors.MaxStepsError>, Public<Published.MaxStepsError>>>,
+  Holds<Fits<Public<Errors.ConditionSyntaxError>, Public<Published.ConditionSyntaxError>>>,
+  Holds<Both<ConstructorParameters<typeof Errors.CycleError>, ConstructorParameters<typeof Published.CycleError>>>,
+  Holds<Both<ConstructorParameters<typeof Errors.DefinitionError>, ConstructorParameters<typeof Published.DefinitionError>>>,
+  Holds<Both<ConstructorParameters<typeof Errors.GraphValidationError>, ConstructorParameters<typeof Published.GraphValidationError>>>,
+  Holds<Both<ConstructorParameters<typeof Errors.MissingVariablesError>, ConstructorParameters<typeof Published.MissingVariablesError>>>,
+  Holds<Both<ConstructorParameters<typeof Errors.RecordingError>, ConstructorParameters<typeof Published.RecordingError>>>,
+  Holds<Both<ConstructorParameters<typeof Errors.ConditionSyntaxError>, ConstructorParameters<typeof Published.ConditionSyntaxError>>>,
+  Holds<Both<ConstructorParameters<typeof Errors.NoEdgeMatchedError>, ConstructorParameters<typeof Published.NoEdgeMatchedError>>>,
+  Holds<Fits<ConstructorParameters<typeof Published.MaxStepsError>, ConstructorParameters<typeof Errors.MaxStepsError>>>,
   Holds<Both<typeof NodeInit, typeof Published.init>>,
   Holds<Both<typeof RouterInit, typeof PublishedRouter.init>>,
   Holds<Fits<Public<StateMachine<S>>, Public<Published.StateMachine<S>>>>,
