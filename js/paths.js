@@ -274,12 +274,18 @@ export function readTopKey(state, key) {
 }
 
 /**
+ * The strings a core string table knows → their ids, as js/state-writer.js reads them: a
+ * StringIds, or a state machine's map, which keeps no `replacementFree`.
+ * @typedef {Map<string, number> & { replacementFree?: boolean }} KnownStrings
+ */
+
+/**
  * The strings a core string table knows → their ids (marshalled state strings equal to one of them
  * travel as an integer), learnt in the table's order. Also whether any of them holds U+FFFD: while
  * none does, a state string with lone surrogates (read as U+FFFD) equals none of them either, so
  * the writer need not test unknown strings for lone surrogates.
+ * @extends {Map<string, number>}
  */
-/** @extends {Map<string, number>} */
 export class StringIds extends Map {
   replacementFree = true;
 

@@ -30,13 +30,11 @@ const CELL_DOUBLES = CELL_WORDS / 2;
 const NUMBER_DOUBLE = W0 / 2;
 const { isArray } = Array;
 
-/** @import { PathSteps } from './machine/definition.js' */
-
 /**
- * The strings a core string table knows → their ids: a StringIds (js/paths.js), or a state
- * machine's map, which keeps no `replacementFree`.
- * @typedef {Map<string, number> & { replacementFree?: boolean }} KnownStrings
+ * @import { PathSteps } from './machine/definition.js'
+ * @import { KnownStrings } from './paths.js'
  */
+
 /**
  * A lazy core call, hg_route or hg_evaluate: `(a, b, cells, first)`, where `a` is the graph or
  * condition, `b` the node, `cells` the cells written and `first` the path written before the call.
@@ -67,14 +65,8 @@ const { isArray } = Array;
  * once per node so that a route is one closure call away. `fn(a, b, cells, first)` is hg_route or
  * hg_evaluate, which read lazily; `first` is the path the core reads first whatever the state (or
  * -1), written before the call.
- * @param {StateWriter} writer
- * @param {PathReaders} readers
- * @param {KnownStrings} ids
- * @param {LazyCall<number>} fn
- * @param {number} a
- * @param {number} b
- * @param {number} first
- * @returns {(state: unknown) => number}
+ * @param {StateWriter} writer @param {PathReaders} readers @param {KnownStrings} ids @param {LazyCall<number>} fn
+ * @param {number} a @param {number} b @param {number} first @returns {(state: unknown) => number}
  */
 export function compileDecider(writer, readers, ids, fn, a, b, first) {
   const generic = (/** @type {unknown} */ state) => writer.route(state, readers, ids, fn, a, b, first);
@@ -99,51 +91,34 @@ export class StateWriter {
     this.slotStart = 0;
     this.slotCount = 0;
     this.busy = false;
-    /** @type {KnownStrings | null} */
-    this.ids = null;
+    /** @type {KnownStrings | null} */ this.ids = null;
     this.replacementFree = false;  // of `ids`: no string it holds contains U+FFFD
-    /** @type {number} */
-    this.textLevel = TEXT_ALL;  // of the path being written
-    /** @type {unknown} */
-    this.lazyState = null;  // the state and readers of the lazy call under way (route)
-    /** @type {PathReaders | null} */
-    this.lazyReaders = null;
+    /** @type {number} */ this.textLevel = TEXT_ALL;  // of the path being written
+    /** @type {unknown} */ this.lazyState = null;  // the state and readers of the lazy call under way (route)
+    /** @type {PathReaders | null} */ this.lazyReaders = null;
     // The graph or condition (its address) whose call is under way, and those of the calls a
     // getter interrupted to make it: the core is using them until those calls return (inCall).
     this.owner = 0;
-    /** @type {number[]} */
-    this.outerOwners = [];
-    /** @type {[address: number, free: () => void][]} */
-    this.deferred = [];  // [address, free] of what was disposed while the core was using it
+    /** @type {number[]} */ this.outerOwners = [];
+    // [address, free] of what was disposed while the core was using it
+    /** @type {[address: number, free: () => void][]} */ this.deferred = [];
     // Set by reserve() and refreshViews(), below; declared here for the type checker.
-    /** @type {Uint32Array} */
-    this.u32;
-    /** @type {Float64Array} */
-    this.f64;
-    /** @type {Uint8Array} */
-    this.u8;
-    /** @type {number} */
-    this.cellWords;
-    /** @type {number} */
-    this.cellDoubles;
-    /** @type {number} */
-    this.bytesBase;
-    /** @type {number} */
-    this.slotWords;
-    /** @type {number} */
-    this.cellCapacity;
-    /** @type {number} */
-    this.byteCapacity;
-    /** @type {number} */
-    this.slotCapacity;
+    /** @type {Uint32Array} */ this.u32;
+    /** @type {Float64Array} */ this.f64;
+    /** @type {Uint8Array} */ this.u8;
+    /** @type {number} */ this.cellWords;
+    /** @type {number} */ this.cellDoubles;
+    /** @type {number} */ this.bytesBase;
+    /** @type {number} */ this.slotWords;
+    /** @type {number} */ this.cellCapacity;
+    /** @type {number} */ this.byteCapacity;
+    /** @type {number} */ this.slotCapacity;
     this.reserve(256, 4096, 64);
   }
 
   /**
    * Asks the core for room (contents are kept) and re-reads where everything now lives.
-   * @param {number} cells
-   * @param {number} bytes
-   * @param {number} slots
+   * @param {number} cells @param {number} bytes @param {number} slots
    */
   reserve(cells, bytes, slots) {
     const header = this.exports.reserve(cells, bytes, slots) >>> 2;
@@ -173,15 +148,8 @@ export class StateWriter {
    * value when it first needs it (readSlot). A path is read at most once per call, and only if the
    * decision needs it. Reading a state can run user code (getters, Proxy traps) that routes or
    * evaluates meanwhile; such a nested call saves the outer call's cells and restores them after.
-   * @template R
-   * @param {unknown} state
-   * @param {PathReaders} readers
-   * @param {KnownStrings} ids
-   * @param {LazyCall<R>} fn
-   * @param {number} a
-   * @param {number} b
-   * @param {number} first
-   * @returns {R}
+   * @template R @param {unknown} state @param {PathReaders} readers @param {KnownStrings} ids @param {LazyCall<R>} fn
+   * @param {number} a @param {number} b @param {number} first @returns {R}
    */
   route(state, readers, ids, fn, a, b, first) {
     if (!this.busy) {
@@ -223,11 +191,7 @@ export class StateWriter {
 
   /**
    * Starts a lazy call: no cells yet, then the value at path `first` if there is one.
-   * @param {unknown} state
-   * @param {PathReaders} readers
-   * @param {KnownStrings} ids
-   * @param {number} first
-   * @returns {number}
+   * @param {unknown} state @param {PathReaders} readers @param {KnownStrings} ids @param {number} first @returns {number}
    */
   #begin(state, readers, ids, first) {
     this.reset(readers.count, ids);
@@ -242,8 +206,7 @@ export class StateWriter {
    * so far; returns its first cell (the core's hg_js_read_slot, wasm/transfer.h). Reading runs
    * user code (getters, Proxy traps), which may route meanwhile: such a nested call saves and
    * restores this call's cells, readers and state.
-   * @param {number} i
-   * @returns {number}
+   * @param {number} i @returns {number}
    */
   readSlot(i) {
     const readers = /** @type {PathReaders} */ (this.lazyReaders);
@@ -255,14 +218,8 @@ export class StateWriter {
   /**
    * Writes the values at every path of `readers` (or raw path steps) of `state`, in order, then
    * returns `fn(a, b, cells)`: the core call that reads them all (a state machine's step).
-   * @template R
-   * @param {unknown} state
-   * @param {PathReaders | PathSteps[]} paths
-   * @param {KnownStrings} ids
-   * @param {EagerCall<R>} fn
-   * @param {number} a
-   * @param {number} [b]
-   * @returns {R}
+   * @template R @param {unknown} state @param {PathReaders | PathSteps[]} paths @param {KnownStrings} ids
+   * @param {EagerCall<R>} fn @param {number} a @param {number} [b] @returns {R}
    */
   callEager(state, paths, ids, fn, a, b) {
     const readers = readersOf(paths);
@@ -298,12 +255,7 @@ export class StateWriter {
   // Writes the value at each path of `state`; slot i starts at the cell the core finds in the slot
   // table. Each path is read, then written, in order: reading runs user code (getters, Proxy
   // traps) whose effects on the paths after it must be seen as they happen. Returns the cells.
-  /**
-   * @param {unknown} state
-   * @param {PathReaders} readers
-   * @param {KnownStrings} ids
-   * @returns {number}
-   */
+  /** @param {unknown} state @param {PathReaders} readers @param {KnownStrings} ids @returns {number} */
   #writeAll(state, readers, ids) {
     const count = readers.count;
     if (count === 0) return 0;
@@ -314,10 +266,7 @@ export class StateWriter {
 
   // A call made while another is reading its state (from a getter or Proxy trap): the outer
   // call's cells are saved, to be put back when this one returns (#leaveNested).
-  /**
-   * @param {number} a
-   * @returns {SavedCall}
-   */
+  /** @param {number} a @returns {SavedCall} */
   #enterNested(a) {
     const saved = this.save();
     this.outerOwners.push(this.owner);
@@ -341,8 +290,7 @@ export class StateWriter {
   /**
    * Whether the core is in a call on `address` (a graph or a condition): then a getter or Proxy
    * trap of the state it reads is running, and the object must not change or be freed.
-   * @param {number} address
-   * @returns {boolean}
+   * @param {number} address @returns {boolean}
    */
   inCall(address) {
     return this.busy && (this.owner === address || this.outerOwners.includes(address));
@@ -350,8 +298,7 @@ export class StateWriter {
 
   /**
    * Runs `free` (freeing the object at `address`) now, or once no call is using it.
-   * @param {number} address
-   * @param {() => void} free
+   * @param {number} address @param {() => void} free
    */
   release(address, free) {
     if (this.inCall(address)) this.deferred.push([address, free]);
@@ -401,8 +348,7 @@ export class StateWriter {
   /**
    * Starts a call's writing: no cells or bytes yet, room for `count` slots, `ids` the strings the
    * core knows (an eager, lazy or one-path call alike).
-   * @param {number} count
-   * @param {KnownStrings} ids
+   * @param {number} count @param {KnownStrings} ids
    */
   reset(count, ids) {
     // Growing WebAssembly memory (by anyone) detaches old views.
@@ -421,13 +367,8 @@ export class StateWriter {
    * `route` for one path whose value `v` the caller has read already (compileDecider's one-key
    * readers): writes it as slot 0 and returns `fn(a, b, cells, 0)` (the core then finds its only
    * path written). Not for nested calls.
-   * @param {unknown} v
-   * @param {PathReaders} readers
-   * @param {KnownStrings} ids
-   * @param {LazyCall<number>} fn
-   * @param {number} a
-   * @param {number} b
-   * @returns {number}
+   * @param {unknown} v @param {PathReaders} readers @param {KnownStrings} ids @param {LazyCall<number>} fn @param {number} a
+   * @param {number} b @returns {number}
    */
   callOne(v, readers, ids, fn, a, b) {
     this.busy = true;
@@ -442,12 +383,7 @@ export class StateWriter {
 
   // Writes `v`, the value at path `i`, as slot i: scalars here, containers and strings the core
   // does not know by value().
-  /**
-   * @param {number} i
-   * @param {unknown} v
-   * @param {KnownStrings} ids
-   * @param {number} level
-   */
+  /** @param {number} i @param {unknown} v @param {KnownStrings} ids @param {number} level */
   slot(i, v, ids, level) {
     const u32 = this.u32.length === 0 ? this.refreshViews() : this.u32;  // a getter may have grown memory
     const cell = this.cells;
@@ -490,9 +426,7 @@ export class StateWriter {
 
   /**
    * Writes a cell of `kind` whose first word is `a`; returns its index.
-   * @param {number} kind
-   * @param {number} a
-   * @returns {number}
+   * @param {number} kind @param {number} a @returns {number}
    */
   cell(kind, a) {
     // Reading the state may have run code (a getter, a Proxy trap) that grew memory, which
@@ -506,10 +440,7 @@ export class StateWriter {
   }
 
   // `typeof v === '…'` tests compile to type checks; a `switch (typeof v)` calls a builtin.
-  /**
-   * @param {unknown} v
-   * @param {number} depth
-   */
+  /** @param {unknown} v @param {number} depth */
   value(v, depth) {
     this.work++;
     if (typeof v === 'string') {
@@ -535,8 +466,7 @@ export class StateWriter {
 
   /**
    * A string at `depth` below the path's value (0: the value itself).
-   * @param {string} s
-   * @param {number} depth
+   * @param {string} s @param {number} depth
    */
   string(s, depth) {
     const id = /** @type {KnownStrings} */ (this.ids).get(s);
@@ -561,10 +491,7 @@ export class StateWriter {
   // One with lone surrogates may still equal a known string once they become U+FFFD (as the
   // spec says they read), so its bytes go and the core looks it up; unless no known string holds
   // U+FFFD (`replacementFree`, from StringIds), when it cannot equal any either.
-  /**
-   * @param {string} s
-   * @param {boolean} sendText
-   */
+  /** @param {string} s @param {boolean} sendText */
   unknownString(s, sendText) {
     const index = this.cell(KIND_STRING, NO_ID);
     if (!sendText && (this.replacementFree || s.isWellFormed())) {
@@ -644,10 +571,7 @@ export class StateWriter {
     }
   }
 
-  /**
-   * @param {number} kind
-   * @param {number} count
-   */
+  /** @param {number} kind @param {number} count */
   truncated(kind, count) {
     const index = this.cell(kind | TRUNCATED, count >>> 0);
     this.u32[this.cellWords + index * CELL_WORDS + W0] = 1;
@@ -657,10 +581,7 @@ export class StateWriter {
 // Raw path arrays (as a state machine keeps them) → their compiled readers.
 /** @type {WeakMap<PathSteps[], PathReaders>} */
 const compiledPaths = new WeakMap();
-/**
- * @param {PathReaders | PathSteps[]} paths
- * @returns {PathReaders}
- */
+/** @param {PathReaders | PathSteps[]} paths @returns {PathReaders} */
 function readersOf(paths) {
   if (paths instanceof PathReaders) return paths;
   let readers = compiledPaths.get(paths);
