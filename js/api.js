@@ -1,3 +1,4 @@
+// @ts-check
 // The public API (api.md): HandoffGraph and conditions, adapted to JavaScript idioms. Decisions
 // live in the C++ core; this file checks argument types, turns core errors into the documented
 // error classes, owns disposal, and keeps the per-node routing data the marshaller needs.
@@ -13,11 +14,58 @@ import { requireRuntime } from './runtime.js';
 import { compileDecider } from './state-writer.js';
 import { describe, wellFormed } from './text.js';
 
+/**
+ * @import {
+ *   CheckReport, DagModel, DefinitionProblem, EdgeInfo, EdgeOptions, ExportOptions, Explanation, GraphDefinition,
+ *   HandoffGraphOptions, MermaidOptions, NodeOptions, State,
+ * } from './index.js'
+ * @import { PathSteps } from './machine/definition.js'
+ */
+
+/**
+ * An error the core reports for an edge: a condition's syntax, a cycle, or another refusal.
+ * @typedef {{ kind: string, message: string, index: number, cycle: string[] }} EdgeError
+ */
+/**
+ * The core's graph (wasm/graph_bindings.cpp, an embind object).
+ * @typedef {object} NativeGraph
+ * @property {() => number} address
+ * @property {(id: string, description: string) => { message: string } | null} addNode
+ * @property {(from: string, to: string, when: string | undefined, description: string) => EdgeError | null} addEdge
+ * @property {(id: string) => number} find the node's id, or -1
+ * @property {(id: number) => EdgeInfo[]} outEdges
+ * @property {(id: number) => PathSteps[]} routePaths
+ * @property {() => string[]} nodeNames
+ * @property {() => boolean} allowsCycles
+ * @property {() => number} size
+ * @property {() => boolean} isDag
+ * @property {(from: number) => string[]} stringsSince
+ * @property {(id: number, cells: number, first: number) => boolean[]} explain [evaluated, matched] per outgoing edge
+ * @property {() => string} toJSON
+ * @property {(text: string) => DefinitionProblem[] | null} loadJSON
+ * @property {() => void} delete
+ */
+/**
+ * What route() needs for a node (HandoffGraph's cache).
+ * @typedef {{ id: number, paths: PathReaders, targets: string[], decide: (state: unknown) => number }} NodeRoute
+ */
+
+/**
+ * @param {unknown} value
+ * @param {string} what
+ * @returns {string}
+ */
 function requireNodeId(value, what) {
   if (typeof value !== 'string') throw new TypeError(`${what} must be a string node id, got ${describe(value)}`);
   return wellFormed(value);
 }
 
+/**
+ * @param {{ index: number, message: string }} error
+ * @param {string} source
+ * @param {{ from: string, to: string }} [edge]
+ * @returns {ConditionSyntaxError}
+ */
 function syntaxError(error, source, edge) {
   return new ConditionSyntaxError(error.message, { condition: source, index: error.index, edge });
 }
@@ -25,10 +73,17 @@ function syntaxError(error, source, edge) {
 // Node id → what route() needs for it. A graph is usually routed from the same node many times
 // in a row, so the last one found is remembered; deleting any entry (a node gained an edge) or
 // clearing forgets it.
+/** @extends {Map<string, NodeRoute>} */
 class RouteCache extends Map {
+  /** @type {string | null} */
   #lastNode = null;
+  /** @type {NodeRoute | undefined} */
   #lastRoute = undefined;
 
+  /**
+   * @param {string} node
+   * @returns {NodeRoute | undefined}
+   */
   lookup(node) {
     if (node === this.#lastNode) return this.#lastRoute;
     const route = this.get(node);
@@ -39,6 +94,10 @@ class RouteCache extends Map {
     return route;
   }
 
+  /**
+   * @param {string} node
+   * @returns {boolean}
+   */
   delete(node) {
     this.#lastNode = null;
     this.#lastRoute = undefined;
@@ -53,14 +112,16 @@ class RouteCache extends Map {
 }
 
 export class HandoffGraph {
-  #native;
-  #address;
+  /** @type {NativeGraph | null} */
+  #native = null;  // set by #adopt, which the constructor calls
+  /** @type {number} */
+  #address = 0;
   #ids = new StringIds();
   // node id → { id, paths, targets, decide }: what route() needs, built on first use, dropped when
   // the node gains an edge.
   #routes = new RouteCache();
 
-  /** @param {{ onCycle?: 'error' | 'allow' }} [options] */
+  /** @param {HandoffGraphOptions} [options] */
   constructor(options) {
     const { onCycle = 'error' } = checkOptions(options, ['onCycle'], 'HandoffGraph options');
     if (onCycle !== 'error' && onCycle !== 'allow') {
@@ -69,6 +130,7 @@ export class HandoffGraph {
     this.#adopt(new (requireRuntime().module.HandoffGraph)(onCycle === 'allow'));
   }
 
+  /** @param {NativeGraph} native */
   #adopt(native) {
     this.#native = native;
     this.#address = native.address();
@@ -78,24 +140,42 @@ export class HandoffGraph {
     adopt(this, native);
   }
 
+  /** @returns {NativeGraph} */
   get #live() {
     if (this.#native === null) throw disposedError('HandoffGraph');
     return this.#native;
   }
 
-  /** 'error' (an edge that would close a cycle throws CycleError) or 'allow'. */
+  /**
+   * 'error' (an edge that would close a cycle throws CycleError) or 'allow'.
+   * @returns {'error' | 'allow'}
+   */
   get onCycle() {
     return this.#live.allowsCycles() ? 'allow' : 'error';
   }
 
   // The core is routing on this graph and a getter or Proxy trap of the state called a method
   // that would change it: refused, since the route under way reads the graph (lazy reading).
+  /** @param {string} what */
   #requireIdle(what) {
     if (requireRuntime().writer.inCall(this.#address)) {
       throw new Error(`${what}: this graph is routing a state whose getter or Proxy trap called it; change it after route() returns`);
     }
   }
 
+  /**
+   * Adds node `id`.
+   * @overload
+   * @param {string} id
+   * @param {NodeOptions} [options]
+   * @returns {this}
+   */
+  /**
+   * (One signature: it reads `arguments.length`, which tsc would otherwise declare as `...args: any[]`.)
+   * @param {string} id
+   * @param {NodeOptions} [options]
+   * @returns {this}
+   */
   addNode(id, options) {
     const native = this.#live;
     this.#requireIdle('addNode');
@@ -109,9 +189,19 @@ export class HandoffGraph {
   }
 
   /**
+   * Adds an edge from `from` to `to`, taken when the condition `when` holds (always without one).
+   * @overload
    * @param {string} from
    * @param {string} to
-   * @param {string | null | { when?: string | null, description?: string }} [when]
+   * @param {string | null | EdgeOptions} [when]
+   * @returns {this}
+   */
+  /**
+   * (One signature: it reads `arguments.length`, which tsc would otherwise declare as `...args: any[]`.)
+   * @param {string} from
+   * @param {string} to
+   * @param {string | null | EdgeOptions} [when]
+   * @returns {this}
    */
   addEdge(from, to, when) {
     const native = this.#live;
@@ -123,7 +213,8 @@ export class HandoffGraph {
     const conditional = typeof source === 'string';
     const error = native.addEdge(from, to, conditional ? wellFormed(source) : undefined, wellFormed(description));
     if (error !== null) {
-      if (error.kind === 'syntax') throw syntaxError(error, source, { from, to });
+      // A syntax error is the condition's, so there is one.
+      if (error.kind === 'syntax') throw syntaxError(error, /** @type {string} */ (source), { from, to });
       if (error.kind === 'cycle') throw new CycleError(error.message, { from, to, cycle: error.cycle });
       throw new TypeError(`addEdge(${JSON.stringify(from)}, ${JSON.stringify(to)}): ${error.message}`);
     }
@@ -132,15 +223,19 @@ export class HandoffGraph {
     return this;
   }
 
+  /**
+   * @param {string} node
+   * @returns {NodeRoute | null}
+   */
   #route(node) {
     let route = this.#routes.lookup(node);
     if (route === undefined) {
       const id = this.#live.find(wellFormed(node));
       if (id < 0) return null;  // not cached: the node may be created later
       const { module, writer, route: coreRoute } = requireRuntime();
-      const steps = this.#native.routePaths(id);
+      const steps = /** @type {NativeGraph} */ (this.#native).routePaths(id);
       const paths = new PathReaders(steps, nodeTextLevels(module, this.#address, id, steps.length));
-      const targets = this.#native.outEdges(id).map((edge) => edge.to);
+      const targets = /** @type {NativeGraph} */ (this.#native).outEdges(id).map((edge) => edge.to);
       const ids = this.#ids;
       const address = this.#address;
       route = {
@@ -156,7 +251,12 @@ export class HandoffGraph {
     return route;
   }
 
-  /** The `to` of the first outgoing edge of `node` whose condition holds on `state`, or null. */
+  /**
+   * The `to` of the first outgoing edge of `node` whose condition holds on `state`, or null.
+   * @param {string} node
+   * @param {State} [state]
+   * @returns {string | null}
+   */
   route(node, state) {
     if (this.#native === null) throw disposedError('HandoffGraph');
     if (typeof node !== 'string') requireNodeId(node, 'route(node)');
@@ -166,7 +266,12 @@ export class HandoffGraph {
     return index < 0 ? null : route.targets[index];
   }
 
-  /** What route() did on `state`, edge by edge. */
+  /**
+   * What route() did on `state`, edge by edge.
+   * @param {string} node
+   * @param {State} [state]
+   * @returns {Explanation}
+   */
   explain(node, state) {
     const native = this.#live;
     node = requireNodeId(node, 'explain(node)');
@@ -190,12 +295,19 @@ export class HandoffGraph {
     return { node, result: winner === undefined ? null : winner.to, edges };
   }
 
-  /** Every node id, sorted by code point. */
+  /**
+   * Every node id, sorted by code point.
+   * @returns {string[]}
+   */
   nodes() {
     return this.#live.nodeNames();
   }
 
-  /** `node`'s outgoing edges in insertion order; [] for an unknown node. */
+  /**
+   * `node`'s outgoing edges in insertion order; [] for an unknown node.
+   * @param {string} node
+   * @returns {EdgeInfo[]}
+   */
   edges(node) {
     const native = this.#live;
     node = requireNodeId(node, 'edges(node)');
@@ -203,27 +315,41 @@ export class HandoffGraph {
     return id < 0 ? [] : native.outEdges(id).map(({ to, when }) => ({ to, when }));
   }
 
+  /**
+   * @param {string} id
+   * @returns {boolean}
+   */
   hasNode(id) {
     return this.#live.find(requireNodeId(id, 'hasNode(id)')) >= 0;
   }
 
+  /** @returns {number} */
   get size() {
     return this.#live.size();
   }
 
-  /** Whether the graph has no cycle now. */
+  /**
+   * Whether the graph has no cycle now.
+   * @returns {boolean}
+   */
   isDag() {
     return this.#live.isDag();
   }
 
-  /** check()'s report (js/check.js); the full module only. */
+  /**
+   * check()'s report (js/check.js); the full module only.
+   * @returns {CheckReport}
+   */
   [checkReport]() {
     const { module } = requireRuntime();
     if (module.checkGraph === undefined) throw new Error("check() needs the full module: import it from 'handoff-graph', not 'handoff-graph/router'");
     return module.checkGraph(this.#live);
   }
 
-  /** The definition (docs/format.md): `HandoffGraph.fromJSON(g.toJSON())` rebuilds g. */
+  /**
+   * The definition (docs/format.md): `HandoffGraph.fromJSON(g.toJSON())` rebuilds g.
+   * @returns {GraphDefinition}
+   */
   toJSON() {
     return JSON.parse(this.#live.toJSON());
   }
@@ -231,30 +357,44 @@ export class HandoffGraph {
   /**
    * Builds a graph from a definition (an object or its JSON text); throws DefinitionError, also
    * for a value in the object that JSON cannot hold (definition-json.js).
+   * @param {GraphDefinition | string} definition
+   * @returns {HandoffGraph}
    */
   static fromJSON(definition) {
     const text = definitionText(definition);
     const graph = new HandoffGraph();
-    const problems = graph.#native.loadJSON(text);
+    const problems = /** @type {NativeGraph} */ (graph.#native).loadJSON(text);
     if (problems !== null) {
       graph.dispose();
       throw new DefinitionError(problems);
     }
-    graph.#adopt(graph.#native);
+    graph.#adopt(/** @type {NativeGraph} */ (graph.#native));
     return graph;
   }
 
-  /** The DAG model (docs/format.md); `trace` (routing hops or explain() results) marks fired edges. */
+  /**
+   * The DAG model (docs/format.md); `trace` (routing hops or explain() results) marks fired edges.
+   * @param {ExportOptions} [options]
+   * @returns {DagModel}
+   */
   toDag(options = {}) {
     return JSON.parse(exportGraph(this.#live, 'dag', options));
   }
 
-  /** Mermaid text: `kind` 'flowchart' (default) or 'state', `direction`, `highlight` (a trace). */
+  /**
+   * Mermaid text: `kind` 'flowchart' (default) or 'state', `direction`, `highlight` (a trace).
+   * @param {MermaidOptions} [options]
+   * @returns {string}
+   */
   toMermaid(options = {}) {
     return exportGraph(this.#live, 'mermaid', options);
   }
 
-  /** Graphviz DOT text; `highlight` (a trace) marks fired edges. */
+  /**
+   * Graphviz DOT text; `highlight` (a trace) marks fired edges.
+   * @param {ExportOptions} [options]
+   * @returns {string}
+   */
   toDot(options = {}) {
     return exportGraph(this.#live, 'dot', options);
   }
@@ -262,6 +402,7 @@ export class HandoffGraph {
   /**
    * Frees the WebAssembly side (once no route on it is still reading a state, when a getter calls
    * this). Safe to call twice; any other use afterwards throws.
+   * @returns {void}
    */
   dispose() {
     if (this.#native === null) return;
@@ -271,11 +412,17 @@ export class HandoffGraph {
     this.#routes.clear();
   }
 
-  /** What console.log and util.inspect show: the nodes and edge counts, or that it is disposed. */
+  /**
+   * What console.log and util.inspect show: the nodes and edge counts, or that it is disposed.
+   * @param {number} _depth
+   * @param {object} options
+   * @param {(value: unknown, options: object) => string} inspect
+   * @returns {string}
+   */
   [inspectSymbol](_depth, options, inspect) {
     if (this.#native === null) return 'HandoffGraph <disposed>';
     const nodes = this.nodes();
-    const edges = nodes.reduce((sum, node) => sum + this.#native.outEdges(this.#native.find(node)).length, 0);
+    const edges = nodes.reduce((sum, node) => sum + /** @type {NativeGraph} */ (this.#native).outEdges(/** @type {NativeGraph} */ (this.#native).find(node)).length, 0);
     const summary = { nodes, edges, onCycle: this.onCycle };
     return `HandoffGraph ${typeof inspect === 'function' ? inspect(summary, options) : JSON.stringify(summary)}`;
   }
@@ -283,14 +430,23 @@ export class HandoffGraph {
 disposable(HandoffGraph);
 
 export class Condition {
+  /** @type {StandaloneHandle | null} */
   #native;
+  /** @type {number} */
   #address;
+  /** @type {StringIds | null} */
   #ids = null;  // the interned strings' ids (StringIds), learnt with the paths on first use
+  /** @type {string} */
   #source;
+  /** @type {readonly string[] | null} */
   #pathTexts = null;
+  /** @type {((state: unknown) => number) | null} */
   #decide = null;
 
-  /** Prefer compileCondition(source). */
+  /**
+   * Prefer compileCondition(source).
+   * @param {string} source
+   */
   constructor(source) {
     const runtime = requireRuntime();
     if (typeof source !== 'string') throw new TypeError(`a condition must be a string, got ${describe(source)}`);
@@ -321,24 +477,35 @@ export class Condition {
     this.#decide = compileDecider(runtime.writer, new PathReaders(paths, levels), this.#ids, (address, _, cells, at) => evaluate(address, cells, at), this.#address, 0, first);
   }
 
-  /** The original string. */
+  /**
+   * The original string.
+   * @returns {string}
+   */
   get source() {
     return this.#source;
   }
 
-  /** The state paths the condition reads, distinct, sorted by code point. */
+  /**
+   * The state paths the condition reads, distinct, sorted by code point.
+   * @returns {readonly string[]}
+   */
   get paths() {
     if (this.#pathTexts === null) this.#describe();
-    return this.#pathTexts;
+    return /** @type {readonly string[]} #describe() set it */ (this.#pathTexts);
   }
 
-  /** Whether the condition holds on `state`; never throws for any state. */
+  /**
+   * Whether the condition holds on `state`; never throws for any state.
+   * @param {State} [state]
+   * @returns {boolean}
+   */
   evaluate(state) {
     if (this.#native === null) throw disposedError('Condition');
     if (this.#decide === null) this.#describe();
-    return this.#decide(state) === 1;
+    return /** @type {(state: unknown) => number} #describe() set it */ (this.#decide)(state) === 1;
   }
 
+  /** @returns {void} */
   dispose() {
     if (this.#native === null) return;
     const native = this.#native;
@@ -347,7 +514,13 @@ export class Condition {
     this.#native = null;
   }
 
-  /** What console.log and util.inspect show: the source and the paths it reads. */
+  /**
+   * What console.log and util.inspect show: the source and the paths it reads.
+   * @param {number} _depth
+   * @param {object} options
+   * @param {(value: unknown, options: object) => string} inspect
+   * @returns {string}
+   */
   [inspectSymbol](_depth, options, inspect) {
     const summary = { paths: this.paths, disposed: this.#native === null };
     const shown = typeof inspect === 'function' ? inspect(summary, options) : JSON.stringify(summary);
@@ -356,7 +529,17 @@ export class Condition {
 }
 disposable(Condition);
 
-/** Parses `source` once; throws ConditionSyntaxError. */
+/**
+ * Parses `source` once; throws ConditionSyntaxError.
+ * @overload
+ * @param {string} source
+ * @returns {Condition}
+ */
+/**
+ * (One signature: it reads `arguments.length`, which tsc would otherwise declare as `...args: any[]`.)
+ * @param {string} source
+ * @returns {Condition}
+ */
 export function compileCondition(source) {
   requireArguments(arguments.length, ['source'], 'compileCondition(source)');
   return new Condition(source);
@@ -365,15 +548,21 @@ export function compileCondition(source) {
 // evaluateCondition's cache: the most recently used compiled conditions, bounded so that a
 // stream of distinct conditions cannot grow memory without limit.
 const CACHE_SIZE = 256;
+/** @type {Map<string, Condition>} */
 const cache = new Map();
 
-/** Compiles (once, cached) and evaluates `source` on `state`. */
+/**
+ * Compiles (once, cached) and evaluates `source` on `state`.
+ * @param {string} source
+ * @param {State} [state]
+ * @returns {boolean}
+ */
 export function evaluateCondition(source, state) {
   let condition = cache.get(source);
   if (condition === undefined) {
     condition = new Condition(source);
     if (cache.size >= CACHE_SIZE) {
-      const [oldest, evicted] = cache.entries().next().value;
+      const [oldest, evicted] = /** @type {[string, Condition]} the cache is full */ (cache.entries().next().value);
       cache.delete(oldest);
       evicted.dispose();
     }
@@ -384,7 +573,10 @@ export function evaluateCondition(source, state) {
   return condition.evaluate(state);
 }
 
-/** Bytes of WebAssembly heap in use (for leak checks). */
+/**
+ * Bytes of WebAssembly heap in use (for leak checks).
+ * @returns {number}
+ */
 export function heapUsed() {
   return requireRuntime().heapUsed();
 }

@@ -10,6 +10,8 @@ import { StateMachine } from './machine.js';
 import { describe } from './text.js';
 import { Swarm } from './swarm.js';
 
+/** @import { CheckReport } from './index.js' */
+
 /** @type {Record<string, 'graph' | 'machine' | 'swarm'>} */
 const FORMATS = {
   'handoff-graph': 'graph',
@@ -22,6 +24,7 @@ const FORMATS = {
  * its JSON text) in any of the three formats: `{ ok, findings, cases }` (docs/check.md).
  *
  * @param {unknown} target
+ * @returns {CheckReport}
  */
 export function check(target) {
   if (target instanceof HandoffGraph || target instanceof StateMachine || target instanceof Swarm) return target[checkReport]();
@@ -83,7 +86,7 @@ function checkDefinition(definition, kind) {
   }
   // No options (swarm.js and machine.js document theirs as required): handlers do not change
   // what check() finds.
-  const loaded = kind === 'machine' ? StateMachine.fromJSON(/** @type {any} checked by fromJSON */ (definition), undefined) : HandoffGraph.fromJSON(definition);
+  const loaded = kind === 'machine' ? StateMachine.fromJSON(/** @type {any} checked by fromJSON */ (definition), undefined) : HandoffGraph.fromJSON(/** @type {any} checked by fromJSON */ (definition));
   try {
     return loaded[checkReport]();
   } finally {

@@ -14,6 +14,8 @@ export function instantiateFull(createModule) {
   return (/** @type {WebAssembly.Module} */ wasmModule) => instantiate(createModule, wasmModule);
 }
 
+/** @typedef {ReturnType<typeof machineRuntime>} MachineRuntime the state machines' part of the runtime (js/runtime.js Runtime) */
+
 // The Emscripten module's raw exports are untyped (no declarations are generated for them).
 /**
  * What the full module's runtime has beyond the routing module's: the state machines' exports.

@@ -1,3 +1,4 @@
+// @ts-check
 // handoff-graph/router in Deno (the `deno` condition): js/router-node.js with the routing module
 // from Deno's module graph (js/deno-router-wasm.js), so a program needs no --allow-read for it.
 import createHandoffGraphRouter from '../dist/handoff-graph-router.mjs';

@@ -1,3 +1,4 @@
+// @ts-check
 // handoff-graph/router in Node (js/router.js is the browser and bundler entry): the same classes on
 // the routing module, read from disk.
 import path from 'node:path';

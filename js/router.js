@@ -1,3 +1,4 @@
+// @ts-check
 // handoff-graph/router, the routing entry (issue 21): conditions, HandoffGraph (route, explain,
 // introspection, toJSON/fromJSON) and their errors, on the routing module
 // (dist/handoff-graph-router.wasm), a fraction of the full module's size. This file is the browser

@@ -1,3 +1,4 @@
+// @ts-check
 // Loads the WebAssembly module once and holds what every object of the API shares: the
 // module's classes (its embind tables), the raw per-decision exports and the state writer. The
 // module is the full one (dist/handoff-graph.mjs) or, for handoff-graph/router, the routing one
@@ -9,15 +10,61 @@ import { FINGERPRINT } from './contract.js';
 import { StateWriter } from './state-writer.js';
 import { checkOptions } from './options.js';
 
+/**
+ * @import { InitOptions, WasmSource } from './index.js'
+ * @import { MachineRuntime } from './full-module.js'
+ */
+
+/**
+ * The instantiated Emscripten module (em++'s loader's answer): its heap, embind's classes
+ * (HandoffGraph, Machine, Execution, Swarm…) and the raw `_hg_*` exports. Emscripten 3.1.6 emits
+ * no declarations for it (--emit-tsd is newer), so it is untyped: its users say what they read of it
+ * (js/condition-compile.js, js/machine/definition.js's NativeMachine…).
+ * @typedef {any} WasmModule
+ */
+
+/**
+ * What every object of the API shares (requireRuntime): the module, which one it is, the raw
+ * per-decision exports and the state writer. The full module's runtime also has the state
+ * machines' exports (js/full-module.js); only the state machines read them, and they run on the
+ * full module only.
+ * @typedef {{
+ *   module: WasmModule,
+ *   kind: string,
+ *   route: (address: number, node: number, cells: number, first: number) => number,
+ *   evaluate: (address: number, cells: number, first: number) => number,
+ *   heapUsed: () => number,
+ *   writer: StateWriter,
+ * } & MachineRuntime} Runtime
+ */
+
+/**
+ * What a platform entry (node.js, browser.js, inline.js, router.js, router-node.js) tells makeInit.
+ * @typedef {object} Platform
+ * @property {string} [kind] 'router' for the routing module; 'full' by default.
+ * @property {(wasmModule: WebAssembly.Module) => Promise<WasmModule>} instantiate
+ * @property {() => WasmSource | Promise<WasmSource>} defaultWasm
+ * @property {(location: string | URL, how: { isDefault: boolean, kind: string }) => Promise<WebAssembly.Module>} compileFrom
+ * @property {(module: WasmModule) => MachineRuntime} [extend] the full entries' runtime fields
+ * @property {() => Error} [afterRouter] the full entries' error for an init() after the router's
+ */
+
 // `runtime` is what the API reads; `loaded` is the instantiated module before the hash key of its
 // string tables is drawn, which happens at the first call that needs the runtime, not in init():
 // a Cloudflare Worker refuses random values in its global scope, where init() may be awaited.
+/** @type {Runtime | null} */
 let runtime = null;
+/** @type {Runtime | null} */
 let loaded = null;
+/** @type {Promise<void> | null} */
 let pending = null;
+/** @type {string | null} */
 let pendingKind = null;
 
-/** The loaded runtime; throws the error users see when they forget `await init()`. */
+/**
+ * The loaded runtime; throws the error users see when they forget `await init()`.
+ * @returns {Runtime}
+ */
 export function requireRuntime() {
   if (runtime !== null) return runtime;
   if (loaded === null) {
@@ -33,6 +80,7 @@ export function requireRuntime() {
  * exists, so that no one can choose node ids or JSON keys whose hashes collide. Every call that
  * makes a graph, condition, machine or swarm goes through requireRuntime(), so this runs before
  * the first string is hashed; a refused draw throws and leaves the next call to try again.
+ * @param {WasmModule} module
  */
 function keyHashes(module) {
   let key;
@@ -41,7 +89,7 @@ function keyHashes(module) {
   } catch (error) {
     throw new Error(
       'handoff-graph: the first graph, condition, state machine or swarm needs a random key for its string hashing, ' +
-        `and this runtime refused to draw one here (crypto.getRandomValues: ${error?.message ?? error}): create it inside a ` +
+        `and this runtime refused to draw one here (crypto.getRandomValues: ${/** @type {Error | undefined} */ (error)?.message ?? error}): create it inside a ` +
         'request handler instead (a Cloudflare Worker refuses random values in its global scope; init() may stay there)',
       { cause: error },
     );
@@ -54,6 +102,7 @@ function keyHashes(module) {
 const INIT_OPTIONS = ['wasm'];
 
 /** Each module's file, as the package ships it (dist/) and exports it (handoff-graph/<file>). */
+/** @type {Record<string, string>} */
 const WASM_FILE = { full: 'handoff-graph.wasm', router: 'handoff-graph-router.wasm' };
 
 // Cloudflare Workers (workerd, which says so in navigator.userAgent, as its documentation tells
@@ -62,6 +111,7 @@ const WASM_FILE = { full: 'handoff-graph.wasm', router: 'handoff-graph-router.wa
 // the Worker's startup), so bytes are not even tried there.
 const WORKERS = globalThis.navigator?.userAgent === 'Cloudflare-Workers';
 
+/** @type {'embedder' | 'csp' | null | undefined} */
 let compileRefusal;
 
 /**
@@ -69,6 +119,7 @@ let compileRefusal;
  * modules a platform loads, as Cloudflare Workers do; 'csp': a page's Content-Security-Policy), or
  * null where it does not. Asked only when an error is worded, or bytes are to be compiled in a
  * Worker: the advice depends on it.
+ * @returns {'embedder' | 'csp' | null}
  */
 function refusesBytes() {
   if (compileRefusal === undefined) {
@@ -79,7 +130,7 @@ function refusesBytes() {
         new WebAssembly.Module(new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]));
         compileRefusal = null;
       } catch (error) {
-        compileRefusal = /content.security.policy|\bCSP\b|unsafe-eval/i.test(String(error?.message)) ? 'csp' : 'embedder';
+        compileRefusal = /content.security.policy|\bCSP\b|unsafe-eval/i.test(String(/** @type {Error | undefined} */ (error)?.message)) ? 'csp' : 'embedder';
       }
     }
   }
@@ -89,6 +140,8 @@ function refusesBytes() {
 /**
  * How every "the module could not be loaded" error ends: how to pass the module (`kind`: 'full'
  * or 'router'), in words that work in this runtime.
+ * @param {string} [kind]
+ * @returns {string}
  */
 export function howToPass(kind = 'full') {
   const file = WASM_FILE[kind];
@@ -119,9 +172,16 @@ export function loadError(where, why, { isDefault, kind = 'full', cause, hint = 
   return new Error(`handoff-graph: could not load its WebAssembly module from ${where} (${why}): ${place}${howToPass(kind)}`, { cause });
 }
 
-const tagOf = (value) => Object.prototype.toString.call(value);
+const tagOf = (/** @type {unknown} */ value) => Object.prototype.toString.call(value);
 
-/** Compiles bytes, first checking they are WebAssembly at all (a dev server's HTML fallback page is not). */
+/**
+ * Compiles bytes, first checking they are WebAssembly at all (a dev server's HTML fallback page is not).
+ * @param {ArrayBufferLike | ArrayBufferView} bytes
+ * @param {string} where
+ * @param {string} [hint]
+ * @param {string} [kind]
+ * @returns {Promise<WebAssembly.Module>}
+ */
 export async function compileBytes(bytes, where, hint = '', kind = 'full') {
   const view = ArrayBuffer.isView(bytes) ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) : new Uint8Array(bytes);
   const magic = view.length >= 4 && view[0] === 0 && view[1] === 0x61 && view[2] === 0x73 && view[3] === 0x6d;
@@ -134,19 +194,23 @@ export async function compileBytes(bytes, where, hint = '', kind = 'full') {
   }
   if (WORKERS) throw refused(where, 'Cloudflare Workers compile WebAssembly only from the modules a Worker imports', kind);
   try {
-    return await WebAssembly.compile(view);
+    return await WebAssembly.compile(/** @type {Uint8Array<ArrayBuffer>} */ (view));
   } catch (error) {
     // Refused outright (an embedder or a policy that compiles nothing from bytes): say what works here.
     if (refusesBytes() === null) throw error;
-    throw Object.assign(refused(where, error.message, kind), { cause: error });
+    throw Object.assign(refused(where, /** @type {Error} */ (error).message, kind), { cause: error });
   }
 }
 
-const refused = (where, why, kind) => new WebAssembly.CompileError(`handoff-graph: could not compile ${where} (${why}): ${howToPass(kind)}`);
+const refused = (/** @type {string} */ where, /** @type {string} */ why, /** @type {string} */ kind) => new WebAssembly.CompileError(`handoff-graph: could not compile ${where} (${why}): ${howToPass(kind)}`);
 
 /**
  * Compiles a Response (a fetch's answer), streaming when it is served as application/wasm; names
  * its URL and status when it is not OK.
+ * @param {Response} response
+ * @param {string | URL} where
+ * @param {{ isDefault: boolean, kind?: string, hint?: string }} how
+ * @returns {Promise<WebAssembly.Module>}
  */
 export async function compileResponse(response, where, { isDefault, kind = 'full', hint = '' }) {
   if (!response.ok) throw loadError(response.url || where, `HTTP ${response.status}`, { isDefault, kind, hint });
@@ -157,7 +221,7 @@ export async function compileResponse(response, where, { isDefault, kind = 'full
       // Streaming needs a response sent as application/wasm (a TypeError otherwise): look at the
       // bytes then. A CompileError is final, unless this runtime compiles nothing from bytes, which
       // compileBytes words.
-      if (error?.name !== 'TypeError' && refusesBytes() === null) throw error;
+      if (/** @type {Error | undefined} */ (error)?.name !== 'TypeError' && refusesBytes() === null) throw error;
     }
   }
   return compileBytes(await response.arrayBuffer(), response.url || String(where), hint, kind);
@@ -167,16 +231,20 @@ export async function compileResponse(response, where, { isDefault, kind = 'full
  * What init({ wasm }) was given, compiled. Each kind is told by its internal slots or its tag,
  * never by `instanceof`, so a module, bytes, URL or Response made in another realm (an edge
  * runtime's host, an iframe, a vm context) is taken as it is.
+ * @param {unknown} source
+ * @param {Platform} platform
+ * @param {boolean} isDefault
+ * @returns {Promise<WebAssembly.Module>}
  */
 async function toModule(source, platform, isDefault) {
   const kind = platform.kind ?? 'full';
   const tag = tagOf(source);
-  if (tag === '[object WebAssembly.Module]') return source;
+  if (tag === '[object WebAssembly.Module]') return /** @type {WebAssembly.Module} */ (source);
   if (ArrayBuffer.isView(source) || tag === '[object ArrayBuffer]' || tag === '[object SharedArrayBuffer]') {
-    return compileBytes(source, isDefault ? 'the embedded module' : 'init({ wasm }): the bytes', '', kind);
+    return compileBytes(/** @type {ArrayBufferLike | ArrayBufferView} */ (source), isDefault ? 'the embedded module' : 'init({ wasm }): the bytes', '', kind);
   }
-  if (typeof source === 'string' || tag === '[object URL]') return platform.compileFrom(typeof source === 'string' ? source : new URL(source.href), { isDefault, kind });
-  if (tag === '[object Response]') return compileResponse(source, 'init({ wasm }): the response', { isDefault, kind });
+  if (typeof source === 'string' || tag === '[object URL]') return platform.compileFrom(typeof source === 'string' ? source : new URL(/** @type {URL} */ (source).href), { isDefault, kind });
+  if (tag === '[object Response]') return compileResponse(/** @type {Response} */ (source), 'init({ wasm }): the response', { isDefault, kind });
   throw new TypeError('init({ wasm }) takes a URL, a string, an ArrayBuffer, a Uint8Array, a Response or a WebAssembly.Module');
 }
 
@@ -188,14 +256,23 @@ const HOT_EXPORTS = ['_hg_route', '_hg_evaluate', '_hg_exec_begin', '_hg_exec_co
  * import of dist/handoff-graph.mjs or dist/handoff-graph-router.mjs). The loader is given the
  * compiled module (Debian's Emscripten 3.1.6 would fetch a file path in Node); load() then gives
  * it the state writer the core's lazy reads call (setSlotReader, wasm/library.js).
+ * @param {unknown} createModule em++'s loader: `(settings) => Promise<module>`
+ * @param {WebAssembly.Module} wasmModule
+ * @returns {Promise<WasmModule>}
  */
 export async function instantiate(createModule, wasmModule) {
+  /** @type {(error: unknown) => void} */
   let failed;
+  /** @type {Promise<never>} */
   const instantiationFailed = new Promise((_, reject) => {
     failed = reject;
   });
   const module = await Promise.race([
-    createModule({
+    /** @type {(settings: object) => Promise<WasmModule>} */ (createModule)({
+      /**
+       * @param {WebAssembly.Imports} imports
+       * @param {(instance: WebAssembly.Instance, module: WebAssembly.Module) => void} receive
+       */
       instantiateWasm(imports, receive) {
         WebAssembly.instantiate(wasmModule, imports).then((instance) => receive(instance, wasmModule), failed);
         return {};
@@ -212,6 +289,11 @@ export async function instantiate(createModule, wasmModule) {
   return module;
 }
 
+/**
+ * @param {Platform} platform
+ * @param {InitOptions} options
+ * @returns {Promise<Runtime>}
+ */
 async function load(platform, options) {
   const isDefault = options.wasm === undefined;
   // An entry's default may come from a dynamic import (js/deno.js).
@@ -234,13 +316,17 @@ async function load(platform, options) {
     heapUsed: module._hg_heap_used,
     writer,
   };
-  // The full entries add what only the full module has (js/full-module.js, fullPlatform).
-  return platform.extend === undefined ? result : Object.assign(result, platform.extend(module));
+  // The full entries add what only the full module has (js/full-module.js, fullPlatform): on the
+  // routing module the state machines' exports are absent (Runtime says why they are typed).
+  return /** @type {Runtime} */ (platform.extend === undefined ? result : Object.assign(result, platform.extend(module)));
 }
 
 /**
  * Refuses a module built from another version of src/core/contract.h: its memory layouts may
  * differ from the ones js/contract.js describes, and reading them would give wrong answers.
+ * @param {WasmModule} module
+ * @param {string} [kind]
+ * @returns {void}
  */
 export function checkContract(module, kind = 'full') {
   const exported = typeof module._hg_contract_fingerprint === 'function' ? module._hg_contract_fingerprint() >>> 0 : undefined;
@@ -257,6 +343,8 @@ export function checkContract(module, kind = 'full') {
  * Builds the `init` of a platform entry (node.js, browser.js, inline.js, router.js, router-node.js).
  * `platform`: `instantiate`, `defaultWasm`, `compileFrom`; `kind: 'router'` for the routing module;
  * the full entries add `extend(module)` (more runtime fields) and `afterRouter()` (js/full-module.js).
+ * @param {Platform} platform
+ * @returns {(options?: InitOptions) => Promise<void>}
  */
 export function makeInit(platform) {
   return function init(options = {}) {
@@ -269,7 +357,7 @@ export function makeInit(platform) {
     // One runtime per page or process: the full module serves the routing entry too, but objects
     // made on the routing module cannot move to the full one, so the full entry refuses to start
     // after it (with the error its platform words).
-    if (pending !== null && pendingKind === 'router' && kind !== 'router') return Promise.reject(platform.afterRouter());
+    if (pending !== null && pendingKind === 'router' && kind !== 'router') return Promise.reject(/** @type {() => Error} */ (platform.afterRouter)());
     if (pending === null) {
       pendingKind = kind;
       pending = load(platform, options).then(

@@ -1,3 +1,4 @@
+// @ts-check
 // Writes the values a route reads from a JavaScript state into WebAssembly memory, and runs the
 // core calls that read them.
 //
@@ -30,24 +31,56 @@ const NUMBER_DOUBLE = W0 / 2;
 const { isArray } = Array;
 
 /**
+ * @import { PathSteps } from './machine/definition.js'
+ * @import { KnownStrings } from './paths.js'
+ */
+
+/**
+ * A lazy core call, hg_route or hg_evaluate: `(a, b, cells, first)`, where `a` is the graph or
+ * condition, `b` the node, `cells` the cells written and `first` the path written before the call.
+ * @template R
+ * @typedef {(a: number, b: number, cells: number, first: number) => R} LazyCall
+ */
+/**
+ * An eager core call, a state machine's step: `(a, b, cells)`.
+ * @template R
+ * @typedef {(a: number, b: number | undefined, cells: number) => R} EagerCall
+ */
+/**
+ * What `reserve` and `memory` are: the core's hg_transfer_reserve (room for `cells`, `bytes` and
+ * `slots`; returns the transfer header's address) and WebAssembly memory's current bytes.
+ * @typedef {{ reserve(cells: number, bytes: number, slots: number): number, memory(): Uint8Array }} WriterExports
+ */
+/**
+ * A call's cells and counters, saved while a nested call writes its own (StateWriter.save).
+ * @typedef {object} SavedCall
+ * @property {Record<string, unknown>} counters
+ * @property {Uint32Array} cellWords
+ * @property {Uint8Array} bytes
+ * @property {Uint32Array} slots
+ */
+
+/**
  * `(state) => answer` for one node or condition: `writer.route` with its arguments bound, made
  * once per node so that a route is one closure call away. `fn(a, b, cells, first)` is hg_route or
  * hg_evaluate, which read lazily; `first` is the path the core reads first whatever the state (or
  * -1), written before the call.
+ * @param {StateWriter} writer @param {PathReaders} readers @param {KnownStrings} ids @param {LazyCall<number>} fn
+ * @param {number} a @param {number} b @param {number} first @returns {(state: unknown) => number}
  */
 export function compileDecider(writer, readers, ids, fn, a, b, first) {
-  const generic = (state) => writer.route(state, readers, ids, fn, a, b, first);
+  const generic = (/** @type {unknown} */ state) => writer.route(state, readers, ids, fn, a, b, first);
   if (readers.count !== 1 || readers.keys[0] === null || first !== 0) return generic;
   // One path of one key, read first (`category == 'billing'`): read it here, write it with
   // callOne. While an outer call is reading (this one runs inside a getter), the generic path
   // saves its cells.
   const key = readers.keys[0];
-  return (state) => (writer.busy ? generic(state) : writer.callOne(readTopKey(state, key), readers, ids, fn, a, b));
+  return (/** @type {unknown} */ state) => (writer.busy ? generic(state) : writer.callOne(readTopKey(state, key), readers, ids, fn, a, b));
 }
 
 export class StateWriter {
   /**
-   * @param {object} exports `reserve(cells, bytes, slots)` → header pointer, and `memory()`.
+   * @param {WriterExports} exports `reserve(cells, bytes, slots)` → header pointer, and `memory()`.
    */
   constructor(exports) {
     this.exports = exports;
@@ -58,20 +91,35 @@ export class StateWriter {
     this.slotStart = 0;
     this.slotCount = 0;
     this.busy = false;
-    this.ids = null;
+    /** @type {KnownStrings | null} */ this.ids = null;
     this.replacementFree = false;  // of `ids`: no string it holds contains U+FFFD
-    this.textLevel = TEXT_ALL;  // of the path being written
-    this.lazyState = null;  // the state and readers of the lazy call under way (route)
-    this.lazyReaders = null;
+    /** @type {number} */ this.textLevel = TEXT_ALL;  // of the path being written
+    /** @type {unknown} */ this.lazyState = null;  // the state and readers of the lazy call under way (route)
+    /** @type {PathReaders | null} */ this.lazyReaders = null;
     // The graph or condition (its address) whose call is under way, and those of the calls a
     // getter interrupted to make it: the core is using them until those calls return (inCall).
     this.owner = 0;
-    this.outerOwners = [];
-    this.deferred = [];  // [address, free] of what was disposed while the core was using it
+    /** @type {number[]} */ this.outerOwners = [];
+    // [address, free] of what was disposed while the core was using it
+    /** @type {[address: number, free: () => void][]} */ this.deferred = [];
+    // Set by reserve() and refreshViews(), below; declared here for the type checker.
+    /** @type {Uint32Array} */ this.u32;
+    /** @type {Float64Array} */ this.f64;
+    /** @type {Uint8Array} */ this.u8;
+    /** @type {number} */ this.cellWords;
+    /** @type {number} */ this.cellDoubles;
+    /** @type {number} */ this.bytesBase;
+    /** @type {number} */ this.slotWords;
+    /** @type {number} */ this.cellCapacity;
+    /** @type {number} */ this.byteCapacity;
+    /** @type {number} */ this.slotCapacity;
     this.reserve(256, 4096, 64);
   }
 
-  // Asks the core for room (contents are kept) and re-reads where everything now lives.
+  /**
+   * Asks the core for room (contents are kept) and re-reads where everything now lives.
+   * @param {number} cells @param {number} bytes @param {number} slots
+   */
   reserve(cells, bytes, slots) {
     const header = this.exports.reserve(cells, bytes, slots) >>> 2;
     this.refreshViews();
@@ -85,6 +133,7 @@ export class StateWriter {
     this.slotCapacity = h[header + TransferHeader.slotCapacity];
   }
 
+  /** @returns {Uint32Array} */
   refreshViews() {
     const { buffer } = this.exports.memory();
     this.u32 = new Uint32Array(buffer);
@@ -99,6 +148,8 @@ export class StateWriter {
    * value when it first needs it (readSlot). A path is read at most once per call, and only if the
    * decision needs it. Reading a state can run user code (getters, Proxy traps) that routes or
    * evaluates meanwhile; such a nested call saves the outer call's cells and restores them after.
+   * @template R @param {unknown} state @param {PathReaders} readers @param {KnownStrings} ids @param {LazyCall<R>} fn
+   * @param {number} a @param {number} b @param {number} first @returns {R}
    */
   route(state, readers, ids, fn, a, b, first) {
     if (!this.busy) {
@@ -118,6 +169,17 @@ export class StateWriter {
   // route() from a getter or Proxy trap of a state being read: a method of its own (no closure
   // either, whose captured arguments V8 would store on every call), so that the common path stays
   // small enough for V8 to inline into the decider.
+  /**
+   * @template R
+   * @param {unknown} state
+   * @param {PathReaders} readers
+   * @param {KnownStrings} ids
+   * @param {LazyCall<R>} fn
+   * @param {number} a
+   * @param {number} b
+   * @param {number} first
+   * @returns {R}
+   */
   #routeNested(state, readers, ids, fn, a, b, first) {
     const saved = this.#enterNested(a);
     try {
@@ -127,7 +189,10 @@ export class StateWriter {
     }
   }
 
-  // Starts a lazy call: no cells yet, then the value at path `first` if there is one.
+  /**
+   * Starts a lazy call: no cells yet, then the value at path `first` if there is one.
+   * @param {unknown} state @param {PathReaders} readers @param {KnownStrings} ids @param {number} first @returns {number}
+   */
   #begin(state, readers, ids, first) {
     this.reset(readers.count, ids);
     this.lazyState = state;
@@ -141,17 +206,20 @@ export class StateWriter {
    * so far; returns its first cell (the core's hg_js_read_slot, wasm/transfer.h). Reading runs
    * user code (getters, Proxy traps), which may route meanwhile: such a nested call saves and
    * restores this call's cells, readers and state.
+   * @param {number} i @returns {number}
    */
   readSlot(i) {
-    const readers = this.lazyReaders;
+    const readers = /** @type {PathReaders} */ (this.lazyReaders);
     const start = this.cells;
-    this.slot(i, readers.value(i, this.lazyState), this.ids, readers.levels[i]);
+    this.slot(i, readers.value(i, this.lazyState), /** @type {KnownStrings} */ (this.ids), readers.levels[i]);
     return start;
   }
 
   /**
    * Writes the values at every path of `readers` (or raw path steps) of `state`, in order, then
    * returns `fn(a, b, cells)`: the core call that reads them all (a state machine's step).
+   * @template R @param {unknown} state @param {PathReaders | PathSteps[]} paths @param {KnownStrings} ids
+   * @param {EagerCall<R>} fn @param {number} a @param {number} [b] @returns {R}
    */
   callEager(state, paths, ids, fn, a, b) {
     const readers = readersOf(paths);
@@ -165,6 +233,16 @@ export class StateWriter {
     }
   }
 
+  /**
+   * @template R
+   * @param {unknown} state
+   * @param {PathReaders} readers
+   * @param {KnownStrings} ids
+   * @param {EagerCall<R>} fn
+   * @param {number} a
+   * @param {number | undefined} b
+   * @returns {R}
+   */
   #callEagerNested(state, readers, ids, fn, a, b) {
     const saved = this.#enterNested(a);
     try {
@@ -177,6 +255,7 @@ export class StateWriter {
   // Writes the value at each path of `state`; slot i starts at the cell the core finds in the slot
   // table. Each path is read, then written, in order: reading runs user code (getters, Proxy
   // traps) whose effects on the paths after it must be seen as they happen. Returns the cells.
+  /** @param {unknown} state @param {PathReaders} readers @param {KnownStrings} ids @returns {number} */
   #writeAll(state, readers, ids) {
     const count = readers.count;
     if (count === 0) return 0;
@@ -187,6 +266,7 @@ export class StateWriter {
 
   // A call made while another is reading its state (from a getter or Proxy trap): the outer
   // call's cells are saved, to be put back when this one returns (#leaveNested).
+  /** @param {number} a @returns {SavedCall} */
   #enterNested(a) {
     const saved = this.save();
     this.outerOwners.push(this.owner);
@@ -194,6 +274,7 @@ export class StateWriter {
     return saved;
   }
 
+  /** @param {SavedCall} saved */
   #leaveNested(saved) {
     this.outerOwners.pop();
     this.restore(saved);
@@ -209,12 +290,16 @@ export class StateWriter {
   /**
    * Whether the core is in a call on `address` (a graph or a condition): then a getter or Proxy
    * trap of the state it reads is running, and the object must not change or be freed.
+   * @param {number} address @returns {boolean}
    */
   inCall(address) {
     return this.busy && (this.owner === address || this.outerOwners.includes(address));
   }
 
-  /** Runs `free` (freeing the object at `address`) now, or once no call is using it. */
+  /**
+   * Runs `free` (freeing the object at `address`) now, or once no call is using it.
+   * @param {number} address @param {() => void} free
+   */
   release(address, free) {
     if (this.inCall(address)) this.deferred.push([address, free]);
     else free();
@@ -229,7 +314,10 @@ export class StateWriter {
     }
   }
 
-  // The cells and counters of the call under way, for a nested call to put back (restore).
+  /**
+   * The cells and counters of the call under way, for a nested call to put back (restore).
+   * @returns {SavedCall}
+   */
   save() {
     if (this.u32.length === 0) this.refreshViews();
     const { cells, bytes, slotCount } = this;
@@ -245,7 +333,10 @@ export class StateWriter {
     };
   }
 
-  // The nested call may have grown memory and moved the transfer area: write back where it is now.
+  /**
+   * The nested call may have grown memory and moved the transfer area: write back where it is now.
+   * @param {SavedCall} saved
+   */
   restore(saved) {
     if (this.u32.length === 0) this.refreshViews();
     this.u32.set(saved.cellWords, this.cellWords);
@@ -257,6 +348,7 @@ export class StateWriter {
   /**
    * Starts a call's writing: no cells or bytes yet, room for `count` slots, `ids` the strings the
    * core knows (an eager, lazy or one-path call alike).
+   * @param {number} count @param {KnownStrings} ids
    */
   reset(count, ids) {
     // Growing WebAssembly memory (by anyone) detaches old views.
@@ -275,6 +367,8 @@ export class StateWriter {
    * `route` for one path whose value `v` the caller has read already (compileDecider's one-key
    * readers): writes it as slot 0 and returns `fn(a, b, cells, 0)` (the core then finds its only
    * path written). Not for nested calls.
+   * @param {unknown} v @param {PathReaders} readers @param {KnownStrings} ids @param {LazyCall<number>} fn @param {number} a
+   * @param {number} b @returns {number}
    */
   callOne(v, readers, ids, fn, a, b) {
     this.busy = true;
@@ -289,6 +383,7 @@ export class StateWriter {
 
   // Writes `v`, the value at path `i`, as slot i: scalars here, containers and strings the core
   // does not know by value().
+  /** @param {number} i @param {unknown} v @param {KnownStrings} ids @param {number} level */
   slot(i, v, ids, level) {
     const u32 = this.u32.length === 0 ? this.refreshViews() : this.u32;  // a getter may have grown memory
     const cell = this.cells;
@@ -329,6 +424,10 @@ export class StateWriter {
     this.value(v, 0);
   }
 
+  /**
+   * Writes a cell of `kind` whose first word is `a`; returns its index.
+   * @param {number} kind @param {number} a @returns {number}
+   */
   cell(kind, a) {
     // Reading the state may have run code (a getter, a Proxy trap) that grew memory, which
     // detaches the views.
@@ -341,6 +440,7 @@ export class StateWriter {
   }
 
   // `typeof v === '…'` tests compile to type checks; a `switch (typeof v)` calls a builtin.
+  /** @param {unknown} v @param {number} depth */
   value(v, depth) {
     this.work++;
     if (typeof v === 'string') {
@@ -358,14 +458,18 @@ export class StateWriter {
     }
   }
 
+  /** @param {number} n */
   number(n) {
     const index = this.cell(KIND_NUMBER, 0);
     this.f64[this.cellDoubles + index * CELL_DOUBLES + NUMBER_DOUBLE] = n;
   }
 
-  // A string at `depth` below the path's value (0: the value itself).
+  /**
+   * A string at `depth` below the path's value (0: the value itself).
+   * @param {string} s @param {number} depth
+   */
   string(s, depth) {
-    const id = this.ids.get(s);
+    const id = /** @type {KnownStrings} */ (this.ids).get(s);
     if (id !== undefined) {
       this.cell(KIND_STRING, id);
       return;
@@ -387,6 +491,7 @@ export class StateWriter {
   // One with lone surrogates may still equal a known string once they become U+FFFD (as the
   // spec says they read), so its bytes go and the core looks it up; unless no known string holds
   // U+FFFD (`replacementFree`, from StringIds), when it cannot equal any either.
+  /** @param {string} s @param {boolean} sendText */
   unknownString(s, sendText) {
     const index = this.cell(KIND_STRING, NO_ID);
     if (!sendText && (this.replacementFree || s.isWellFormed())) {
@@ -414,6 +519,10 @@ export class StateWriter {
   // Deeper than any comparison looks, or larger than the budgets, only the size is kept: a path's
   // value over MAX_STATE_CELLS is cut as a whole and the next path starts afresh, while
   // MAX_MARSHAL_WORK counts every cell ever written. json_state.cpp applies the same rules.
+  /**
+   * @param {import('./paths.js').StateValue} v an object or array of the state
+   * @param {number} depth
+   */
   container(v, depth) {
     const start = this.cells;
     const bytesStart = this.bytes;
@@ -421,7 +530,7 @@ export class StateWriter {
       const array = isArray(v);
       const kind = array ? KIND_ARRAY : KIND_OBJECT;
       const keys = array ? null : Object.keys(v);
-      const count = array ? v.length : keys.length;
+      const count = array ? v.length : /** @type {string[]} */ (keys).length;
       if (depth > MAX_COMPARE_DEPTH || this.work > MAX_MARSHAL_WORK) {
         this.truncated(kind, count);
         return;
@@ -433,7 +542,7 @@ export class StateWriter {
           const element = readElement(v, i);
           this.value(element === MISSING ? null : element, depth + 1);
         } else {
-          const key = keys[i];
+          const key = /** @type {string[]} */ (keys)[i];
           const member = readMember(v, key);
           if (member === MISSING) continue;  // removed by a getter while we read
           this.work++;
@@ -462,6 +571,7 @@ export class StateWriter {
     }
   }
 
+  /** @param {number} kind @param {number} count */
   truncated(kind, count) {
     const index = this.cell(kind | TRUNCATED, count >>> 0);
     this.u32[this.cellWords + index * CELL_WORDS + W0] = 1;
@@ -469,7 +579,9 @@ export class StateWriter {
 }
 
 // Raw path arrays (as a state machine keeps them) → their compiled readers.
+/** @type {WeakMap<PathSteps[], PathReaders>} */
 const compiledPaths = new WeakMap();
+/** @param {PathReaders | PathSteps[]} paths @returns {PathReaders} */
 function readersOf(paths) {
   if (paths instanceof PathReaders) return paths;
   let readers = compiledPaths.get(paths);

@@ -1,3 +1,4 @@
+// @ts-check
 // The one way JavaScript passes a string into WebAssembly memory: its UTF-8 bytes written where the
 // core reserved room (a condition's source, js/condition-compile.js; a state's strings,
 // js/state-writer.js), then a call with numbers only. Embind's std::string arguments are not used
@@ -14,6 +15,11 @@ const COPY_LIMIT = 16;
  * Writes `s` as UTF-8 (a lone surrogate as U+FFFD, as TextEncoder does) into `u8` from `at`,
  * stopping at `end`, which must leave room for `s.length * 3` bytes; returns the bytes written.
  * They equal `s.length` exactly when `s` is ASCII.
+ * @param {string} s
+ * @param {Uint8Array} u8
+ * @param {number} at
+ * @param {number} end
+ * @returns {number}
  */
 export function writeUtf8(s, u8, at, end) {
   const length = s.length;

@@ -51,7 +51,7 @@ npx --no-install tsc -p js
 echo "== the typed JavaScript (// @ts-check) type-checked strictly (js/tsconfig.strict.json): no findings"
 npx --no-install tsc -p js/tsconfig.strict.json
 
-echo "== the typed classes (StateMachine, Execution, Swarm) against their declarations in js/index.d.ts"
+echo "== the typed classes (HandoffGraph, Condition, StateMachine, Execution, Swarm) and functions against their declarations in js/index.d.ts"
 npx --no-install tsc -p tests/types/implementation
 
 echo "== the web demo's JavaScript type-checked (tsc -p web-demo, checkJs): no findings"

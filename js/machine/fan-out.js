@@ -45,8 +45,8 @@ export function beginFanOut(ex, index, state, step, visit, signal, resumed) {
       throw failStep(ex, new TypeError(`map state '${state.name}' maps over '${map.over}', which is not a list: it holds ${describe(items)}`));
     }
   }
-  /** @type {Int32Array} */
-  const words = runtime.execBranches(ex.address);
+  // A fan-out or map step under way has its branches (null is for no fan-out step).
+  const words = /** @type {Int32Array} */ (runtime.execBranches(ex.address));
   const count = words[BranchesHeader.count];
   /** @type {BranchBegun[]} */
   const branches = new Array(count);
