@@ -12,7 +12,9 @@ export {
   DefinitionError,
   GraphValidationError,
   MaxStepsError,
+  MissingVariablesError,
   NoEdgeMatchedError,
+  RecordingError,
 } from './index.js';
 export type {
   CompiledWasmModule,

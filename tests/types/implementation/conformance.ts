@@ -14,6 +14,8 @@ import type { check } from '../../../js/check.js';
 import type * as Errors from '../../../js/errors.js';
 import type { init as NodeInit } from '../../../js/node.js';
 import type { init as RouterInit } from '../../../js/router-node.js';
+import type * as RouterEntry from '../../../js/router-node.js';
+import type * as NodeEntry from '../../../js/node.js';
 import type { END, StateMachine } from '../../../js/machine.js';
 import type { Execution } from '../../../js/machine/execution.js';
 import type { HandlerContext } from '../../../js/machine/handler-context.js';
@@ -79,6 +81,9 @@ export type Checks = [
   Holds<Fits<ConstructorParameters<typeof Published.MaxStepsError>, ConstructorParameters<typeof Errors.MaxStepsError>>>,
   Holds<Both<typeof NodeInit, typeof Published.init>>,
   Holds<Both<typeof RouterInit, typeof PublishedRouter.init>>,
+  // Every value an entry exports is declared (router.d.ts once left out two of its errors).
+  Holds<Fits<Exclude<keyof typeof RouterEntry, keyof typeof PublishedRouter>, never>>,
+  Holds<Fits<Exclude<keyof typeof NodeEntry, keyof typeof Published>, never>>,
   Holds<Fits<Public<StateMachine<S>>, Public<Published.StateMachine<S>>>>,
   Holds<Both<Parameters<typeof StateMachine.fromJSON<S>>, Parameters<typeof Published.StateMachine.fromJSON<S>>>>,
   Holds<Fits<ReturnType<typeof StateMachine.fromJSON<S>>, Published.StateMachine<S>>>,
