@@ -2,25 +2,28 @@
 # Every test suite: native (GoogleTest, also built by clang with -Werror under ASan + UBSan),
 # clang-tidy, a fuzz smoke run, Node, and Chromium.
 set -euo pipefail
+# Each stage says how long the run has taken so far, so that a slow stage shows in the CI log
+# (npm test must stay under 15 minutes on 2 cores).
+stage() { echo "== [${SECONDS} s] $*"; }
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 
-echo "== the JS contract (js/contract.js) is generated from src/core/contract.h and up to date"
+stage "the JS contract (js/contract.js) is generated from src/core/contract.h and up to date"
 node scripts/gen-contract.mjs --check
 
 bash scripts/build.sh
 
-echo "== native tests (GoogleTest)"
+stage "native tests (GoogleTest)"
 ctest --test-dir build/native --output-on-failure
 
 # One clang build serves two checks: the second compiler with -Werror, and the sanitizers.
-echo "== native tests built by clang++-14 (-Wall -Wextra -Werror) under AddressSanitizer + UndefinedBehaviorSanitizer"
+stage "native tests built by clang++-14 (-Wall -Wextra -Werror) under AddressSanitizer + UndefinedBehaviorSanitizer"
 cmake -S . -B build/asan -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_BUILD_TYPE=Debug -DHANDOFF_SANITIZE=ON \
   -DCMAKE_CXX_FLAGS="-Wall -Wextra -Werror" >/dev/null
 cmake --build build/asan -j"$(nproc)" --target handoff_tests
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 build/asan/handoff_tests --gtest_brief=1
 
-echo "== clang-tidy-14 over src/ (.clang-tidy): no findings"
+stage "clang-tidy-14 over src/ (.clang-tidy): no findings"
 # The compile commands are g++'s; -Wno-restrict (GCC bug 105329) is unknown to clang. clang-tidy
 # counts the warnings it suppressed in system headers ("N warnings generated."): shown on failure only.
 tidy_log=$(mktemp)
@@ -35,29 +38,29 @@ rm -f "$tidy_log"
 # libFuzzer targets (fuzz/, clang + ASan + UBSan) from the committed corpus; a crash fails the run.
 # scripts/fuzz.sh runs them longer (60 s each by default).
 fuzz_seconds=${HANDOFF_FUZZ_SECONDS:-5}
-echo "== fuzz smoke: each fuzz target for ${fuzz_seconds} s"
+stage "fuzz smoke: each fuzz target for ${fuzz_seconds} s"
 bash scripts/fuzz.sh "$fuzz_seconds"
 
-echo "== TypeScript typings (tsc --strict)"
+stage "TypeScript typings (tsc --strict)"
 npx --no-install tsc -p tests/types
 npx --no-install tsc -p tests/types/agents
 
-echo "== the JS linter (biome lint, biome.jsonc): no findings"
+stage "the JS linter (biome lint, biome.jsonc): no findings"
 npx --no-install biome lint --error-on-warnings
 
-echo "== the package's JavaScript type-checked (tsc -p js, checkJs): no findings"
+stage "the package's JavaScript type-checked (tsc -p js, checkJs): no findings"
 npx --no-install tsc -p js
 
-echo "== the typed JavaScript (// @ts-check) type-checked strictly (js/tsconfig.strict.json): no findings"
+stage "the typed JavaScript (// @ts-check) type-checked strictly (js/tsconfig.strict.json): no findings"
 npx --no-install tsc -p js/tsconfig.strict.json
 
-echo "== the typed classes (HandoffGraph, Condition, StateMachine, Execution, Swarm) and functions against their declarations in js/index.d.ts"
+stage "the typed classes (HandoffGraph, Condition, StateMachine, Execution, Swarm) and functions against their declarations in js/index.d.ts"
 npx --no-install tsc -p tests/types/implementation
 
-echo "== the web demo's JavaScript type-checked (tsc -p web-demo, checkJs): no findings"
+stage "the web demo's JavaScript type-checked (tsc -p web-demo, checkJs): no findings"
 npx --no-install tsc -p web-demo
 
-echo "== the packed tarball: publint and arethetypeswrong"
+stage "the packed tarball: publint and arethetypeswrong"
 pack_dir=$(mktemp -d)
 trap 'rm -rf "$pack_dir"' EXIT
 npm pack --silent --pack-destination "$pack_dir" >/dev/null
@@ -69,11 +72,12 @@ read -r -a esm_only < <(node scripts/entrypoints.mjs esm-only)
 npx --no-install attw "$pack_dir"/handoff-graph-*.tgz --exclude-entrypoints "${assets[@]}" "${esm_only[@]}"
 npx --no-install attw "$pack_dir"/handoff-graph-*.tgz --entrypoints "${esm_only[@]}" --profile esm-only
 
-echo "== benchmark smoke run (tiny budgets: keeps npm run bench working; the figures mean nothing)"
+stage "benchmark smoke run (tiny budgets: keeps npm run bench working; the figures mean nothing)"
 NODE_PATH=/usr/share/nodejs cmake --build build/wasm --target handoff_bench_wasm >/dev/null
 node bench/route.mjs --smoke >/dev/null
 node bench/machine.mjs --quick >/dev/null
 node bench/swarm.mjs --quick >/dev/null
 
-echo "== JavaScript tests (node --test): Node, Chromium, the packed tarball, its consumers (Node, TypeScript, bundlers, Bun, Deno, workerd, edge-runtime)"
+stage "JavaScript tests (node --test): Node, Chromium, the packed tarball, its consumers (Node, TypeScript, bundlers, Bun, Deno, workerd, edge-runtime)"
 node --test tests/js/ tests/browser/ tests/package/ tests/consumers/
+stage "done"
