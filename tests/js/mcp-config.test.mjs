@@ -4,7 +4,6 @@
 // Swarm; mistakes in the configuration are TypeErrors that name them.
 import assert from 'node:assert/strict';
 import { mkdtemp, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -12,11 +11,10 @@ import { fileURLToPath } from 'node:url';
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 
 import { connectMcpServers } from '../../js/mcp/index.js';
 import { init, Swarm } from '../../js/node.js';
-import { toolsServer } from './mcp/tools-server.mjs';
+import { serveOverHttp, toolsServer } from './mcp/tools-server.mjs';
 
 await init();
 
@@ -24,29 +22,9 @@ const cli = fileURLToPath(new URL('../../js/cli.js', import.meta.url));
 const toolsServerFile = fileURLToPath(new URL('./mcp/tools-server.mjs', import.meta.url));
 const text = (result) => result.content.map((c) => c.text).join('');
 
-// The catalogue's tools over Streamable HTTP (stateless: a server per request), asking for a header.
-async function httpServer(t) {
-  const http = createServer(async (req, res) => {
-    if (req.headers['x-key'] !== 'k1') {
-      res.writeHead(401).end();
-      return;
-    }
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    const server = toolsServer();
-    res.on('close', () => void server.close());
-    await server.connect(transport);
-    await transport.handleRequest(req, res);
-  });
-  await new Promise((resolve) => http.listen(0, '127.0.0.1', resolve));
-  t.after(() => new Promise((resolve) => {
-    http.closeAllConnections();
-    http.close(resolve);
-  }));
-  return `http://127.0.0.1:${http.address().port}/mcp`;
-}
-
 test('a stdio server and a Streamable HTTP server connected from one configuration, their tools run by a swarm turn', { timeout: 20_000 }, async (t) => {
-  const url = await httpServer(t);
+  // The catalogue's tools over Streamable HTTP, asking for a header.
+  const url = `${await serveOverHttp(t, (req) => (req.headers['x-key'] === 'k1' ? toolsServer() : null))}/mcp`;
   const { clients, close } = await connectMcpServers({
     mcpServers: {
       local: { command: process.execPath, args: [toolsServerFile], env: { CATALOGUE: 'local' } },

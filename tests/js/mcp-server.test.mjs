@@ -54,6 +54,20 @@ async function connect(transport) {
   return { client, changes };
 }
 
+// createMcpHttpHandler(swarm) on 127.0.0.1 until test `t` ends (then the swarm is disposed).
+async function serveSwarm(t, swarm) {
+  const handler = createMcpHttpHandler(swarm);
+  const http = createServer((req, res) => void handler(req, res));
+  await new Promise((resolve) => http.listen(0, '127.0.0.1', resolve));
+  t.after(async () => {
+    await handler.close();
+    http.closeAllConnections();
+    http.close();
+    swarm.dispose();
+  });
+  return http;
+}
+
 const names = async (client) => (await client.listTools()).tools.map((t) => t.name);
 const text = (result) => result.content.map((c) => c.text).join('');
 
@@ -211,15 +225,7 @@ test('adversarial calls are error results or JSON-RPC errors, and the server car
       },
     },
   });
-  const handler = createMcpHttpHandler(swarm);
-  const http = createServer((req, res) => void handler(req, res));
-  await new Promise((resolve) => http.listen(0, '127.0.0.1', resolve));
-  t.after(async () => {
-    await handler.close();
-    http.closeAllConnections();
-    http.close();
-    swarm.dispose();
-  });
+  const http = await serveSwarm(t, swarm);
   const url = new URL(`http://127.0.0.1:${http.address().port}/mcp`);
   const { client } = await connect(new StreamableHTTPClientTransport(url));
   t.after(() => client.close());
@@ -258,15 +264,7 @@ test("an agent's MCP tools served on: listed and run through the swarm, their li
   await upstream.connect(new StdioClientTransport({ command: process.execPath, args: [fileURLToPath(new URL('./mcp/tools-server.mjs', import.meta.url))], stderr: 'ignore' }));
   t.after(() => upstream.close());
   const swarm = new Swarm({ agents: [{ id: 'clerk', mcpServers: [{ server: 'catalogue', prefix: 'cat_' }] }] }, { mcp: { catalogue: upstream } });
-  const handler = createMcpHttpHandler(swarm);
-  const http = createServer((req, res) => void handler(req, res));
-  await new Promise((resolve) => http.listen(0, '127.0.0.1', resolve));
-  t.after(async () => {
-    await handler.close();
-    http.closeAllConnections();
-    http.close();
-    swarm.dispose();
-  });
+  const http = await serveSwarm(t, swarm);
   const { client, changes } = await connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${http.address().port}/mcp`)));
   t.after(() => client.close());
   const before = await names(client);

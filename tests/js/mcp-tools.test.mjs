@@ -2,7 +2,6 @@
 // server process) and Streamable HTTP on 127.0.0.1, with scripted models.
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile } from 'node:fs/promises';
-import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -12,13 +11,12 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 
 import { check, DefinitionError, init, Swarm } from '../../js/node.js';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 
-import { toolsServer } from './mcp/tools-server.mjs';
+import { serveOverHttp } from './mcp/tools-server.mjs';
 
 await init();
 
@@ -144,20 +142,9 @@ test('mcpApproval pauses a call of an MCP tool; approved, it runs, in a span as 
 });
 
 test('over Streamable HTTP: a name clash names both sources, a prefix resolves it; definition mistakes', async (t) => {
-  const http = createServer(async (req, res) => {
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    const server = toolsServer();
-    res.on('close', () => void server.close());
-    await server.connect(transport);
-    await transport.handleRequest(req, res);
-  });
-  await new Promise((resolve) => http.listen(0, '127.0.0.1', resolve));
-  t.after(() => new Promise((resolve) => {
-    http.closeAllConnections();
-    http.close(resolve);
-  }));
+  const base = await serveOverHttp(t);
   const client = new Client({ name: 'test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${http.address().port}/mcp`)));
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
   t.after(() => client.close());
 
   const clashing = new Swarm({ agents: [{ id: 'a', mcpServers: ['cat'], tools: [{ name: 'search', description: 'Mine' }] }] }, { mcp: { cat: client } });
@@ -224,22 +211,11 @@ test('servers that list odd names, non-text content or a schema nested too deep:
     '/odd': () => rawServer([{ name: 'files.read', inputSchema: { type: 'object' } }, { name: 'x'.repeat(100), inputSchema: { type: 'object' } }]),
     '/deep': () => rawServer([{ name: 'deep', inputSchema: deep }]),
   };
-  const http = createServer(async (req, res) => {
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    const server = servers[req.url]();
-    res.on('close', () => void server.close());
-    await server.connect(transport);
-    await transport.handleRequest(req, res);
-  });
-  await new Promise((resolve) => http.listen(0, '127.0.0.1', resolve));
-  t.after(() => new Promise((resolve) => {
-    http.closeAllConnections();
-    http.close(resolve);
-  }));
+  const base = await serveOverHttp(t, (req) => servers[req.url]());
   const clients = {};
   for (const name of ['odd', 'deep']) {
     clients[name] = new Client({ name: 'test', version: '1.0.0' });
-    await clients[name].connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${http.address().port}/${name}`)));
+    await clients[name].connect(new StreamableHTTPClientTransport(new URL(`${base}/${name}`)));
     t.after(() => clients[name].close());
   }
   const swarm = new Swarm({ agents: [{ id: 'a', mcpServers: ['odd', 'deep'] }] }, { mcp: clients });
