@@ -202,6 +202,7 @@ function build(options, name) {
     { method: 'GET', path: ['sessions', ':id', 'checkpoints'], run: listCheckpoints },
     { method: 'POST', path: ['sessions', ':id', 'approvals', ':approval'], run: resolveApproval },
     { method: 'POST', path: ['chat'], run: chat },
+    { method: 'GET', path: ['chat', ':id', 'stream'], run: chatStream },
   ];
 
   /** @param {string[]} segments */
@@ -399,6 +400,13 @@ function build(options, name) {
       throw error;
     }
     return streamTurn(request, session, holder, start, chatFormat({ swarm, continuing: asked.kind === 'approval' }));
+  }
+
+  // GET /chat/:id/stream: useChat's `resume` asks for the stream of a turn still running. There is
+  // never one to resume: a turn whose client goes away is aborted (a running turn is tied to its
+  // request), so the answer is 204, which the AI SDK reads as "no active stream".
+  async function chatStream() {
+    return new Response(null, { status: 204 });
   }
 
   // null when `authorize` lets the request through, else the answer to send.
