@@ -1,7 +1,44 @@
 // The shapes of handoff-graph's API (interfaces and unions: types only, no values), re-exported by
-// the entry's declarations. Hand-written: what the emitted declarations (from the JavaScript's
-// JSDoc, docs/architecture.md#typings) cannot say as well.
-import type { StateMachine } from './index.js';
+// the entry (js/index.js), and what JSDoc cannot declare on the classes: [Symbol.dispose], added
+// at run time by js/lifetime.js disposable(), and ConditionSyntaxError's optional `edge`, both by
+// declaration merging (below). The classes and functions themselves are typed in their JSDoc, and
+// their declarations emitted from it (docs/architecture.md#typings).
+import type { StateMachine } from './machine.js';
+
+// The disposable classes are Disposable where the environment declares Symbol.dispose; each also
+// has dispose() everywhere. A member keyed by Symbol.dispose's type where it is declared (never
+// elsewhere), not `extends DisposableWhereDeclared`: tsc's declaration emit for a JavaScript class
+// takes a merged interface's `extends` for the class's own (`extends HandoffGraph_base`, undefined).
+declare const disposeSymbol: SymbolConstructor extends { readonly dispose: infer D extends symbol } ? D : never;
+declare module './api.js' {
+  interface HandoffGraph {
+    [disposeSymbol](): void;
+  }
+  interface Condition {
+    [disposeSymbol](): void;
+  }
+}
+declare module './machine.js' {
+  interface StateMachine<S extends Record<string, unknown> = Record<string, unknown>> {
+    [disposeSymbol](): void;
+  }
+}
+declare module './machine/execution.js' {
+  interface Execution<S extends Record<string, unknown> = Record<string, unknown>> {
+    [disposeSymbol](): void;
+  }
+}
+declare module './swarm.js' {
+  interface Swarm {
+    [disposeSymbol](): void;
+  }
+}
+declare module './errors.js' {
+  interface ConditionSyntaxError {
+    /** The edge whose condition this is, when addEdge raised the error. */
+    readonly edge?: { from: string; to: string };
+  }
+}
 
 /**
  * A compiled `WebAssembly.Module`, named through `globalThis` so that these typings compile where
@@ -14,7 +51,7 @@ export type CompiledWasmModule = typeof globalThis extends { WebAssembly: { Modu
  * `{ [Symbol.dispose](): void }` where the environment's typings declare `Symbol.dispose` (lib
  * "esnext" or "esnext.disposable", or @types/node), so that `using` works there; `{}` elsewhere,
  * so that these typings also compile with lib ["es2022", "dom"] alone. The disposable classes
- * (HandoffGraph, Condition, StateMachine, Execution, Swarm) extend it by declaration merging; each also has `dispose()` everywhere.
+ * (HandoffGraph, Condition, StateMachine, Execution, Swarm) extend it by declaration merging (above).
  */
 export type DisposableWhereDeclared = {
   [K in SymbolConstructor extends { readonly dispose: infer D extends symbol } ? D : never]: () => void;
@@ -1005,3 +1042,6 @@ export interface ValidationProblem {
   /** Where in the machine's definition (`toJSON()`): "/start", "/edges/2/to", "/states/0"; "" for the whole machine. */
   pointer: string;
 }
+
+// Only what is marked `export` above is exported (disposeSymbol is not).
+export {};
