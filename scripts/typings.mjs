@@ -12,6 +12,7 @@
 //      copied beside them; a file may not have both.
 //   4. Every .d.ts gets its CommonJS twin (.d.cts) with relative imports renamed .js → .cjs, so that
 //      no CommonJS declaration imports an ES module's (TS1479): tsc emits .d.cts only from .cjs.
+//      (and augments one: js/types.d.ts's `declare module`s are renamed too).
 // Old declarations are removed first, so that a file deleted from js/ leaves none behind.
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -86,6 +87,6 @@ for (const f of handWritten) {
 
 for (const f of [...emitted, ...handWritten]) {
   const text = readFileSync(path.join(dist, f), 'utf8');
-  const cjs = text.replace(/((?:from|import\() *(['"])\.{1,2}\/[^'"]*)\.js\2/g, '$1.cjs$2');
+  const cjs = text.replace(/((?:from|import\(|declare module) *(['"])\.{1,2}\/[^'"]*)\.js\2/g, '$1.cjs$2');
   writeFileSync(path.join(dist, f.replace(/\.d\.ts$/, '.d.cts')), cjs);
 }
