@@ -9,6 +9,8 @@ import type { StateMachine } from './machine.js';
 // has dispose() everywhere. A member keyed by Symbol.dispose's type where it is declared (never
 // elsewhere), not `extends DisposableWhereDeclared`: tsc's declaration emit for a JavaScript class
 // takes a merged interface's `extends` for the class's own (`extends HandoffGraph_base`, undefined).
+// tsc copies these members into the classes it emits, naming Symbol.dispose outright there;
+// scripts/typings.mjs drops that copy, so that only this conditional one is published.
 declare const disposeSymbol: SymbolConstructor extends { readonly dispose: infer D extends symbol } ? D : never;
 declare module './api.js' {
   interface HandoffGraph {
@@ -51,7 +53,8 @@ export type CompiledWasmModule = typeof globalThis extends { WebAssembly: { Modu
  * `{ [Symbol.dispose](): void }` where the environment's typings declare `Symbol.dispose` (lib
  * "esnext" or "esnext.disposable", or @types/node), so that `using` works there; `{}` elsewhere,
  * so that these typings also compile with lib ["es2022", "dom"] alone. The disposable classes
- * (HandoffGraph, Condition, StateMachine, Execution, Swarm) extend it by declaration merging (above).
+ * (HandoffGraph, Condition, StateMachine, Execution, Swarm) have that member where it is declared
+ * (disposeSymbol above), and dispose() everywhere.
  */
 export type DisposableWhereDeclared = {
   [K in SymbolConstructor extends { readonly dispose: infer D extends symbol } ? D : never]: () => void;
