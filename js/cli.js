@@ -301,8 +301,7 @@ async function serveCommand(values, positionals) {
   const token = process.env.HANDOFF_GRAPH_TOKEN;
   let handler;
   try {
-    // server/index.d.ts types `model` as answering whole responses; runTurn's model may stream too.
-    handler = createHandler({ swarm, store, model: /** @type {any} */ (model), limits, ...(token ? { authorize: bearer(token) } : {}) });
+    handler = createHandler({ swarm, store, model, limits, ...(token ? { authorize: bearer(token) } : {}) });
   } catch (error) {
     await closeStore();
     await closeSwarm();

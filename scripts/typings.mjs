@@ -8,7 +8,7 @@
 //      the copy of [Symbol.dispose] that tsc writes into a JavaScript class from the declaration
 //      merging in js/types.d.ts, which declares it only where Symbol.dispose exists. Done on tsc's
 //      own syntax tree of each emitted file: the members it finds are cut out of the text.
-//   3. The hand-written declarations in js/ (js/types.d.ts, the entries not switched yet) are
+//   3. The hand-written declarations in js/ (js/types.d.ts, and those standing for Deno's .wasm) are
 //      copied beside them; a file may not have both.
 //   4. Every .d.ts gets its CommonJS twin (.d.cts) with relative imports renamed .js → .cjs, so that
 //      no CommonJS declaration imports an ES module's (TS1479): tsc emits .d.cts only from .cjs.

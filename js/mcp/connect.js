@@ -12,9 +12,14 @@ import { isRecord, put } from '../values.js';
  */
 
 /**
- * One server: a command to spawn (stdio), or the URL of a Streamable HTTP endpoint.
+ * One server of an MCP configuration: a command to spawn (stdio), or a Streamable HTTP endpoint.
  * @typedef {{ type?: 'stdio', command: string, args?: string[], env?: Record<string, string>, cwd?: string }
- *   | { type?: 'http', url: string, headers?: Record<string, string> }} McpServerConfig
+ *   | { type?: 'http' | 'streamable-http', url: string, headers?: Record<string, string> }} McpServerConfig
+ */
+
+/**
+ * A configuration in the shape MCP hosts share (Claude Desktop, `.mcp.json`).
+ * @typedef {{ mcpServers: Record<string, McpServerConfig> }} McpConfig
  */
 
 /**
@@ -88,7 +93,7 @@ export function checkMcpConfig(config) {
  * once. A server that cannot be connected rejects the whole call with an Error naming it, after
  * closing those that were. A stdio server's environment is the SDK's default one (PATH, HOME, …)
  * with `env` over it.
- * @param {unknown} config `{ mcpServers: { name: { command, args?, env?, cwd? } | { url, headers? } } }`
+ * @param {McpConfig} config `{ mcpServers: { name: { command, args?, env?, cwd? } | { url, headers? } } }`
  * @param {{ name?: string, version?: string }} [client] this client's name and version in the MCP handshake
  * @returns {Promise<McpConnections>}
  */

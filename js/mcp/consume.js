@@ -57,9 +57,9 @@ export function mcpProblems(definition, clients) {
   return problems;
 }
 
-// The text the model gets of a tools/call result: its text parts (other content described in a
-// line), then its structured content as JSON text unless a text part holds it already.
 /**
+ * The text a model gets of a tools/call result: its text parts (other content described in a
+ * line), then its structured content as JSON text unless a text part holds it already.
  * @param {any} result a tools/call result
  * @returns {string}
  */

@@ -14,7 +14,7 @@ import { createMcpServer } from './server.js';
 
 /** @import { IncomingMessage, ServerResponse } from 'node:http' */
 /** @import { Swarm } from '../index.js' */
-/** @import { McpServerOptions } from './index.js' */
+/** @import { McpServerOptions } from './server.js' */
 
 const MAX_BODY_BYTES = 1 << 20;
 

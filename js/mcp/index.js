@@ -6,3 +6,10 @@ export { createMcpHttpHandler } from './http.js';
 export { createMcpServer, INSTRUCTIONS_PROMPT, SESSION_URI, UPDATE_STATE } from './server.js';
 export { resultText } from './consume.js';
 export { connectMcpServers } from './connect.js';
+
+/**
+ * @typedef {import('./server.js').McpServerOptions} McpServerOptions
+ * @typedef {import('./connect.js').McpServerConfig} McpServerConfig
+ * @typedef {import('./connect.js').McpConfig} McpConfig
+ * @typedef {import('./connect.js').McpConnections} McpConnections
+ */

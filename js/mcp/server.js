@@ -25,7 +25,17 @@ import { isRecord, messageOf } from '../values.js';
 import { hostToolCall, refreshMcpTools, watchMcpTools } from './host-symbols.js';
 
 /** @import { HandoffOutcome, ModelFunction, Session, SessionStore, Swarm } from '../index.js' */
-/** @import { McpServerOptions } from './index.js' */
+
+/**
+ * @typedef {object} McpServerOptions
+ * @property {SessionStore} [store] Where the swarm sessions live (default: a MemoryStore).
+ * @property {ModelFunction} [model] With a model, the swarm is one tool that runs a whole turn; without one, the host's model is the agents.
+ * @property {string} [sessionId] The swarm session to continue (or start) under this id (default: the transport's session id, else a new one).
+ * @property {number} [maxModelCalls] With `model`: runTurn's maxModelCalls.
+ * @property {unknown} [toolState] Passed to the handlers of agents' own tools.
+ * @property {string} [name] The server's name in the MCP handshake (default: the swarm's name).
+ * @property {string} [version]
+ */
 
 /**
  * What createMcpServer asks of a Swarm beyond its public API (./host-symbols.js).

@@ -12,6 +12,31 @@
 
 /** @import { Swarm } from '../index.js' */
 
+/**
+ * The data parts /chat streams, by name (the UI part's type is `data-<name>`): for the AI SDK's
+ * `UIMessage<ChatMessageMetadata, ChatDataParts>` (a type alias, not an interface: the AI SDK
+ * wants an index signature).
+ * @typedef {object} ChatDataParts
+ * @property {{ agent: string, name: string, turn?: number, reason?: string }} agent The agent
+ *   answering (part id 'agent', updated in place): at the start, after each handoff, and at the
+ *   end with the turn's reason.
+ * @property {{ from: string, to: string, via: string, [key: string]: unknown }} handoff A handoff:
+ *   the swarm's `handoff` event without its type.
+ * @property {{ from: string, to: string, missing: string[], invalid: unknown[], [key: string]: unknown }} handoff-blocked
+ *   A transfer the core refused (a missing or invalid required variable): the `handoff_blocked`
+ *   event without its type.
+ * @property {{ [key: string]: unknown }} guardrail A guardrail that tripped: the
+ *   `guardrail_tripped` event without its type.
+ */
+
+/**
+ * The metadata of the assistant message, from the stream's `finish`: where the session stands.
+ * @typedef {object} ChatMessageMetadata
+ * @property {string} agent
+ * @property {string} reason
+ * @property {{ id: string, version: number, active: string, turn: number, hops: number }} session
+ */
+
 // A request body is a client's JSON, read here field by field and checked: `any` is its honest
 // type in this file. So is a turn's event (a SwarmEvent, or the handler's open / done / error),
 // read by its `type`.

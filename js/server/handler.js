@@ -13,9 +13,57 @@ import { TOOL_FORMATS } from '../tool-calls.js';
 import { chatFormat, chatRequest } from './chat.js';
 import { errorResponse, EVENT_STREAM, fields, HttpError, json, notFound, randomId, readJSON, TurnError } from './http.js';
 
-/** @import { Session, Swarm, SwarmEvent, ToolFormat } from '../index.js' */
-/** @import { ChatHandlerOptions, HandlerOptions, LeasedSessionStore, ServerLimits } from './index.js' */
+/** @import { ModelAnswer, ModelRequest, Session, SessionStore, Swarm, SwarmEvent, ToolFormat } from '../index.js' */
 /** @import { StreamFormat } from './http.js' */
+
+/**
+ * A session store the server can use: the SessionStore contract with turn leases.
+ * @typedef {SessionStore & {
+ *   acquireLease(id: string, holder: string, ttlMs: number): Promise<boolean>,
+ *   releaseLease(id: string, holder: string): Promise<boolean>,
+ * }} LeasedSessionStore
+ */
+
+/**
+ * @typedef {object} ServerLimits
+ * @property {number} [maxBodyBytes] The largest request body, in bytes (default 1 MiB): larger ones get 413 body_too_large.
+ * @property {number} [maxModelCalls] Model calls in one turn (runTurn's maxModelCalls, default 10).
+ * @property {number} [turnLeaseMs] A turn's lease on its session, renewed every third of it while the turn runs (default 30000 ms).
+ * @property {number} [turnTimeoutMs] A turn that runs longer is stopped, with an `error` event turn_timeout (default 300000 ms).
+ */
+
+/**
+ * What the model function gets: runTurn's request, with the turn's AbortSignal.
+ * @typedef {ModelRequest<any> & { signal: AbortSignal }} ServerModelRequest
+ */
+
+/**
+ * The server's model: runTurn's model function (a whole answer or a stream of parts), given the
+ * turn's AbortSignal, which aborts when the client goes away, the turn times out or loses its
+ * lease. An adapter's model (handoff-graph/adapters) carries the shape of the tools it sends.
+ * @typedef {((request: ServerModelRequest) => ModelAnswer | void | Promise<ModelAnswer | void>) & { readonly toolFormat?: ToolFormat }} ServerModel
+ */
+
+/**
+ * @typedef {object} HandlerOptions
+ * @property {Swarm} swarm
+ * @property {LeasedSessionStore} store
+ * @property {ServerModel} model
+ * @property {(request: Request, sessionId: string | null) => boolean | Response | Promise<boolean | Response>} [authorize]
+ *   Guards every route: true lets the request through; false answers 403; a Response is sent as
+ *   it is (a 401 with its WWW-Authenticate header, say). `sessionId` is null on POST /sessions, and
+ *   the chat id (read from the body) on POST /chat.
+ * @property {ServerLimits} [limits]
+ * @property {ToolFormat} [toolFormat] The shape of the tools the model gets (default: the model's own, else 'openai-chat').
+ * @property {(error: unknown, request: Request) => void} [onError] Told of the server's own failures (a store that fails, a 500); default console.error.
+ */
+
+/** createHandler's options but `swarm`: what createChatHandler takes. @typedef {Omit<HandlerOptions, 'swarm'>} ChatHandlerOptions */
+
+/**
+ * The body of every 4xx and 5xx answer, and the `data` of a turn's `error` event (with type 'error').
+ * @typedef {{ error: { code: string, message: string } }} ServerError
+ */
 
 /** @typedef {(options: { model: (request: any) => Promise<unknown>, toolFormat?: ToolFormat, maxModelCalls: number, signal: AbortSignal }) => AsyncIterable<SwarmEvent>} TurnStart */
 
@@ -23,7 +71,10 @@ const HANDLER_OPTIONS = ['swarm', 'store', 'model', 'authorize', 'limits', 'tool
 const CHAT_HANDLER_OPTIONS = HANDLER_OPTIONS.filter((key) => key !== 'swarm');
 const LIMIT_OPTIONS = ['maxBodyBytes', 'maxModelCalls', 'turnLeaseMs', 'turnTimeoutMs'];
 
-/** The limits a handler applies unless told otherwise (docs/server.md#limits). */
+/**
+ * The limits a handler applies unless told otherwise (docs/server.md#limits).
+ * @type {Readonly<Required<ServerLimits>>}
+ */
 export const DEFAULT_LIMITS = Object.freeze({
   maxBodyBytes: 1024 * 1024,
   maxModelCalls: 10,
@@ -84,7 +135,8 @@ function doneEvent(event, session) {
  *   File and Redis stores); `model`: the model function runTurn calls; `authorize(request,
  *   sessionId)`: true to let a request through, false (403) or a Response to send instead;
  *   `limits`: { maxBodyBytes, maxModelCalls, turnLeaseMs, turnTimeoutMs }; `toolFormat`: the
- *   shape of the tools the model gets (runTurn's, default 'openai-chat'); `onError(error,
+ *   shape of the tools the model gets (runTurn's: by default the model's own, as an adapter's
+ *   says, else 'openai-chat'); `onError(error,
  *   request)`: told of the server's own failures (default: console.error)
  * @param {HandlerOptions} options
  * @returns {(request: Request) => Promise<Response>}
@@ -114,7 +166,7 @@ export function createChatHandler(swarm, options) {
  * @param {string} name
  */
 function build(options, name) {
-  const { swarm, store, model, authorize, limits: givenLimits, toolFormat = 'openai-chat', onError } = options;
+  const { swarm, store, model, authorize, limits: givenLimits, onError } = options;
   if (typeof swarm?.createSession !== 'function' || typeof swarm.runTurn !== 'function') throw new TypeError(`${name}: swarm must be a Swarm (new Swarm(definition))`);
   for (const method of STORE_METHODS) {
     if (typeof (/** @type {any} a caller's value, checked here */ (store))?.[method] !== 'function') {
@@ -124,7 +176,12 @@ function build(options, name) {
   if (typeof model !== 'function') throw new TypeError(`${name}: model must be a function ({ agent, messages, tools }) => { text, toolCalls }`);
   if (authorize !== undefined && typeof authorize !== 'function') throw new TypeError(`${name}: authorize must be a function (request, sessionId) => boolean | Response`);
   if (onError !== undefined && typeof onError !== 'function') throw new TypeError(`${name}: onError must be a function (error, request) => void`);
+  // An adapter's model says which shape of tools it sends (runTurn reads it from the model too).
+  const toolFormat = options.toolFormat ?? model.toolFormat ?? 'openai-chat';
   if (!TOOL_FORMATS.includes(toolFormat)) throw new TypeError(`${name}: toolFormat must be one of ${TOOL_FORMATS.join(', ')}`);
+  if (model.toolFormat !== undefined && model.toolFormat !== toolFormat) {
+    throw new TypeError(`${name}: the model sends tools in the '${model.toolFormat}' shape, but toolFormat is '${toolFormat}': leave toolFormat out (it is read from the model)`);
+  }
   const limits = checkLimits(givenLimits);
   /** @type {(error: unknown, request: Request) => void} */
   const report = (error, request) => {
@@ -145,6 +202,7 @@ function build(options, name) {
     { method: 'GET', path: ['sessions', ':id', 'checkpoints'], run: listCheckpoints },
     { method: 'POST', path: ['sessions', ':id', 'approvals', ':approval'], run: resolveApproval },
     { method: 'POST', path: ['chat'], run: chat },
+    { method: 'GET', path: ['chat', ':id', 'stream'], run: chatStream },
   ];
 
   /** @param {string[]} segments */
@@ -342,6 +400,13 @@ function build(options, name) {
       throw error;
     }
     return streamTurn(request, session, holder, start, chatFormat({ swarm, continuing: asked.kind === 'approval' }));
+  }
+
+  // GET /chat/:id/stream: useChat's `resume` asks for the stream of a turn still running. There is
+  // never one to resume: a turn whose client goes away is aborted (a running turn is tied to its
+  // request), so the answer is 204, which the AI SDK reads as "no active stream".
+  async function chatStream() {
+    return new Response(null, { status: 204 });
   }
 
   // null when `authorize` lets the request through, else the answer to send.

@@ -11,6 +11,23 @@ import { checkOptions } from '../options.js';
 
 const SERVE_OPTIONS = ['host', 'port'];
 
+/**
+ * @typedef {object} ServeOptions
+ * @property {string} [host] Default '127.0.0.1'.
+ * @property {number} [port] Default 8787; 0 picks a free port.
+ */
+
+/**
+ * @typedef {object} RunningServer
+ * @property {string} url Where it listens, e.g. 'http://127.0.0.1:8787/'.
+ * @property {string} host
+ * @property {number} port
+ * @property {{ closeAllConnections(): void, address(): unknown, [key: string]: unknown }} server
+ *   The node:http Server (typed loosely here, so that these typings need no Node.js type declarations).
+ * @property {() => Promise<void>} close Stops taking connections, closes idle ones; resolves when
+ *   the requests under way have ended.
+ */
+
 // A web stream over the request body. Cancelling it (a handler that stops reading at its body
 // limit) discards the rest instead of destroying the socket, so the answer still reaches the client.
 /**
@@ -149,13 +166,10 @@ async function respond(handler, origin, req, res) {
 }
 
 /**
- * Serves `handler` on node:http. Resolves once listening, to { url, host, port, server, close() }:
- * `url` is where it listens ('http://127.0.0.1:8787/'), `close()` stops taking connections, closes
- * idle ones and resolves when the requests under way have ended.
- *
+ * Runs a Fetch-API handler (createHandler's, or any) on node:http; resolves once it listens.
  * @param {(request: Request) => Response | Promise<Response>} handler
- * @param {{ host?: string, port?: number }} [options] host (default '127.0.0.1'), port (default 8787; 0: any free port)
- * @returns {Promise<{ url: string, host: string, port: number, server: import('node:http').Server, close(): Promise<void> }>}
+ * @param {ServeOptions} [options]
+ * @returns {Promise<RunningServer>}
  */
 export async function serve(handler, options) {
   if (typeof handler !== 'function') throw new TypeError('serve(handler): handler must be a function (request) => Response, such as createHandler(...)');
@@ -186,7 +200,7 @@ export async function serve(handler, options) {
     url: `${origin}/`,
     host: address.address,
     port: address.port,
-    server,
+    server: /** @type {RunningServer['server']} a node:http Server, typed loosely */ (/** @type {unknown} */ (server)),
     close() {
       closing ??= new Promise((/** @type {(value?: undefined) => void} */ resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));

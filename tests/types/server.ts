@@ -38,6 +38,18 @@ async function server(swarm: Swarm): Promise<void> {
 
   const options: HandlerOptions = { swarm, store: new FileStore('/tmp/sessions'), model };
   createHandler(options);
+  // The model may stream, as runTurn's may; the turn's signal is always there.
+  createHandler({
+    swarm,
+    store: new MemoryStore(),
+    model: async function* ({ signal, tools, variables }: ServerModelRequest) {
+      signal.throwIfAborted();
+      void tools, variables;
+      yield { type: 'text-delta' as const, delta: 'hi' };
+    },
+  });
+  // An adapter's model carries its tool format.
+  createHandler({ swarm, store: new MemoryStore(), model: Object.assign(model, { toolFormat: 'anthropic' as const }) });
   // @ts-expect-error: limits are numbers
   createHandler({ swarm, store: new MemoryStore(), model, limits: { maxBodyBytes: '1mb' } });
   // @ts-expect-error: an unknown limit

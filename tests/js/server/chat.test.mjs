@@ -123,6 +123,23 @@ describe('POST /chat with the AI SDK client (Chat of useChat, DefaultChatTranspo
     assert.deepEqual(again.histories.billing.filter((m) => m.role === 'user').map((m) => m.content), ['I was charged twice', 'Thanks!']);
   });
 
+  test("useChat's resume (GET /chat/:id/stream) is answered 204, no stream to resume: a turn ends with its request", async (t) => {
+    const seen = [];
+    const { api, url } = await server(t, { authorize: (_request, id) => (seen.push(id), id !== 'forbidden-chat') });
+    const chat = chatOf(api);
+    await chat.sendMessage({ text: 'I was charged twice' });
+    // A page reloaded with `resume: true` asks for the chat's running stream: there is none.
+    const reloaded = chatOf(api, { id: chat.id, messages: chat.messages });
+    await reloaded.resumeStream();
+    assert.equal(reloaded.status, 'ready', String(reloaded.error));
+    assert.equal(reloaded.messages.length, 2);
+    assert.ok(seen.includes(chat.id), 'authorize gets the chat id');
+    const forbidden = await fetch(new URL('chat/forbidden-chat/stream', url));
+    assert.equal(forbidden.status, 403);
+    assert.equal((await fetch(new URL('chat/no%20such/stream', url))).status, 404);
+    assert.equal((await fetch(new URL('chat/a/stream', url), { method: 'POST' })).status, 405);
+  });
+
   test('a blocked transfer: its tool part answers with the reason, a data-handoff-blocked part says what was missing', async (t) => {
     const { api } = await server(t);
     const chat = chatOf(api);

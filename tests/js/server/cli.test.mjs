@@ -1,7 +1,8 @@
 // `handoff-graph serve` as a real process (node js/cli.js, the package's bin): usage mistakes
 // (status 2, saying what is wrong), definitions and model modules that do not load (status 1),
 // the module model, the file store across a restart, the bearer token, a graceful SIGTERM, and
-// provider models through 'handoff-graph/adapters' (a clear error while that entry is absent).
+// provider models through 'handoff-graph/adapters' (a clear error while that entry is absent), and
+// a turn with each provider's adapter through its real SDK.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -10,6 +11,8 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import { promisify } from 'node:util';
 
+import { readRequest } from '../../providers/scenario.mjs';
+import { startProviderServer } from '../../providers/server.mjs';
 import { CLI, MODEL_FILE, SWARM_FILE, readEvents, request, startCli, turn } from './harness.js';
 
 const run = promisify(execFile);
@@ -193,4 +196,33 @@ describe('serving', () => {
       assert.match(stderr, /OPENAI_API_KEY/);
     }
   });
+});
+
+// Each provider's adapter through its real SDK, against the local wire-format server: the model
+// transfers to billing, whose answer streams back. The tools must go out in the provider's own
+// shape (an adapter's model carries its toolFormat; the server once sent every model Chat
+// Completions tools, which the Anthropic and Responses adapters refuse).
+describe('provider models', () => {
+  for (const [spec, path] of [
+    ['openai:scripted', '/v1/chat/completions'],
+    ['openai-responses:scripted', '/v1/responses'],
+    ['anthropic:scripted', '/v1/messages'],
+  ]) {
+    test(`--model ${spec}: a turn with a transfer, through the real SDK`, { timeout: 60_000 }, async (t) => {
+      const providers = await startProviderServer((record) =>
+        readRequest(record).system.includes('Handle invoices')
+          ? { text: ['Billing ', 'here.'] }
+          : { toolCalls: [{ id: `call_${record.index}`, name: 'transfer_to_billing', arguments: {} }] },
+      );
+      t.after(() => providers.close());
+      const env = { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: providers.openaiURL, ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: providers.url };
+      const server = await serving(t, ['serve', SWARM_FILE, '--model', spec, '--port', '0'], { env });
+      const { body } = await request(server.url, 'POST', 'sessions', {});
+      const result = await turn(server.url, body.id, 'Where is my invoice?');
+      assert.deepEqual(result.events.at(-1), { event: 'done', data: result.events.at(-1).data });
+      assert.equal(result.events.at(-1).data.text, 'Billing here.', JSON.stringify(result.events));
+      assert.deepEqual(result.events.filter((e) => e.event === 'handoff').map((e) => [e.data.from, e.data.to]), [['triage', 'billing']]);
+      assert.deepEqual([...new Set(providers.requests.map((r) => r.path))], [path]);
+    });
+  }
 });

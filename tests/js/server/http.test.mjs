@@ -599,6 +599,12 @@ describe('options', () => {
     assert.throws(() => createHandler({ ...base(), model: 'gpt' }), /model must be a function/);
     assert.throws(() => createHandler({ ...base(), authorize: true }), /authorize must be a function/);
     assert.throws(() => createHandler({ ...base(), toolFormat: 'xml' }), /toolFormat must be one of/);
+    const anthropicModel = Object.assign(() => ({ text: '' }), { toolFormat: 'anthropic' });
+    assert.throws(
+      () => createHandler({ ...base(), model: anthropicModel, toolFormat: 'openai-chat' }),
+      /createHandler: the model sends tools in the 'anthropic' shape, but toolFormat is 'openai-chat': leave toolFormat out/,
+    );
+    assert.doesNotThrow(() => createHandler({ ...base(), model: anthropicModel, toolFormat: 'anthropic' }));
     assert.throws(() => createHandler({ ...base(), store: { get() {}, save() {}, listCheckpoints() {} } }), /it has no acquireLease\(\)/);
     assert.throws(() => createHandler(), /needs \{ swarm, store, model \}/);
     assert.throws(() => createHandler(null), /must be an object/);

@@ -1,4 +1,4 @@
-// /chat's data parts and metadata (js/server/index.d.ts) as the `ai` package's UIMessage type
+// /chat's data parts and metadata (handoff-graph/server, emitted from js/server/chat.js) as the `ai` package's UIMessage type
 // parameters, the way a useChat client declares its messages. Type-checked (never run) by
 // tests/js/sdk-types.test.mjs: `tsc -p tests/types/sdk`.
 import type { UIMessage } from 'ai';
