@@ -20,35 +20,9 @@ import { describe, wellFormed } from './text.js';
  *   HandoffGraphOptions, MermaidOptions, NodeOptions, State,
  * } from './index.js'
  * @import { PathSteps } from './machine/definition.js'
+ * @import { NativeGraph, NodeRoute } from './native-graph.js'
  */
 
-/**
- * An error the core reports for an edge: a condition's syntax, a cycle, or another refusal.
- * @typedef {{ kind: string, message: string, index: number, cycle: string[] }} EdgeError
- */
-/**
- * The core's graph (wasm/graph_bindings.cpp, an embind object).
- * @typedef {object} NativeGraph
- * @property {() => number} address
- * @property {(id: string, description: string) => { message: string } | null} addNode
- * @property {(from: string, to: string, when: string | undefined, description: string) => EdgeError | null} addEdge
- * @property {(id: string) => number} find the node's id, or -1
- * @property {(id: number) => EdgeInfo[]} outEdges
- * @property {(id: number) => PathSteps[]} routePaths
- * @property {() => string[]} nodeNames
- * @property {() => boolean} allowsCycles
- * @property {() => number} size
- * @property {() => boolean} isDag
- * @property {(from: number) => string[]} stringsSince
- * @property {(id: number, cells: number, first: number) => boolean[]} explain [evaluated, matched] per outgoing edge
- * @property {() => string} toJSON
- * @property {(text: string) => DefinitionProblem[] | null} loadJSON
- * @property {() => void} delete
- */
-/**
- * What route() needs for a node (HandoffGraph's cache).
- * @typedef {{ id: number, paths: PathReaders, targets: string[], decide: (state: unknown) => number }} NodeRoute
- */
 
 /**
  * @param {unknown} value
@@ -338,6 +312,7 @@ export class HandoffGraph {
 
   /**
    * check()'s report (js/check.js); the full module only.
+   * @internal the package's own, left out of the published declarations (scripts/typings.mjs)
    * @returns {CheckReport}
    */
   [checkReport]() {
@@ -414,6 +389,7 @@ export class HandoffGraph {
 
   /**
    * What console.log and util.inspect show: the nodes and edge counts, or that it is disposed.
+   * @internal the package's own, left out of the published declarations (scripts/typings.mjs)
    * @param {number} _depth
    * @param {object} options
    * @param {(value: unknown, options: object) => string} inspect
@@ -516,6 +492,7 @@ export class Condition {
 
   /**
    * What console.log and util.inspect show: the source and the paths it reads.
+   * @internal the package's own, left out of the published declarations (scripts/typings.mjs)
    * @param {number} _depth
    * @param {object} options
    * @param {(value: unknown, options: object) => string} inspect

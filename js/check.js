@@ -20,13 +20,16 @@ const FORMATS = {
 };
 
 /**
- * The findings and test cases of a graph, state machine or swarm, or of a definition (an object or
- * its JSON text) in any of the three formats: `{ ok, findings, cases }` (docs/check.md).
+ * What a routing design does over every possible state, before it runs: dead rules, gaps,
+ * unreachable states and agents, each with a witness where it has one, and one state per edge
+ * that takes it (docs/check.md). `target`: a HandoffGraph, StateMachine or Swarm, or a definition
+ * (an object or its JSON text) in any of the three formats.
  *
- * @param {unknown} target
+ * @param {HandoffGraph | StateMachine<any> | Swarm | string | object} target
  * @returns {CheckReport}
  */
 export function check(target) {
+  // (Typed for callers; a JavaScript caller may pass anything: each case is checked.)
   if (target instanceof HandoffGraph || target instanceof StateMachine || target instanceof Swarm) return target[checkReport]();
   if (typeof target === 'string' || (typeof target === 'object' && target !== null && !Array.isArray(target))) {
     return checkDefinition(target, formatOf(target));

@@ -262,9 +262,8 @@ async function readDefinition(file, { traceLogPath, mcpConfig } = {}) {
   const mcp = await connectMcp(mcpConfig);
   try {
     const options = { ...(traceLogPath === undefined ? {} : { traceLogPath }), ...(mcp === null ? {} : { mcp: mcp.clients }) };
-    // Typed as the package's Swarm (js/index.d.ts): swarm.js gets [Symbol.dispose] from
-    // disposable() at load time, which TypeScript cannot see in the class.
-    const swarm = /** @type {import('./index.js').Swarm} */ (/** @type {unknown} */ (new Swarm(text, /** @type {any} the SDK's clients */ (options))));
+    // (Its [Symbol.dispose], which disposable() adds at load time, is declared in js/types.d.ts.)
+    const swarm = new Swarm(text, /** @type {any} the SDK's clients */ (options));
     return {
       swarm,
       close: async () => {

@@ -11,7 +11,11 @@ import { makeInit } from './runtime.js';
 
 export * from './node.js';
 
-/** Loads and instantiates the WebAssembly module once; later calls return the same promise. */
+/**
+ * Loads and instantiates the WebAssembly module once; later calls return the same promise. Draws
+ * no random value (the first graph, condition, machine or swarm draws the hash key), so a
+ * Cloudflare Worker may await it at its top level.
+ */
 export const init = makeInit({ ...fullPlatform, instantiate: instantiateFull(createModule), defaultWasm, compileFrom });
 
 /**

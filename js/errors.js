@@ -49,10 +49,9 @@ export class ConditionSyntaxError extends SyntaxError {
     this.condition = condition;
     /** 0-based offset of the offending character in `condition`, in UTF-16 code units. @readonly */
     this.index = index;
-    if (edge !== undefined) {
-      /** The edge whose condition this is, when addEdge raised the error. @readonly */
-      this.edge = edge;
-    }
+    // `edge` is set only when there is one: an optional field, which JSDoc cannot declare on a
+    // class; js/types.d.ts declares it (declaration merging).
+    if (edge !== undefined) Object.assign(this, { edge });
   }
 }
 
@@ -77,6 +76,9 @@ export class CycleError extends Error {
 /**
  * A stored definition that cannot be loaded: one `{ pointer, message }` per problem. A problem with
  * the whole document has the JSON Pointer "" (not "/", which names a key ""), shown as `(root)`.
+ * Every problem at once: what the loader refuses, and in a definition given as an object, each
+ * value JSON cannot hold (NaN, ±Infinity, undefined, a function, a symbol, a BigInt, a class
+ * instance, a cycle, nesting deeper than 512 levels).
  */
 export class DefinitionError extends Error {
   /** @param {DefinitionProblem[]} problems */
@@ -102,17 +104,15 @@ export class GraphValidationError extends Error {
 
 /** A run that reached `maxSteps` with `onMaxSteps: 'throw'`; `run` holds the run so far. */
 export class MaxStepsError extends Error {
-  // `run` is a Run (index.d.ts). Typed wider until js/machine/ is typed: machine.js's result() is
-  // inferred with `reason: string` today. Tighten to {Run} then.
   /**
    * @param {string} message
-   * @param {object} run
+   * @param {Run} run
    */
   constructor(message, run) {
     super(message);
     this.name = 'MaxStepsError';
     /** The run so far (reason 'max-steps'). @readonly */
-    this.run = /** @type {Run} */ (run);
+    this.run = run;
   }
 }
 
@@ -137,7 +137,8 @@ export class MissingVariablesError extends Error {
 
 /** A state none of whose outgoing edges matched. */
 export class NoEdgeMatchedError extends Error {
-  // `details` are { stateName, candidates, read, steps } (see index.d.ts): set as they are given.
+  // `details` are { stateName, candidates, read, steps }, set as they are given (Object.assign);
+  // the bare `this.…;` lines only declare them, for tsc.
   /**
    * @param {string} message
    * @param {Record<string, unknown>} [details]
@@ -145,6 +146,18 @@ export class NoEdgeMatchedError extends Error {
   constructor(message, details) {
     super(message);
     this.name = 'NoEdgeMatchedError';
+    /** The state whose edges did not match. @readonly @type {string} */
+    this.stateName;
+    /**
+     * The state's outgoing edges, in order; an edge decided by a function is
+     * `{ to, when: null, predicate: true, description }`.
+     * @readonly @type {Array<EdgeInfo & { predicate?: true, description?: string }>}
+     */
+    this.candidates;
+    /** What the conditions read: path → JSON preview of its value. @readonly @type {Record<string, string>} */
+    this.read;
+    /** The steps run, the failed one last (next and edge null). @readonly @type {StepRecord[]} */
+    this.steps;
     Object.assign(this, details);
   }
 }

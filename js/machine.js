@@ -28,7 +28,7 @@ import { checkDurable, RunCheckpoints } from './durable.js';
 import {
   addEdge, addFanOut, addMap, addState, addSubgraph, adoptNative, live, machineRecord, nativeMachine, validate,
 } from './machine/definition.js';
-import { driveExecution, Execution } from './machine/execution.js';
+import { driveExecution, Execution, newExecution } from './machine/execution.js';
 import { loadMachine } from './machine/load.js';
 import { prepare, startNative } from './machine/prepare.js';
 import { RUN_OPTIONS, TRACE_OPTIONS } from './machine/run-loop.js';
@@ -232,7 +232,7 @@ export class StateMachine {
    */
   start(state = /** @type {S} */ ({})) {
     const prepared = prepare(this.#m);
-    return new Execution(prepared, startNative(prepared, state), state, null);
+    return newExecution(prepared, startNative(prepared, state), state, null);
   }
 
   /**
@@ -261,7 +261,7 @@ export class StateMachine {
     const prepared = prepare(this.#m);
     const { native, snapshot: saved } = restoreExecution(prepared, snapshot);
     // (A snapshot's state is the run's: taken as it holds it.)
-    return new Execution(prepared, native, /** @type {S} */ (saved.state ?? {}), saved);
+    return newExecution(prepared, native, /** @type {S} */ (saved.state ?? {}), saved);
   }
 
   /**
@@ -321,6 +321,7 @@ export class StateMachine {
 
   /**
    * check()'s report (js/check.js).
+   * @internal the package's own, left out of the published declarations (scripts/typings.mjs)
    * @returns {CheckReport}
    */
   [checkReport]() {
@@ -368,6 +369,7 @@ export class StateMachine {
 
   /**
    * For a replay (js/replay.js): a machine of this one's definition and reducers, with `handlers`.
+   * @internal the package's own, left out of the published declarations (scripts/typings.mjs)
    * @param {Record<string, Handler<S>>} handlers
    * @returns {StateMachine<S>}
    */
@@ -434,6 +436,7 @@ export class StateMachine {
 
   /**
    * What console.log and util.inspect show: name, states, edge count, start, or that it is disposed.
+   * @internal the package's own, left out of the published declarations (scripts/typings.mjs)
    * @param {number} _depth
    * @param {object} options
    * @param {(value: unknown, options: object) => string} inspect

@@ -23,5 +23,8 @@ function defaultWasm() {
   throw new Error(`handoff-graph/router: cannot tell where its WebAssembly module is (no import.meta.url, no __filename): ${howToPass('router')}`);
 }
 
-/** Loads and instantiates the routing module once; later calls return the same promise. */
+/**
+ * Loads the routing module (dist/handoff-graph-router.wasm) once; later calls return the same
+ * promise. After the full entry's init() it resolves with the full module, which serves both.
+ */
 export const init = makeInit({ kind: 'router', instantiate: (wasmModule) => instantiate(createHandoffGraphRouter, wasmModule), defaultWasm, compileFrom });

@@ -99,6 +99,7 @@ export class Swarm {
 
   /**
    * check()'s report (js/check.js).
+   * @internal the package's own, left out of the published declarations (scripts/typings.mjs)
    * @returns {CheckReport}
    */
   [checkReport]() {
@@ -196,6 +197,7 @@ export class Swarm {
 
   /**
    * createMcpServer's: lists the active agent's MCP servers again where their lists changed; resolves the failures.
+   * @internal the package's own, left out of the published declarations (scripts/typings.mjs)
    * @param {Session} session
    * @param {AbortSignal} [signal]
    * @returns {Promise<Array<{ server: string, message: string }>>}
@@ -206,6 +208,7 @@ export class Swarm {
 
   /**
    * createMcpServer's: `listener(server, agents)` when an MCP server's tool list changed (`agents`: the ids of those that name it); returns what stops it.
+   * @internal the package's own, left out of the published declarations (scripts/typings.mjs)
    * @param {(server: string, agents: string[]) => void} listener
    * @returns {() => unknown}
    */
@@ -216,6 +219,7 @@ export class Swarm {
   /**
    * createMcpServer's: a tool call of the active agent's model as runTurn applies it, without a
    * model: { outcome, result, by? } (js/swarm/host-tool-call.js).
+   * @internal the package's own, left out of the published declarations (scripts/typings.mjs)
    * @param {Session} session
    * @param {ToolCallInput} call
    * @param {{ signal?: AbortSignal, toolState?: unknown, approved?: boolean }} [how]
@@ -271,7 +275,8 @@ export class Swarm {
   /**
    * Replays one session's recording (docs/replay.md: its trace log lines, an array or JSONL text)
    * against this swarm's rules, with a model and tools that answer what was recorded; resolves
-   * { same, turns, decisions, divergence }, the divergence being the first decision that differs.
+   * { same, turns, decisions, divergence }, the divergence being the first decision that differs;
+   * rejects with RecordingError for a recording that cannot be read.
    * @param {RecordingLine[] | string} recording
    * @returns {Promise<SwarmReplayReport>}
    */
@@ -281,7 +286,8 @@ export class Swarm {
   }
 
   /**
-   * The text runTurn gives the model as the result of a transfer call with this outcome.
+   * The text runTurn gives the model as the result of a transfer call with this outcome (for
+   * approval_required: that it was not run).
    * @param {Exclude<HandoffOutcome, { type: 'tool' }>} outcome
    * @returns {string}
    */
@@ -319,7 +325,8 @@ export class Swarm {
    * `done.session` is the session passed in. A turn that ends because `signal` aborted leaves the
    * session exactly as it was before the turn. A call of an `approval: true` tool or edge pauses
    * the turn: `approval_required`, then `done` with reason 'approval-required'; the session keeps
-   * the pending approval until resolveApproval() decides it (docs/handoffs.md#approvals).
+   * the pending approval until resolveApproval() decides it (docs/handoffs.md#approvals); runTurn
+   * throws (code ERR_APPROVAL_PENDING) while it waits.
    * The turn's files: js/swarm/turn.js, then conversation.js, model-call.js,
    * response-tool-calls.js, tool-execution.js (docs/architecture.md).
    * @param {Session} session
@@ -416,6 +423,7 @@ export class Swarm {
 
   /**
    * What console.log and util.inspect show: the agents, the entry, the edges by kind, or that it is disposed.
+   * @internal the package's own, left out of the published declarations (scripts/typings.mjs)
    * @param {number} _depth
    * @param {object} options
    * @param {(value: unknown, options: object) => string} inspect

@@ -6,10 +6,12 @@
 // Only own properties are read: a prototype's `name` or `function` is not part of a call.
 import { describe } from './text.js';
 
+/** @import { ToolFormat } from './index.js' */
 
-/** The SDK shapes tools are offered in (docs/handoffs.md): the core writes each. */
-// readonly ToolFormat[] in index.d.ts; inferred as strings here while swarm.js (not typed yet)
-// asks it whether a string is one.
+/**
+ * The SDK shapes tools are offered in (docs/handoffs.md): the core writes each.
+ * @type {readonly ToolFormat[]}
+ */
 export const TOOL_FORMATS = Object.freeze(['openai-responses', 'openai-chat', 'anthropic', 'ai-sdk']);
 
 // Read first, then kept only when own: a Proxy's traps run (and their errors surface) as for any read.

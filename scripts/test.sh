@@ -54,7 +54,7 @@ npx --no-install tsc -p js
 stage "the typed JavaScript (// @ts-check) type-checked strictly (js/tsconfig.strict.json): no findings"
 npx --no-install tsc -p js/tsconfig.strict.json
 
-stage "the typed classes (HandoffGraph, Condition, StateMachine, Execution, Swarm) and functions against their declarations in js/index.d.ts"
+stage "each runtime entry (node, browser, deno, inline, router-node) against the declarations package.json gives it"
 npx --no-install tsc -p tests/types/implementation
 
 stage "the web demo's JavaScript type-checked (tsc -p web-demo, checkJs): no findings"

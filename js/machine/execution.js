@@ -31,7 +31,9 @@ export class Execution {
   #ex;  // the run's record (run-state.js): state, steps, outputs, the step under way, the native execution
 
   /**
-   * (machine.start() and machine.resume() make executions; the constructor is not the API.)
+   * machine.start() and machine.resume() make executions; the constructor is not the API
+   * (private in the declarations: newExecution() below makes them).
+   * @private
    * @param {Prepared} prepared
    * @param {NativeExecution} native
    * @param {Record<string, unknown>} state
@@ -185,6 +187,7 @@ export class Execution {
 
   /**
    * What console.log and util.inspect show: the machine, where the run is, or that it is disposed.
+   * @internal the package's own, left out of the published declarations (scripts/typings.mjs)
    * @param {number} _depth
    * @param {object} options
    * @param {(value: unknown, options: object) => string} inspect
@@ -199,7 +202,23 @@ export class Execution {
     return inspection(`Execution of ${machine}`, summary, options, inspect);
   }
 }
-disposable(Execution);
+// (Its constructor is private in the declarations: cast to the constructor it is.)
+disposable(/** @type {abstract new (...args: any) => Execution<any>} */ (/** @type {unknown} */ (Execution)));
+
+/**
+ * A new execution, for machine.start() and machine.resume(): Execution's constructor is private
+ * in the declarations, as it is not the API.
+ * @template {Record<string, unknown>} S
+ * @param {Prepared} prepared
+ * @param {NativeExecution} native
+ * @param {S} state
+ * @param {ExecutionSnapshot | null} snapshot
+ * @returns {Execution<S>}
+ */
+export function newExecution(prepared, native, state, snapshot) {
+  const Constructor = /** @type {new (...args: [Prepared, NativeExecution, S, ExecutionSnapshot | null]) => Execution<S>} */ (/** @type {unknown} */ (Execution));
+  return new Constructor(prepared, native, state, snapshot);
+}
 
 /**
  * Runs `execution` to its end (the run loop), for StateMachine's run and resume: `checkpoints`

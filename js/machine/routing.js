@@ -13,7 +13,7 @@ import { put } from '../values.js';
 import { failStep, live, resultOf } from './run-state.js';
 
 /**
- * @import { BranchRecord, StepRecord } from '../index.js'
+ * @import { BranchRecord, Run, StepRecord } from '../index.js'
  * @import { AnyPredicate, PreparedState } from './definition.js'
  * @import { Begun, ExecutionRecord, NativeExecution, StepTrace, Update } from './run-state.js'
  */
@@ -69,7 +69,8 @@ export function recordStep(ex, begun, output, durationMs, branches, span) {
     error = noEdgeError(ex, state);
     ex.failed = error;
   } else if (status === ExecStatus.MaxSteps && ex.prepared.onMaxSteps === 'throw') {
-    const run = resultOf(ex);
+    // Its reason is 'max-steps': the execution stopped at maxSteps.
+    const run = /** @type {Run} */ (resultOf(ex));
     error = new MaxStepsError(`machine '${ex.prepared.name}' ran its ${run.stepsRun} steps (maxSteps) without reaching END`, run);
   }
   return { record, error };

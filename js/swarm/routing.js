@@ -150,7 +150,7 @@ export function applyToolCall(sw, session, call, settle, approved) {
  * @param {RoutingSession} session
  * @param {ToolFormat} [format]
  * @param {{ jsonSchema?: (schema: ToolSchema) => unknown }} [options]
- * @returns {unknown} the tools in `format`'s shape (index.d.ts ToolsByFormat)
+ * @returns {unknown} the tools in `format`'s shape (ToolsByFormat, js/types.d.ts)
  */
 export function offeredTools(sw, session, format = 'openai-chat', options) {
   const { jsonSchema } = checkOptions(options, ['jsonSchema'], 'tools options');

@@ -37,3 +37,10 @@ test('an entry whose declarations are emitted has no hand-written .d.ts beside i
     assert.ok(!declarations.has(file.replace(/\.js$/, '.d.ts')), `${file} has a hand-written .d.ts beside its emitted one`);
   }
 });
+
+test('the published declarations hold nothing marked @internal (scripts/typings.mjs cuts it out)', () => {
+  const dist = new URL('../../dist/', import.meta.url);
+  const published = readdirSync(dist, { recursive: true }).map((f) => f.split('\\').join('/')).filter((f) => /\.d\.c?ts$/.test(f));
+  assert.ok(published.includes('index.d.ts') && published.includes('router.d.ts'), 'run node scripts/typings.mjs first');
+  assert.deepEqual(published.filter((f) => readFileSync(new URL(f, dist), 'utf8').includes('@internal')), []);
+});

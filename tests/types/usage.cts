@@ -8,5 +8,9 @@ async function main(): Promise<void> {
   // @ts-expect-error: route returns string | null
   const wrong: number = g.route('a', {});
   void [next, wrong];
+  // Disposable where Symbol.dispose is declared (the CommonJS twin of js/types.d.ts's merging).
+  using scoped = new hg.HandoffGraph();
+  const disposables: Disposable[] = [scoped, new hg.StateMachine({ name: 'm', start: 'a' })];
+  void disposables;
 }
 void main;
