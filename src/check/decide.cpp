@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <memory>
+#include <optional>
 
 #include "condition/json_state.h"
 
@@ -142,7 +143,11 @@ class Node {
       : rules_(rules), variables_(variables) {
     std::vector<std::vector<Test>> tests(variables.size());
     std::vector<Test> found;
-    for (const Rule& rule : rules) {
+    std::vector<std::vector<std::uint32_t>> reads(rules.size());  // the variables each rule reads
+    for (std::size_t r = 0; r < rules.size(); ++r) {
+      const Rule& rule = rules[r];
+      reads[r] = rule.required;
+      if (rule.host) reads[r].push_back(*rule.host);
       if (rule.condition != nullptr) {
         found.clear();
         views_.push_back(std::make_unique<condition::TapeView>());
@@ -151,6 +156,7 @@ class Node {
           std::uint32_t var = rule.vars[test.slot];
           if (test.other != condition::Condition::kNoSlot) test.other = rule.vars[test.other];
           test.slot = var;
+          reads[r].push_back(var);
           tests[var].push_back(test);
           if (test.other != condition::Condition::kNoSlot) tests[test.other].push_back(test);
         }
@@ -158,17 +164,62 @@ class Node {
       for (std::uint32_t var : rule.required)
         tests[var].push_back({Test::Op::Equals, var, ValueRef(&kNullTape, 0), condition::Condition::kNoSlot});
     }
+    // Paths compared with one another (`x == y`) make a component, whose domains are found together.
+    std::vector<std::uint32_t> root(variables.size());
+    for (std::uint32_t v = 0; v < root.size(); ++v) root[v] = v;
+    auto find = [&](std::uint32_t v) {
+      while (root[v] != v) v = root[v] = root[root[v]];
+      return v;
+    };
+    std::vector<bool> compared(variables.size(), false);
+    for (const std::vector<Test>& list : tests) {
+      for (const Test& test : list) {
+        if (test.other == condition::Condition::kNoSlot) continue;
+        compared[test.slot] = compared[test.other] = true;
+        root[find(test.slot)] = find(test.other);
+      }
+    }
+    std::vector<std::optional<Domain>> joint(variables.size());
+    for (std::uint32_t v = 0; v < variables.size(); ++v) {
+      if (!compared[v] || joint[v]) continue;
+      std::vector<std::uint32_t> members;
+      std::vector<std::uint32_t> local(variables.size(), 0);
+      for (std::uint32_t u = v; u < variables.size(); ++u) {
+        if (compared[u] && find(u) == find(v)) {
+          local[u] = static_cast<std::uint32_t>(members.size());
+          members.push_back(u);
+        }
+      }
+      std::vector<std::vector<Test>> member_tests;
+      std::vector<Range> ranges;
+      for (std::uint32_t u : members) {
+        member_tests.push_back(tests[u]);
+        for (Test& test : member_tests.back()) {
+          test.slot = local[test.slot];
+          if (test.other != condition::Condition::kNoSlot) test.other = local[test.other];
+        }
+        ranges.push_back(variables[u].range);
+      }
+      std::vector<Domain> domains = component_domains(member_tests, ranges, strings);
+      for (std::size_t m = 0; m < members.size(); ++m) joint[members[m]] = std::move(domains[m]);
+    }
+    std::vector<std::string> incomplete(variables.size());  // per variable: why its domain is not complete
     for (std::size_t v = 0; v < variables.size(); ++v) {
       Domain domain;
       if (variables[v].host) {
         domain.values = {false, true};
+      } else if (joint[v]) {
+        domain = std::move(*joint[v]);
       } else {
         domain = domain_of(tests[v], variables[v].range, strings);
       }
       if (domain.values.empty()) domain.values.emplace_back(nullptr);
-      if (!domain.complete && complete_) {
-        complete_ = false;
-        incomplete_because_ = "path `" + variables[v].path.text() + "`: " + domain.incomplete_because;
+      if (!domain.complete) {
+        incomplete[v] = "path `" + variables[v].path.text() + "`: " + domain.incomplete_because;
+        if (complete_) {
+          complete_ = false;
+          incomplete_because_ = incomplete[v];
+        }
       }
       Json all = Json::array();
       std::vector<condition::Path> paths(domain.values.size());
@@ -181,10 +232,20 @@ class Node {
       values_.push_back(writers_.back()->slots());
       domains_.push_back(std::move(domain));
     }
+    std::string why;
+    for (std::size_t r = 0; r < rules.size(); ++r) {
+      for (std::uint32_t var : reads[r]) {
+        if (why.empty()) why = incomplete[var];
+      }
+      incomplete_up_to_.push_back(why);
+    }
   }
 
   bool complete() const { return complete_; }
   const std::string& incomplete_because() const { return incomplete_because_; }
+  // Whether the domains of every variable that rules 0 to `rule` read are complete: what decides
+  // whether that rule can be taken (the rules after it are never tried before it wins), and why not.
+  const std::string& incomplete_up_to(std::size_t rule) const { return incomplete_up_to_[rule]; }
 
   // Walks every leaf of the whole list: `leaf(outcome, tree)` for each; false when the tree
   // outgrew kMaxLeaves.
@@ -258,6 +319,7 @@ class Node {
   std::vector<Domain> domains_;
   bool complete_ = true;
   std::string incomplete_because_;
+  std::vector<std::string> incomplete_up_to_;  // per rule: empty when complete
 };
 
 }  // namespace
@@ -305,8 +367,8 @@ NodeVerdict decide(const std::vector<Rule>& rules, const std::vector<Variable>& 
       rule.why = !whole ? too_many
                         : "no state was found that takes it: the values it needs are not all possible at once (paths "
                           "inside one another, or a number JSON cannot hold)";
-    } else if (!node.complete()) {
-      rule.why = node.incomplete_because();
+    } else if (!node.incomplete_up_to(i).empty()) {
+      rule.why = node.incomplete_up_to(i);
     } else if (std::optional<bool> sat = node.all_hold(budget, {i}); !sat.value_or(true)) {
       rule.kind = RuleVerdict::Kind::Unsatisfiable;
     } else if (!sat.has_value()) {

@@ -44,6 +44,15 @@ struct Domain {
 Domain domain_of(const std::vector<condition::Condition::SlotTest>& tests, const Range& range,
                  const condition::Interner& strings);
 
+// The domains of paths compared with one another (`x == y`, `a < b`): a component of a node's
+// paths joined by such tests. tests[i] holds path i's tests, their `slot` and `other` indices
+// into `tests`; ranges[i] what path i may hold. Every path gets the constants of the whole
+// component, and each class of values as many different values as the component has paths, so
+// that any state's values map onto them keeping every test's answer (domain.cpp). Where that
+// argument does not cover the tests, each domain is today's incomplete one, with the reason.
+std::vector<Domain> component_domains(const std::vector<std::vector<condition::Condition::SlotTest>>& tests,
+                                      const std::vector<Range>& ranges, const condition::Interner& strings);
+
 // A tape value as JSON (a condition's constant).
 Json json_of(condition::ValueRef value);
 
