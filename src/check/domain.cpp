@@ -481,6 +481,8 @@ namespace {
 
 enum class Side : std::uint8_t { Below, Between, Above };
 
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+
 // Up to `count` different numbers in the interval from lo to hi, increasing: [-inf, hi) (Below),
 // (lo, hi) (Between) or (lo, +inf] (Above). Round ones where there is room; where fewer than
 // `count` are found so, the doubles next to the interval's end, which are all there are when
@@ -497,7 +499,7 @@ std::vector<double> numbers_between(double lo, double hi, std::size_t count, Sid
     if (out.size() < count) {
       out.clear();
       for (double v = hi; out.size() < count;) {
-        double w = std::nextafter(v, -INFINITY);
+        double w = std::nextafter(v, -kInfinity);
         if (w == v) break;
         out.push_back(w);
         v = w;
@@ -680,15 +682,18 @@ std::vector<Domain> component_domains(const std::vector<std::vector<Test>>& test
   for (const Range* range : integers) splits.insert(splits.end(), {range->min, range->max});
   std::sort(splits.begin(), splits.end());
   splits.erase(std::unique(splits.begin(), splits.end()), splits.end());  // -0 == 0: one point
+  // Without order between paths, classes need not be intervals: numbers and strings are grouped by
+  // their tests' answers like every other value (unless a path holds integers only).
+  const bool numbers_ordered = order || !integers.empty();
   auto add_number = [&](double v) {
-    if (any) candidates.push_back({number(v), unit});
+    if (any) candidates.push_back({number(v), numbers_ordered ? unit : -1});
   };
   auto held = [&](double lo, double hi) {  // the integer paths that may hold the numbers between lo and hi
     return static_cast<std::size_t>(
         std::count_if(integers.begin(), integers.end(), [&](const Range* r) { return r->min <= lo && hi <= r->max; }));
   };
   if (any) {
-    for (double v : numbers_between(-INFINITY, splits.front(), count, Side::Below)) add_number(v);
+    for (double v : numbers_between(-kInfinity, splits.front(), count, Side::Below)) add_number(v);
   }
   ++unit;
   for (std::size_t i = 0; i < splits.size(); ++i) {
@@ -697,7 +702,8 @@ std::vector<Domain> component_domains(const std::vector<std::vector<Test>>& test
     if (std::floor(lo) == lo) integer_values.push_back(lo);
     ++unit;
     const bool above = i + 1 == splits.size();
-    const double hi = above ? INFINITY : splits[i + 1];
+    double hi = kInfinity;
+    if (!above) hi = splits[i + 1];
     const double first = std::floor(lo) + 1;
     const double last = std::ceil(hi) - 1;
     const std::size_t holders = above || first > last ? 0 : held(lo, hi);
@@ -727,7 +733,7 @@ std::vector<Domain> component_domains(const std::vector<std::vector<Test>>& test
     }
     ++unit;
   }
-  if (any) candidates.push_back({std::numeric_limits<double>::quiet_NaN(), unit++});
+  if (any) candidates.push_back({std::numeric_limits<double>::quiet_NaN(), numbers_ordered ? unit++ : -1});
 
   if (any) {
     const std::string filler = fresh_character(k.text);
@@ -742,9 +748,9 @@ std::vector<Domain> component_domains(const std::vector<std::vector<Test>>& test
       std::sort(base.begin(), base.end());
       base.erase(std::unique(base.begin(), base.end()), base.end());
       for (std::size_t i = 0; i < base.size(); ++i) {
-        candidates.push_back({base[i], unit++});
+        candidates.push_back({base[i], order ? unit++ : -1});
         for (std::string& s : strings_between(base[i], i + 1 < base.size() ? &base[i + 1] : nullptr, count))
-          candidates.push_back({std::move(s), unit});
+          candidates.push_back({std::move(s), order ? unit : -1});
         ++unit;
       }
     }
@@ -779,6 +785,7 @@ std::vector<Domain> component_domains(const std::vector<std::vector<Test>>& test
   std::vector<bool> keep(candidates.size(), false);
   if (any) {
     std::vector<Json> values;
+    values.reserve(candidates.size());
     for (const Candidate& c : candidates) values.push_back(c.value);
     if (!fits_one_tape(values)) return undecided("its list constants are too large to try them all");
     Json all = Json::array();
