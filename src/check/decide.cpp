@@ -221,14 +221,8 @@ class Node {
           incomplete_because_ = incomplete[v];
         }
       }
-      Json all = Json::array();
-      std::vector<condition::Path> paths(domain.values.size());
-      for (std::size_t i = 0; i < domain.values.size(); ++i) {
-        all.push_back(domain.values[i]);
-        paths[i].steps.push_back({true, std::to_string(i), static_cast<std::int64_t>(i)});
-      }
       writers_.push_back(std::make_unique<condition::JsonStateWriter>(strings));
-      writers_.back()->write(all, paths);
+      write_values(*writers_.back(), domain.values);
       values_.push_back(writers_.back()->slots());
       domains_.push_back(std::move(domain));
     }

@@ -345,6 +345,16 @@ std::size_t note_constant(Constants& k, const Test& test) {
 
 }  // namespace
 
+void write_values(condition::JsonStateWriter& writer, const std::vector<Json>& values) {
+  Json all = Json::array();
+  std::vector<condition::Path> paths(values.size());
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    all.push_back(values[i]);
+    paths[i].steps.push_back({true, std::to_string(i), static_cast<std::int64_t>(i)});
+  }
+  writer.write(all, paths);
+}
+
 bool fits_one_tape(const std::vector<Json>& values) {
   std::size_t total = 0;
   for (const Json& value : values) {
@@ -437,14 +447,8 @@ Domain domain_of(const std::vector<Test>& tests, const Range& range, const condi
     return domain;
   }
   // One value per class: the first of those every test answers alike.
-  Json all = Json::array();
-  std::vector<condition::Path> paths(candidates.size());
-  for (std::size_t i = 0; i < candidates.size(); ++i) {
-    all.push_back(candidates[i]);
-    paths[i].steps.push_back({true, std::to_string(i), static_cast<std::int64_t>(i)});
-  }
   condition::JsonStateWriter writer(strings);
-  writer.write(all, paths);
+  write_values(writer, candidates);
   std::set<std::string> seen;
   for (std::size_t i = 0; i < candidates.size(); ++i) {
     std::string signature;  // each test's answer, a byte each
@@ -634,7 +638,7 @@ std::vector<Domain> component_domains(const std::vector<std::vector<Test>>& test
   bool any = false;
   bool prefer_high = false;
   std::vector<const Range*> integers;
-  Json fixed = Json::array();
+  std::vector<Json> fixed;
   for (const Range& range : ranges) {
     if (range.kind == Range::Kind::Constant) {
       fixed.push_back(range.constant);
@@ -650,9 +654,7 @@ std::vector<Domain> component_domains(const std::vector<std::vector<Test>>& test
     }
   }
   condition::JsonStateWriter fixed_tape(strings);
-  std::vector<condition::Path> fixed_paths(fixed.size());
-  for (std::size_t i = 0; i < fixed.size(); ++i) fixed_paths[i].steps.push_back({true, std::to_string(i), static_cast<std::int64_t>(i)});
-  fixed_tape.write(fixed, fixed_paths);
+  write_values(fixed_tape, fixed);
   for (std::size_t i = 0; i < fixed.size(); ++i) pooled.push_back({Test::Op::Equals, 0, fixed_tape.slots()[i], kNoSlot});
 
   Constants k;
@@ -788,14 +790,8 @@ std::vector<Domain> component_domains(const std::vector<std::vector<Test>>& test
     values.reserve(candidates.size());
     for (const Candidate& c : candidates) values.push_back(c.value);
     if (!fits_one_tape(values)) return undecided("its list constants are too large to try them all");
-    Json all = Json::array();
-    std::vector<condition::Path> paths(values.size());
-    for (std::size_t i = 0; i < values.size(); ++i) {
-      all.push_back(values[i]);
-      paths[i].steps.push_back({true, std::to_string(i), static_cast<std::int64_t>(i)});
-    }
     condition::JsonStateWriter writer(strings);
-    writer.write(all, paths);
+    write_values(writer, values);
     struct Class {
       std::vector<std::size_t> members;  // different values, each equal to itself
       std::optional<std::size_t> unequal;  // one unequal to itself, where there is one

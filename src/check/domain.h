@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "condition/condition.h"
+#include "condition/json_state.h"
 #include "core/json.h"
 
 namespace handoff::check {
@@ -52,6 +53,9 @@ Domain domain_of(const std::vector<condition::Condition::SlotTest>& tests, const
 // argument does not cover the tests, each domain is today's incomplete one, with the reason.
 std::vector<Domain> component_domains(const std::vector<std::vector<condition::Condition::SlotTest>>& tests,
                                       const std::vector<Range>& ranges, const condition::Interner& strings);
+
+// Writes `values` on the writer's tape: its slots()[i] is then values[i].
+void write_values(condition::JsonStateWriter& writer, const std::vector<Json>& values);
 
 // A tape value as JSON (a condition's constant).
 Json json_of(condition::ValueRef value);

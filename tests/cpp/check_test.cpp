@@ -151,6 +151,104 @@ TEST(Check, ReservedNamesAreTheRunsValues) {
   EXPECT_EQ(r["cases"][0]["state"], parse(R"({"$visits":{"a":2}})"));
 }
 
+std::vector<Json> pool_of(const std::string& text) {
+  std::vector<Json> pool{Json()};  // first: the path is missing
+  for (const Json& v : parse(text)) pool.push_back(v);
+  return pool;
+}
+
+// One to five edges, one in eight without a condition, the others with `make()`'s.
+template <class Make>
+std::vector<std::pair<std::string, std::optional<std::string>>> random_edges(std::mt19937& rng, Make&& make) {
+  const int count = 1 + static_cast<int>(rng() % 5);
+  std::vector<std::pair<std::string, std::optional<std::string>>> edges;
+  for (int i = 0; i < count; ++i) {
+    if (rng() % 8 == 0)
+      edges.push_back({"", std::nullopt});
+    else
+      edges.push_back({"", make()});
+  }
+  return edges;
+}
+
+struct Tally {
+  int graphs = 0;
+  int edges = 0;
+  int undecided = 0;
+  int cases = 0;
+  int findings = 0;
+  std::map<std::string, int> reasons;
+};
+
+// Routes every combination of pool values and compares with the report: every edge brute force
+// sees taken has a case, and (`exact`) every case and gap check reports brute force sees too.
+void compare_with_brute_force(const graph::HandoffGraph& g, int count, const std::vector<std::string>& paths,
+                              const std::vector<Json>& pool, bool exact, Tally& tally) {
+  Json report = check_graph(g);
+  std::vector<bool> wins(count, false);
+  bool gap = false;
+  std::size_t total = 1;
+  for (std::size_t i = 0; i < paths.size(); ++i) total *= pool.size();
+  for (std::size_t k = 0; k < total; ++k) {
+    Json state = Json::object();
+    std::size_t rest = k;
+    for (const std::string& path : paths) {
+      std::size_t at = rest % pool.size();
+      rest /= pool.size();
+      if (at != 0) state[path] = pool[at];
+    }
+    auto to = g.route("n", state);
+    if (!to)
+      gap = true;
+    else
+      wins[std::stoi(to->substr(1))] = true;
+  }
+  std::vector<int> kind(count, 0);  // 1 case, 2 unsatisfiable or shadowed, 3 undecided
+  for (const Json& c : report["cases"]) {
+    kind[c["edge"].get<int>()] = 1;
+    ++tally.cases;
+    ASSERT_EQ(g.route("n", c["state"]), c["to"].get<std::string>()) << core::dump_json(report);
+  }
+  bool reported_gap = false;
+  bool undecided_gap = false;
+  for (const Json& f : report["findings"]) {
+    const std::string code = f["code"].get<std::string>();
+    ++tally.findings;
+    if (code == "no-match") {
+      reported_gap = true;
+      ASSERT_EQ(g.route("n", f["witness"]), std::nullopt);
+    } else if (code == "undecided") {
+      ++tally.undecided;
+      {
+        std::string m = f["message"].get<std::string>();
+        ++tally.reasons[m.substr(m.find("`: ") == std::string::npos ? m.rfind(": ") : m.find("`: "))];
+      }
+      if (f.contains("edge"))
+        kind[f["edge"].get<int>()] = 3;
+      else
+        undecided_gap = true;
+    } else {
+      kind[f["edge"].get<int>()] = 2;
+      ASSERT_FALSE(wins[f["edge"].get<int>()]) << code << " " << core::dump_json(report);
+    }
+  }
+  for (int e = 0; e < count; ++e) {
+    ASSERT_NE(kind[e], 0) << "edge " << e << ": " << core::dump_json(report);
+    if (wins[e]) ASSERT_NE(kind[e], 2) << core::dump_json(report);
+    if (exact && kind[e] != 3) ASSERT_EQ(wins[e], kind[e] == 1) << "edge " << e << ": " << core::dump_json(report);
+  }
+  if (gap) ASSERT_TRUE(reported_gap || undecided_gap) << core::dump_json(report);
+  if (exact && !undecided_gap) ASSERT_EQ(gap, reported_gap) << core::dump_json(report);
+  ++tally.graphs;
+  tally.edges += count;
+}
+
+std::string reasons(const Json& report) {
+  std::string out;
+  for (const Json& f : report["findings"]) out += f["message"].get<std::string>() + "\n";
+  return out;
+}
+
 // ---- brute force ------------------------------------------------------------------------------
 
 const char* const kAtoms[] = {
@@ -229,6 +327,17 @@ const char* const kPool[] = {"null",      "true",  "false",  "0",   "1",       "
                              "'abc'",     "''",    "'c'",    "[]",  "[1]",     "[1,2]",    "['a']",
                              "['a','b']", "[2,1]", "['ab']", "{}",  "{'a':1}", "{'ab':1}", "{'x':1}"};
 
+// kPool as JSON, after a first entry that stands for a missing path.
+std::vector<Json> kpool() {
+  std::vector<Json> pool{Json()};
+  for (const char* text : kPool) {
+    std::string t = text;
+    for (char& c : t) c = c == '\'' ? '"' : c;
+    pool.push_back(parse(t));
+  }
+  return pool;
+}
+
 // Within the exact fragment, nothing is left undecided, on a thousand random graphs.
 TEST(Check, DecidesEverythingWithinTheExactFragment) {
   std::mt19937 rng(31);
@@ -296,88 +405,17 @@ TEST(Check, OrderAndContentsOfOneStringAgreeWithBruteForce) {
 
 TEST(Check, AgreesWithBruteForceOnRandomGraphs) {
   std::mt19937 rng(20261129);
-  std::vector<Json> pool;
-  pool.push_back(Json());  // missing
-  for (const char* text : kPool) {
-    std::string t = text;
-    for (char& c : t) c = c == '\'' ? '"' : c;
-    pool.push_back(parse(t));
-  }
-  int graphs = 0;
-  int undecided = 0;
-  int graphs_undecided = 0;
-  int edges_total = 0;
+  const std::vector<Json> pool = kpool();
+  Tally tally;
   for (int round = 0; round < 3000; ++round) {
     std::vector<std::string> paths = {"a", "b"};
     if (round % 7 == 0) paths = {"a"};
-    const int count = 1 + static_cast<int>(rng() % 5);
-    std::vector<std::pair<std::string, std::optional<std::string>>> edges;
-    for (int i = 0; i < count; ++i) {
-      if (rng() % 8 == 0)
-        edges.push_back({"", std::nullopt});
-      else
-        edges.push_back({"", condition(rng, paths)});
-    }
+    const auto edges = random_edges(rng, [&] { return condition(rng, paths); });
     auto g = graph_of(edges);
-    Json report = check_graph(g);
-    ++graphs;
-    edges_total += count;
-    // Brute force: every combination of pool values for the paths.
-    std::vector<bool> wins(count, false);
-    std::vector<bool> holds(count, false);
-    bool gap = false;
-    const std::size_t n = pool.size();
-    const std::size_t total = paths.size() == 1 ? n : n * n;
-    for (std::size_t k = 0; k < total; ++k) {
-      Json state = Json::object();
-      const Json& va = pool[k % n];
-      if (!va.is_null() || k % n != 0) state["a"] = va;
-      if (paths.size() == 2) {
-        const Json& vb = pool[k / n];
-        if (k / n != 0) state["b"] = vb;
-      }
-      auto to = g.route("n", state);
-      if (!to)
-        gap = true;
-      else
-        wins[std::stoi(to->substr(1))] = true;
-    }
-    std::vector<int> kind(count, 0);  // 1 case, 2 unsat/shadowed, 3 undecided
-    for (const Json& c : report["cases"]) {
-      int e = c["edge"].get<int>();
-      kind[e] = 1;
-      EXPECT_EQ(g.route("n", c["state"]), c["to"].get<std::string>()) << core::dump_json(report);
-    }
-    bool reported_gap = false;
-    bool any_undecided = false;
-    for (const Json& f : report["findings"]) {
-      const std::string code = f["code"].get<std::string>();
-      if (code == "no-match") {
-        reported_gap = true;
-        EXPECT_EQ(g.route("n", f["witness"]), std::nullopt);
-      } else if (code == "undecided") {
-        ++undecided;
-        any_undecided = true;
-        if (f.contains("edge"))
-          kind[f["edge"].get<int>()] = 3;
-        else
-          reported_gap = true;  // counted as not wrong
-      } else {
-        int e = f["edge"].get<int>();
-        kind[e] = 2;
-        // Never wrong: brute force must not find a state that takes it (or, unsatisfiable, makes it true).
-        EXPECT_FALSE(wins[e]) << code << " " << core::dump_json(report);
-      }
-    }
-    for (int e = 0; e < count; ++e) {
-      EXPECT_NE(kind[e], 0) << "edge " << e << " has neither case nor finding: " << core::dump_json(report);
-      if (wins[e]) EXPECT_NE(kind[e], 2);
-    }
-    graphs_undecided += any_undecided;
-    if (gap) EXPECT_TRUE(reported_gap) << "brute force found a state matching nothing: " << core::dump_json(report);
+    compare_with_brute_force(g, static_cast<int>(edges.size()), paths, pool, false, tally);
+    if (HasFatalFailure()) return;
   }
-  std::printf("[ check ] %d random graphs, %d edges: %d undecided findings, in %d graphs\n", graphs, edges_total,
-              undecided, graphs_undecided);
+  std::printf("[ check ] %d random graphs, %d edges: %d undecided findings\n", tally.graphs, tally.edges, tally.undecided);
 }
 
 }  // namespace
@@ -531,84 +569,6 @@ std::string compared_condition(std::mt19937& rng, const std::vector<std::string>
   }
 }
 
-std::vector<Json> pool_of(const std::string& text) {
-  std::vector<Json> pool{Json()};  // first: the path is missing
-  for (const Json& v : parse(text)) pool.push_back(v);
-  return pool;
-}
-
-struct Tally {
-  int graphs = 0;
-  int edges = 0;
-  int undecided = 0;
-  int cases = 0;
-  int findings = 0;
-  std::map<std::string, int> reasons;
-};
-
-// Routes every combination of pool values and compares with the report: every edge brute force
-// sees taken has a case, and (`exact`) every case and gap check reports brute force sees too.
-void compare_with_brute_force(const graph::HandoffGraph& g, int count, const std::vector<std::string>& paths,
-                              const std::vector<Json>& pool, bool exact, Tally& tally) {
-  Json report = check_graph(g);
-  std::vector<bool> wins(count, false);
-  bool gap = false;
-  std::size_t total = 1;
-  for (std::size_t i = 0; i < paths.size(); ++i) total *= pool.size();
-  for (std::size_t k = 0; k < total; ++k) {
-    Json state = Json::object();
-    std::size_t rest = k;
-    for (const std::string& path : paths) {
-      std::size_t at = rest % pool.size();
-      rest /= pool.size();
-      if (at != 0) state[path] = pool[at];
-    }
-    auto to = g.route("n", state);
-    if (!to)
-      gap = true;
-    else
-      wins[std::stoi(to->substr(1))] = true;
-  }
-  std::vector<int> kind(count, 0);  // 1 case, 2 unsatisfiable or shadowed, 3 undecided
-  for (const Json& c : report["cases"]) {
-    kind[c["edge"].get<int>()] = 1;
-    ++tally.cases;
-    ASSERT_EQ(g.route("n", c["state"]), c["to"].get<std::string>()) << core::dump_json(report);
-  }
-  bool reported_gap = false;
-  bool undecided_gap = false;
-  for (const Json& f : report["findings"]) {
-    const std::string code = f["code"].get<std::string>();
-    ++tally.findings;
-    if (code == "no-match") {
-      reported_gap = true;
-      ASSERT_EQ(g.route("n", f["witness"]), std::nullopt);
-    } else if (code == "undecided") {
-      ++tally.undecided;
-      {
-        std::string m = f["message"].get<std::string>();
-        ++tally.reasons[m.substr(m.find("`: ") == std::string::npos ? m.rfind(": ") : m.find("`: "))];
-      }
-      if (f.contains("edge"))
-        kind[f["edge"].get<int>()] = 3;
-      else
-        undecided_gap = true;
-    } else {
-      kind[f["edge"].get<int>()] = 2;
-      ASSERT_FALSE(wins[f["edge"].get<int>()]) << code << " " << core::dump_json(report);
-    }
-  }
-  for (int e = 0; e < count; ++e) {
-    ASSERT_NE(kind[e], 0) << "edge " << e << ": " << core::dump_json(report);
-    if (wins[e]) ASSERT_NE(kind[e], 2) << core::dump_json(report);
-    if (exact && kind[e] != 3) ASSERT_EQ(wins[e], kind[e] == 1) << "edge " << e << ": " << core::dump_json(report);
-  }
-  if (gap) ASSERT_TRUE(reported_gap || undecided_gap) << core::dump_json(report);
-  if (exact && !undecided_gap) ASSERT_EQ(gap, reported_gap) << core::dump_json(report);
-  ++tally.graphs;
-  tally.edges += count;
-}
-
 // Two paths compared with each other by every operator, mixed with tests against constants of
 // every kind that compare whole values: decided exactly, and in agreement with brute force over a
 // pool that holds, between and around every constant, as many values as there are paths.
@@ -621,16 +581,9 @@ TEST(Check, ComparisonsBetweenTwoPathsAgreeWithBruteForce) {
   Tally tally;
   for (int round = 0; round < 3000; ++round) {
     const std::vector<std::string> paths = {"a", "b"};
-    const int count = 1 + static_cast<int>(rng() % 5);
-    std::vector<std::pair<std::string, std::optional<std::string>>> edges;
-    for (int i = 0; i < count; ++i) {
-      if (rng() % 8 == 0)
-        edges.push_back({"", std::nullopt});
-      else
-        edges.push_back({"", compared_condition(rng, paths)});
-    }
+    const auto edges = random_edges(rng, [&] { return compared_condition(rng, paths); });
     auto g = graph_of(edges);
-    compare_with_brute_force(g, count, paths, pool, true, tally);
+    compare_with_brute_force(g, static_cast<int>(edges.size()), paths, pool, true, tally);
     if (HasFatalFailure()) return;
   }
   std::printf("[ check ] %d random graphs comparing two paths, %d edges, %d cases, %d findings: %d undecided\n",
@@ -682,12 +635,7 @@ TEST(Check, ComparisonsBetweenThreePathsAgreeWithBruteForce) {
 // Every kind of test, path comparisons among them, `in` between paths and a path compared with
 // itself included: what check claims is never contradicted, and where it does not decide it says so.
 TEST(Check, ComparisonsWithEveryKindOfTestAreNeverWrong) {
-  std::vector<Json> pool{Json()};
-  for (const char* text : kPool) {
-    std::string t = text;
-    for (char& c : t) c = c == '\'' ? '"' : c;
-    pool.push_back(parse(t));
-  }
+  const std::vector<Json> pool = kpool();
   const char* const path_atoms[] = {"P == Q", "P != Q", "P < Q", "P >= Q", "P in Q", "P == P", "P <= P", "P > Q"};
   std::mt19937 rng(11);
   Tally tally;
@@ -716,12 +664,6 @@ TEST(Check, ComparisonsWithEveryKindOfTestAreNeverWrong) {
 
 namespace handoff::check {
 namespace {
-
-std::string reasons(const Json& report) {
-  std::string out;
-  for (const Json& f : report["findings"]) out += f["message"].get<std::string>() + "\n";
-  return out;
-}
 
 TEST(Check, ComparisonsAdversarial) {
   {  // only NaN (or a list holding it) is unequal to itself: no JSON state shows it, so no claim
