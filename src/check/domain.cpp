@@ -785,6 +785,8 @@ std::vector<Domain> component_domains(const std::vector<std::vector<Test>>& test
 
   // Each candidate's class: its ordered unit, or the answers of every test.
   std::vector<bool> keep(candidates.size(), false);
+  std::vector<Sample> samples(candidates.size());
+  std::vector<std::uint32_t> class_sizes;
   if (any) {
     std::vector<Json> values;
     values.reserve(candidates.size());
@@ -833,7 +835,20 @@ std::vector<Domain> component_domains(const std::vector<std::vector<Test>>& test
         return undecided("it compares " + std::to_string(count) + " paths, and check found fewer than " +
                          std::to_string(count) + " different values in one class of their values");
       }
-      for (std::size_t m = 0; m < c.members.size() && (c.ordered || m < count); ++m) keep[c.members[m]] = true;
+      std::vector<std::size_t> kept(c.members.begin(),
+                                    c.members.begin() + static_cast<std::ptrdiff_t>(c.ordered ? c.members.size()
+                                                                                              : std::min(count, c.members.size())));
+      if (c.ordered) {  // in order, from the constant that bounds the numbers below all (unit 0) downwards
+        const bool down = !kept.empty() && candidates[kept.front()].unit == 0;
+        std::sort(kept.begin(), kept.end(), [&](std::size_t a, std::size_t b) {
+          return condition::order(writer.slots()[a], writer.slots()[b]) == (down ? 1 : -1);
+        });
+      }
+      for (std::size_t m = 0; m < kept.size(); ++m) {
+        keep[kept[m]] = true;
+        samples[kept[m]] = {static_cast<std::int32_t>(class_sizes.size()), static_cast<std::uint32_t>(m), c.ordered};
+      }
+      if (!kept.empty()) class_sizes.push_back(static_cast<std::uint32_t>(kept.size()));
     }
   }
   std::sort(integer_values.begin(), integer_values.end());
@@ -849,7 +864,15 @@ std::vector<Domain> component_domains(const std::vector<std::vector<Test>>& test
       }
     } else {
       for (std::size_t c = 0; c < candidates.size(); ++c) {
-        if (keep[c]) out[i].values.push_back(candidates[c].value);
+        if (!keep[c]) continue;
+        out[i].values.push_back(candidates[c].value);
+        out[i].samples.push_back(samples[c]);
+      }
+      out[i].class_sizes = class_sizes;
+      // Renaming samples keeps a path held to integers within them only where none is.
+      if (!integers.empty()) {
+        out[i].samples.clear();
+        out[i].class_sizes.clear();
       }
     }
   }

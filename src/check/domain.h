@@ -35,10 +35,25 @@ struct Range {
   Json constant;
 };
 
+// Where a value of a compared path stands among the samples of its class (component_domains). The
+// samples of one class can be renamed into one another (keeping their order, in an interval)
+// without changing any test's answer, so a search need only try them in a canonical order: a class's
+// next sample once the one before it is taken, and an interval's samples leaving no more of them
+// skipped than there are paths left to take them.
+struct Sample {
+  std::int32_t cls = -1;    // -1: a value that stands alone
+  std::uint32_t index = 0;  // its place among its class's samples, in increasing order where ordered
+  bool ordered = false;     // the class is an interval
+};
+
 struct Domain {
   std::vector<Json> values;  // one per class, null first where null is possible
   bool complete = true;
   std::string incomplete_because;  // when not complete: why, for the report
+  // For the paths of a component that may hold any value, one per value (else empty): the
+  // component's classes are numbered from 0, and class_sizes[c] is how many samples class c has.
+  std::vector<Sample> samples;
+  std::vector<std::uint32_t> class_sizes;
 };
 
 // The tests must all be on one path; their constants must be readable (Condition::slot_tests).

@@ -737,10 +737,18 @@ TEST(Check, LongComparisonChainsAreUndecided) {
   Json r = check_graph(g);
   for (const Json& f : r["findings"]) EXPECT_EQ(f["code"], "undecided") << core::dump_json(f);
   EXPECT_FALSE(r["findings"].empty());
-  // A chain that fits is decided: four paths, each pair ordered, one way unsatisfiable.
+  // Chains that fit are decided: the search tries each order of the paths' values once, not
+  // every way of placing them among the samples.
   auto small = graph_of({{"", "a < b and b < c and c < d and d < a"}, {"", "a < b and b < c and c < d"}});
   Json s = check_graph(small);
   EXPECT_EQ(codes(s), (Codes{"unsatisfiable-condition@/edges/0", "no-match@/nodes/0"})) << reasons(s);
+  std::string eight;
+  for (int i = 0; i < 7; ++i) eight += (i ? " and " : "") + ("p" + std::to_string(i)) + " < p" + std::to_string(i + 1);
+  auto longer = graph_of({{"", eight + " and p7 < p0"}, {"", eight}, {"", eight + " and p7 > p0"}});
+  Json l = check_graph(longer);
+  EXPECT_EQ(codes(l), (Codes{"unsatisfiable-condition@/edges/0", "shadowed-edge@/edges/2", "no-match@/nodes/0"}))
+      << reasons(l);
+  for (const Json& c : l["cases"]) EXPECT_EQ(longer.route("n", c["state"]), c["to"].get<std::string>());
 }
 
 }  // namespace
