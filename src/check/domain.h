@@ -4,9 +4,10 @@
 // into finitely many classes: for `x < 3 or x == 'a'`, null, each boolean, the numbers below 3, 3
 // itself, those above, 'a', the other strings, and so on. A Domain holds one value of each class
 // that some test can tell apart from the others; two values that every test answers alike are one
-// class, and only the first is kept. When the tests are of a kind whose classes this file cannot
-// enumerate exactly (a comparison between two paths, more `c in x` constants than it combines,
-// a `x in 'text'` text longer than it takes apart), the domain says it is incomplete: its values
+// class, and only the first is kept. Paths compared with one another (`a < b`) get their domains
+// together (component_domains). When the tests are of a kind whose classes this file cannot
+// enumerate exactly (`in` between two paths, more `c in x` constants than it combines, a
+// `x in 'text'` text longer than it takes apart), the domain says it is incomplete: its values
 // are still real values, good for finding witnesses, but they prove nothing about the values left
 // out.
 #pragma once
