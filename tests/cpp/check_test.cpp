@@ -888,3 +888,47 @@ TEST(Check, ComparisonsWithCountsAgreeWithBruteForce) {
 
 }  // namespace
 }  // namespace handoff::check
+
+namespace handoff::check {
+namespace {
+
+// Paths compared for equality only, with tests that look inside strings, lists and objects: the
+// classes need not be intervals, so those tests are decided too. (Every case is routed, so with
+// nothing undecided, agreeing with brute force one way is agreeing both ways; the pool only lacks
+// some of the values check finds, like ["ab"].)
+TEST(Check, EqualityBetweenPathsWithContentsAgreesWithBruteForce) {
+  const char* const atoms[] = {"'a' in P", "'b' in P", "P in 'abc'", "P == 'ab'", "1 in P", "P == [1]",
+                               "P",        "P > 'b'",  "P in ['x', 1]", "'ab' in P", "P == null", "P < 2"};
+  const std::vector<Json> pool = pool_of(R"([null, true, false, 0, 1, 1.5, 2, 3, -1,
+    "", "a", "b", "c", "ab", "bc", "abc", "x", "ax", "xa", "bx", "xb", "ba", "aab", "abx", "bb", "cc", "ca", "zz", "z",
+    [], [1], [2], [1, 2], ["a"], ["x"], [1, "a"], {}, {"a": 1}, {"b": 1}, {"a": 1, "b": 2}, {"x": 1}, {"y": 1}])");
+  std::mt19937 rng(17);
+  Tally tally;
+  const std::vector<std::string> paths = {"a", "b"};
+  for (int round = 0; round < 1500; ++round) {
+    const auto edges = random_edges(rng, [&] {
+      std::string when;
+      for (int t = 0, n = 1 + static_cast<int>(rng() % 3); t < n; ++t) {
+        std::string a;
+        if (rng() % 3 == 0) {
+          a = rng() % 2 ? "a == b" : "a != b";
+        } else {
+          a = atoms[rng() % std::size(atoms)];
+          a.replace(a.find('P'), 1, paths[rng() % 2]);
+        }
+        when += (t == 0 ? "" : rng() % 2 ? " and " : " or ") + std::string(rng() % 4 ? "" : "not ") + a;
+      }
+      return when;
+    });
+    auto g = graph_of(edges);
+    compare_with_brute_force(g, static_cast<int>(edges.size()), paths, pool, false, tally);
+    if (HasFatalFailure()) return;
+  }
+  std::printf("[ check ] %d random graphs comparing two paths for equality, with contents, %d edges: %d undecided\n",
+              tally.graphs, tally.edges, tally.undecided);
+  for (const auto& [why, n] : tally.reasons) std::printf("  %d %s\n", n, why.c_str());
+  EXPECT_EQ(tally.undecided, 0);
+}
+
+}  // namespace
+}  // namespace handoff::check
