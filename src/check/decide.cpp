@@ -249,7 +249,10 @@ class Node {
           test.slot = var;
           reads[r].push_back(var);
           tests[var].push_back(test);
-          if (test.other != condition::Condition::kNoSlot) tests[test.other].push_back(test);
+          if (test.other != condition::Condition::kNoSlot) {
+            reads[r].push_back(test.other);
+            tests[test.other].push_back(test);
+          }
         }
       }
       for (std::uint32_t var : rule.required)
