@@ -55,6 +55,51 @@ test('check() takes graphs, machines and swarms, and their definitions as object
   s.dispose();
 });
 
+test('check() decides comparisons between two paths, and says where it does not', () => {
+  const g = new HandoffGraph()
+    .addEdge('order', 'approve', 'amount <= limit')
+    .addEdge('order', 'escalate', 'amount > limit and limit >= 1000')
+    .addEdge('order', 'reject', 'amount > limit and limit > 5000')
+    .addEdge('rank', 'same', 'a == b and b == c and a != c')
+    .addEdge('rank', 'cycle', 'a < b and b < c and c < a')
+    .addEdge('rank', 'chain', 'a < b and b < c')
+    .addEdge('rank', 'review', 'a == b');
+  const report = check(g);
+  assert.deepEqual(
+    report.findings.map((f) => `${f.code}@${f.pointer}`),
+    ['shadowed-edge@/edges/2', 'unsatisfiable-condition@/edges/3', 'unsatisfiable-condition@/edges/4', 'no-match@/nodes/4', 'no-match@/nodes/5'],
+  );
+  assert.deepEqual(report.findings[0].shadowedBy, [1]);
+  assert.equal(report.cases.length, 4);
+  for (const c of report.cases) assert.equal(g.route(c.node, c.state), c.to, JSON.stringify(c));
+  for (const f of report.findings.slice(3)) assert.equal(g.route(f.node, f.witness), null);
+  g.dispose();
+
+  // A swarm rule comparing two variables, and a tool offered only while they differ.
+  const s = new Swarm({
+    agents: [{ id: 'a', entry: true }, { id: 'b' }],
+    edges: [
+      { from: 'a', to: 'b', when: 'spent > budget' },
+      { from: 'a', to: 'b', when: 'spent > budget and budget > 10' },
+      { from: 'a', to: 'b', when: 'owner != requester', offer: true },
+    ],
+  });
+  const sr = check(s);
+  assert.deepEqual(sr.findings.map((f) => `${f.code}@${f.pointer}`), ['shadowed-edge@/edges/1']);
+  assert.deepEqual(sr.cases.map((c) => c.state), [{ spent: -1, budget: -2 }]);
+  s.dispose();
+
+  // `in` between two paths is not decided: the rules that read them say so, the others are decided.
+  const u = new HandoffGraph().addEdge('n', 'x', 'n > 3').addEdge('n', 'y', 'n > 5').addEdge('n', 'z', 'tag in tags').addEdge('n', 'w', 'tag in tags');
+  const ur = check(u);
+  assert.deepEqual(
+    ur.findings.map((f) => `${f.code}@${f.pointer}`),
+    ['shadowed-edge@/edges/1', 'undecided@/edges/3', 'no-match@/nodes/0'],
+  );
+  assert.match(ur.findings[1].message, /path `tag`: it looks for one path's value in another's/);
+  u.dispose();
+});
+
 test('check() says what is wrong with what it cannot check', () => {
   assert.throws(() => check(42), { name: 'TypeError', message: /takes a HandoffGraph, StateMachine or Swarm/ });
   assert.throws(() => check(null), TypeError);
