@@ -255,7 +255,9 @@ Range reserved_range(const machine::Machine& machine, std::uint32_t state, const
     auto named = machine.state_index(steps[1].key);
     range.kind = named ? Range::Kind::Integer : Range::Kind::Constant;
     range.min = named && *named == state ? 1 : 0;  // the visit just run counts
-    range.max = 1e15;
+    // Without fan-outs each step visits one state, so no count passes maxSteps; a fan-out's
+    // branches visit more, with no bound check can state.
+    range.max = machine.has_fan_outs() ? 1e15 : machine.options().max_steps;
     range.constant = 0;
   } else if (steps.size() > 1 && (head != "$visits" || steps.size() > 2)) {
     range.kind = Range::Kind::Constant;  // no member of a number or a string
@@ -274,7 +276,7 @@ Range reserved_range(const machine::Machine& machine, std::uint32_t state, const
 
 // Whether a witness could be a moment of a run: `$visits` holds counts (every declared state's,
 // when a condition reads it whole), and without fan-outs, where each step visits one state, the
-// visits it shows add up to at most $step.
+// visits it shows add up to at most $step, or to at most maxSteps where it shows no $step.
 bool possible_moment(const machine::Machine& machine, const Json& state, bool whole_visits) {
   auto visits = state.find("$visits");
   if (visits == state.end()) return !whole_visits;
@@ -290,7 +292,8 @@ bool possible_moment(const machine::Machine& machine, const Json& state, bool wh
     }
   }
   auto step = state.find("$step");
-  return machine.has_fan_outs() || step == state.end() || total <= step->get<double>();
+  if (machine.has_fan_outs()) return true;
+  return total <= (step == state.end() ? static_cast<double>(machine.options().max_steps) : step->get<double>());
 }
 
 // A machine and its subgraphs' machines share one budget.

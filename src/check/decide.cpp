@@ -483,7 +483,7 @@ NodeVerdict decide(const std::vector<Rule>& rules, const std::vector<Variable>& 
     } else if (!whole || wins[i]) {
       rule.why = !whole ? too_many
                         : "no state was found that takes it: the values it needs are not all possible at once (paths "
-                          "inside one another, or a number JSON cannot hold)";
+                          "inside one another, a number JSON cannot hold, or a machine's counts past its steps)";
     } else if (!node.incomplete_up_to(i).empty()) {
       rule.why = node.incomplete_up_to(i);
     } else if (std::optional<bool> sat = node.all_hold(budget, {i}); !sat.value_or(true)) {

@@ -149,6 +149,20 @@ TEST(Check, ReservedNamesAreTheRunsValues) {
     "edges":[{"from":"a","to":"__end__","when":"'a' in $visits and $visits.a >= 2"},{"from":"a","to":"a"}]})");
   EXPECT_EQ(codes(r), Codes{});
   EXPECT_EQ(r["cases"][0]["state"], parse(R"({"$visits":{"a":2}})"));
+  // No count passes maxSteps, even where no condition reads $step: b is never visited 10 times in
+  // 5 steps, so every moment matches the edge (this was a no-match error, witness {"$visits":{"b":10}}).
+  r = check_machine_json(R"({"format":"handoff-graph/state-machine","version":1,"start":"a","maxSteps":5,
+    "states":[{"name":"a"},{"name":"b"}],
+    "edges":[{"from":"a","to":"b","when":"$visits.b < 10"},{"from":"b","to":"__end__"}]})");
+  EXPECT_EQ(codes(r), Codes{});
+  EXPECT_TRUE(r["ok"].get<bool>());
+  // Nor do the counts together: a and b visited 3 times each is not a moment of a 5-step run. The
+  // counts are tried one by one, so check cannot prove that gap empty; it finds no moment to show
+  // it and says so (undecided), never an error.
+  r = check_machine_json(R"({"format":"handoff-graph/state-machine","version":1,"start":"a","maxSteps":5,
+    "states":[{"name":"a"},{"name":"b"}],
+    "edges":[{"from":"a","to":"b","when":"$visits.a < 3 or $visits.b < 3"},{"from":"b","to":"a"}]})");
+  EXPECT_EQ(codes(r), (Codes{"no-exit@/states/0", "undecided@/states/0", "no-exit@/states/1"}));
 }
 
 std::vector<Json> pool_of(const std::string& text) {
