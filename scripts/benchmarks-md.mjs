@@ -87,7 +87,8 @@ function missedGoalsMarkdown() {
         '`hasOwnProperty` (a stub, not a runtime call) or with no own check at all, and V8 compiles their closures per rule. ' +
         'Next idea: the check itself is most of what is left (about 285 instructions a call, four calls in an average escalation ' +
         'decision); an `Object.keys` per object would answer several keys at once but calls a Proxy\'s `ownKeys` trap, which ' +
-        'the pinned reading rules do not, so it needs a way to tell a Proxy from an ordinary object first; then the lazy ' +
+        'the pinned reading rules do not, so it needs a way to tell a Proxy from an ordinary object first (Node\'s ' +
+        '`util.types.isProxy` is one, and costs more than it saves: issue 36 below); then the lazy ' +
         'read\'s round trip (the core calls JavaScript for each path it reaches: a WebAssembly-to-JS wrapper and the writer).');
     } else if (kind === 'floor') {
       lines.push('', `**Triage within 4× of the hand-written floor** — missed in ${measuredText}. ` +
@@ -139,6 +140,9 @@ function issue36Markdown() {
   const lines = ['### Issue 36: profile, reason, next idea'];
   const cel = missed.filter((g) => g.goal.includes('1.2× faster than @marcbachmann/cel-js'));
   const r = x.restartableRoute;
+  const m = x.membershipSummary;
+  const px = x.isProxyCheck;
+  const MAP_GET = 'interned-string lookups (Map.get)';
   const groups = (entry) => Object.entries(entry.groups).filter(([, n]) => n > 0).map(([k, n]) => `${k.replace(/ \(.*/, '')} ${fmt(n)}`).join(', ');
   // This run's instruction counts (bench/instructions.mjs) when it has them, else the experiment's.
   const counted = (caseId, engine) => {
@@ -165,11 +169,19 @@ function issue36Markdown() {
         `${fmt(r.lazyImport.escalation.groups.WebAssembly)}), and ${fmt(r.restartable.triage.total)} against ` +
         `${fmt(r.lazyImport.triage.total)} on triage: each further call into WebAssembly, and the route's set-up it ` +
         'repeats, costs more than the import callback it replaces.' : '') +
-      ' Next idea: a membership answer planned by the core for `\'literal\' in path` on arrays (the writer reports ' +
-      'which of the literals it meets instead of writing every element), which removes the per-element checks; the ' +
-      'restartable route again where JS-to-WebAssembly calls are inlined (newer V8, Chromium), measured there first; ' +
-      'and, if a runtime offers one, a test for Proxies (Node\'s `util.types.isProxy`) so that an ordinary object\'s ' +
-      'keys are checked once per object.');
+      (m ? ' Tried and not kept: the membership summary (the core plans the literals of `\'literal\' in path` tests, and ' +
+        'an array at a path only those read is written as its elements equal to one of them, every element still read and ' +
+        `checked as before): ${fmt(m.before.escalation.total)} → ${fmt(m.after.escalation.total)} instructions on the ` +
+        `escalation rule (string-id lookups ${fmt(m.before.escalation.groups[MAP_GET])} → ` +
+        `${fmt(m.after.escalation.groups[MAP_GET])}), 4% of a decision for a second encoding of arrays on the tape and a ` +
+        'second writer path; it cannot remove the per-element check, which only an engine fact about the array (no holes, ' +
+        'no accessors, no Proxy) would spare, and no JavaScript API gives one without running a trap.' : '') +
+      (px ? ` Measured and not built: Node's \`util.types.isProxy\` (${fmt(px.perCall['util.types.isProxy'])} instructions a ` +
+        `call) with one \`Object.keys\` per object (${fmt(px.perCall['Object.keys(o).includes(key)'])}) costs more than the ` +
+        `${fmt(px.perCall['Object.prototype.propertyIsEnumerable (today)'])} of the check it would replace, because a lazy read ` +
+        'takes one key per object and getters may change an object between reads.' : '') +
+      ' Next idea: the restartable route again where JS-to-WebAssembly calls are inlined (newer V8, Chromium), measured ' +
+      'there first; the checks themselves, a third of the decision, have no cheaper exact replacement in the runtimes measured.');
   }
   const floor = missed.filter((g) => g.goal.startsWith('triage within 5×'));
   if (floor.length) {
