@@ -24,6 +24,22 @@ using Json = json::Value;
 
 Json parse(const std::string& text) { return core::parse_json(text).value; }
 
+// Rounds of a random brute-force test: all of them natively; a tenth (the same seeds, so the first
+// graphs of the full run) under the sanitizers (scripts/test.sh's clang build, about 15x slower),
+// which look for memory errors and undefined behaviour rather than for more graphs.
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define HANDOFF_CHECK_SANITIZED 1
+#endif
+#endif
+constexpr int rounds(int n) {
+#ifdef HANDOFF_CHECK_SANITIZED
+  return n / 10;
+#else
+  return n;
+#endif
+}
+
 graph::HandoffGraph graph_of(const std::vector<std::pair<std::string, std::optional<std::string>>>& edges) {
   graph::HandoffGraph g(graph::CyclePolicy::Allow);
   int i = 0;
@@ -248,11 +264,19 @@ void compare_with_brute_force(const graph::HandoffGraph& g, int count, const std
   }
   for (int e = 0; e < count; ++e) {
     ASSERT_NE(kind[e], 0) << "edge " << e << ": " << core::dump_json(report);
-    if (wins[e]) ASSERT_NE(kind[e], 2) << core::dump_json(report);
-    if (exact && kind[e] != 3) ASSERT_EQ(wins[e], kind[e] == 1) << "edge " << e << ": " << core::dump_json(report);
+    if (wins[e]) {
+      ASSERT_NE(kind[e], 2) << core::dump_json(report);
+    }
+    if (exact && kind[e] != 3) {
+      ASSERT_EQ(wins[e], kind[e] == 1) << "edge " << e << ": " << core::dump_json(report);
+    }
   }
-  if (gap) ASSERT_TRUE(reported_gap || undecided_gap) << core::dump_json(report);
-  if (exact && !undecided_gap) ASSERT_EQ(gap, reported_gap) << core::dump_json(report);
+  if (gap) {
+    ASSERT_TRUE(reported_gap || undecided_gap) << core::dump_json(report);
+  }
+  if (exact && !undecided_gap) {
+    ASSERT_EQ(gap, reported_gap) << core::dump_json(report);
+  }
   ++tally.graphs;
   tally.edges += count;
 }
@@ -406,13 +430,18 @@ TEST(Check, OrderAndContentsOfOneStringAgreeWithBruteForce) {
     for (const Json& f : r["findings"]) {
       if (f["code"] == "undecided") ++undecided;
       if (f["code"] == "no-match") reported_gap = true;
-      if (f["code"] == "shadowed-edge" || f["code"] == "unsatisfiable-condition")
+      if (f["code"] == "shadowed-edge" || f["code"] == "unsatisfiable-condition") {
         EXPECT_FALSE(wins[f["edge"].get<int>()]) << core::dump_json(r);
+      }
     }
     for (int e = 0; e < count; ++e) {
-      if (wins[e]) EXPECT_TRUE(has_case[e]) << core::dump_json(r);
+      if (wins[e]) {
+        EXPECT_TRUE(has_case[e]) << core::dump_json(r);
+      }
     }
-    if (gap) EXPECT_TRUE(reported_gap) << core::dump_json(r);
+    if (gap) {
+      EXPECT_TRUE(reported_gap) << core::dump_json(r);
+    }
   }
   EXPECT_EQ(undecided, 0);
 }
@@ -421,7 +450,7 @@ TEST(Check, AgreesWithBruteForceOnRandomGraphs) {
   std::mt19937 rng(20261129);
   const std::vector<Json> pool = kpool();
   Tally tally;
-  for (int round = 0; round < 3000; ++round) {
+  for (int round = 0; round < rounds(3000); ++round) {
     std::vector<std::string> paths = {"a", "b"};
     if (round % 7 == 0) paths = {"a"};
     const auto edges = random_edges(rng, [&] { return condition(rng, paths); });
@@ -593,7 +622,7 @@ TEST(Check, ComparisonsBetweenTwoPathsAgreeWithBruteForce) {
     [], [1], [2], [1, 2], [2, 1], ["x"], [[1, 2]], {}, {"a": 1}, {"b": 1}])");
   std::mt19937 rng(20261130);
   Tally tally;
-  for (int round = 0; round < 3000; ++round) {
+  for (int round = 0; round < rounds(3000); ++round) {
     const std::vector<std::string> paths = {"a", "b"};
     const auto edges = random_edges(rng, [&] { return compared_condition(rng, paths); });
     auto g = graph_of(edges);
@@ -619,7 +648,7 @@ TEST(Check, ComparisonsBetweenThreePathsAgreeWithBruteForce) {
   std::mt19937 rng(3);
   Tally tally;
   const std::vector<std::string> paths = {"a", "b", "c"};
-  for (int round = 0; round < 150; ++round) {
+  for (int round = 0; round < rounds(150); ++round) {
     const int count = 1 + static_cast<int>(rng() % 4);
     std::vector<std::pair<std::string, std::optional<std::string>>> edges;
     for (int i = 0; i < count; ++i) {
@@ -654,7 +683,7 @@ TEST(Check, ComparisonsWithEveryKindOfTestAreNeverWrong) {
   std::mt19937 rng(11);
   Tally tally;
   const std::vector<std::string> paths = {"a", "b"};
-  for (int round = 0; round < 2000; ++round) {
+  for (int round = 0; round < rounds(2000); ++round) {
     const int count = 1 + static_cast<int>(rng() % 5);
     std::vector<std::pair<std::string, std::optional<std::string>>> edges;
     for (int i = 0; i < count; ++i) {
@@ -817,7 +846,7 @@ TEST(Check, ComparisonsWithCountsAgreeWithBruteForce) {
   std::mt19937 rng(5);
   Tally tally;
   int possible_undecided = 0;
-  for (int round = 0; round < 300; ++round) {
+  for (int round = 0; round < rounds(300); ++round) {
     const int count = 1 + static_cast<int>(rng() % 4);
     std::string edges;
     std::string states = R"({"name":"a"})";
@@ -888,10 +917,16 @@ TEST(Check, ComparisonsWithCountsAgreeWithBruteForce) {
     }
     for (int e = 0; e < count; ++e) {
       ASSERT_NE(kind[e], 0) << text << core::dump_json(report);
-      if (possible_wins[e]) ASSERT_EQ(kind[e], 1) << "edge " << e << ": " << text << core::dump_json(report);
-      if (kind[e] == 1) ASSERT_TRUE(wins[e]) << "edge " << e << ": " << text << core::dump_json(report);
+      if (possible_wins[e]) {
+        ASSERT_EQ(kind[e], 1) << "edge " << e << ": " << text << core::dump_json(report);
+      }
+      if (kind[e] == 1) {
+        ASSERT_TRUE(wins[e]) << "edge " << e << ": " << text << core::dump_json(report);
+      }
     }
-    if (possible_gap) ASSERT_TRUE(gap) << text << core::dump_json(report);
+    if (possible_gap) {
+      ASSERT_TRUE(gap) << text << core::dump_json(report);
+    }
     ++tally.graphs;
     tally.edges += count;
   }
@@ -919,7 +954,7 @@ TEST(Check, EqualityBetweenPathsWithContentsAgreesWithBruteForce) {
   std::mt19937 rng(17);
   Tally tally;
   const std::vector<std::string> paths = {"a", "b"};
-  for (int round = 0; round < 1500; ++round) {
+  for (int round = 0; round < rounds(1500); ++round) {
     const auto edges = random_edges(rng, [&] {
       std::string when;
       for (int t = 0, n = 1 + static_cast<int>(rng() % 3); t < n; ++t) {
