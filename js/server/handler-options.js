@@ -2,7 +2,7 @@
 // What createHandler and createChatHandler take (docs/server.md#options), and the checks that turn
 // a caller's options into the handler's: each mistake a TypeError that names it.
 import { checkOptions } from '../options.js';
-import { TOOL_FORMATS } from '../tool-calls.js';
+import { resolveToolFormat } from '../swarm/turn-options.js';
 
 /** @import { ModelAnswer, ModelRequest, SessionStore, Swarm, ToolFormat } from '../index.js' */
 
@@ -116,8 +116,7 @@ export function checkHandlerOptions(options, name) {
   if (typeof model !== 'function') throw new TypeError(`${name}: model must be a function ({ agent, messages, tools }) => { text, toolCalls }`);
   if (authorize !== undefined && typeof authorize !== 'function') throw new TypeError(`${name}: authorize must be a function (request, sessionId) => boolean | Response`);
   if (onError !== undefined && typeof onError !== 'function') throw new TypeError(`${name}: onError must be a function (error, request) => void`);
-  const toolFormat = options.toolFormat ?? model.toolFormat ?? 'openai-chat';
-  if (!TOOL_FORMATS.includes(toolFormat)) throw new TypeError(`${name}: toolFormat must be one of ${TOOL_FORMATS.join(', ')}`);
+  const toolFormat = resolveToolFormat(options.toolFormat, model, name);
   if (model.toolFormat !== undefined && model.toolFormat !== toolFormat) {
     throw new TypeError(`${name}: the model sends tools in the '${model.toolFormat}' shape, but toolFormat is '${toolFormat}': leave toolFormat out (it is read from the model)`);
   }

@@ -43,6 +43,21 @@ import { TOOL_FORMATS } from '../tool-calls.js';
 export const RUN_TURN_OPTIONS = ['model', 'toolFormat', 'jsonSchema', 'maxModelCalls', 'signal', 'store', 'toolState', 'agentConfig', 'statusEvents'];
 export const RESOLVE_OPTIONS = ['approve', 'reason', ...RUN_TURN_OPTIONS];
 
+/**
+ * The shape of the tools a model gets: `toolFormat` when given, else the model's own (an
+ * adapter's model carries it), else 'openai-chat'; a TypeError at `where` for an unknown one.
+ * runTurn and the server's handler (which checks it when it is made) resolve it here.
+ * @param {unknown} toolFormat
+ * @param {{ toolFormat?: ToolFormat }} model
+ * @param {string} where
+ * @returns {ToolFormat}
+ */
+export function resolveToolFormat(toolFormat, model, where) {
+  const format = toolFormat ?? model.toolFormat ?? 'openai-chat';
+  if (!TOOL_FORMATS.includes(/** @type {any} checked here */ (format))) throw new TypeError(`${where} options.toolFormat must be one of ${TOOL_FORMATS.join(', ')}, got ${describe(format)}`);
+  return /** @type {ToolFormat} checked above */ (format);
+}
+
 // runTurn's options (and resolveApproval's, which continue a turn), checked; defaults filled in.
 /**
  * @param {RunTurnOptions} options
@@ -51,8 +66,7 @@ export const RESOLVE_OPTIONS = ['approve', 'reason', ...RUN_TURN_OPTIONS];
  */
 export function checkTurnOptions({ model, toolFormat, jsonSchema, maxModelCalls = 10, signal, store, toolState, agentConfig, statusEvents = false }, where) {
   if (typeof model !== 'function') throw new TypeError(`${where} needs { model }: a function ({ agent, messages, tools }) => { text, toolCalls }`);
-  const format = toolFormat ?? model.toolFormat ?? 'openai-chat';
-  if (!TOOL_FORMATS.includes(format)) throw new TypeError(`${where} options.toolFormat must be one of ${TOOL_FORMATS.join(', ')}, got ${describe(format)}`);
+  const format = resolveToolFormat(toolFormat, model, where);
   if (jsonSchema !== undefined && typeof jsonSchema !== 'function') throw new TypeError(`${where} options.jsonSchema must be the jsonSchema function from 'ai'`);
   if (!Number.isSafeInteger(maxModelCalls) || maxModelCalls < 0) throw new TypeError(`${where} options.maxModelCalls must be an integer >= 0, got ${describe(maxModelCalls)}`);
   if (signal !== undefined && typeof signal?.throwIfAborted !== 'function') throw new TypeError(`${where} options.signal must be an AbortSignal, got ${describe(signal)}`);
